@@ -1,0 +1,15 @@
+"""dominion_env: a fast, faithful, vectorised Dominion environment for reinforcement learning.
+
+    from dominion_env import Game, VecGame
+"""
+
+from .cards import NAMES as CARD_NAMES
+from .cards import NUM_CARDS
+from .engine.layout import NUM_ACTIONS, NUM_OPTIONS, PASS
+from .kingdoms import RECOMMENDED, random_kingdom
+from .game import Game
+from .vector import VecGame
+
+__all__ = ["Game", "VecGame", "CARD_NAMES", "NUM_CARDS", "NUM_ACTIONS", "NUM_OPTIONS", "PASS",
+           "RECOMMENDED", "random_kingdom"]
+__version__ = "0.1.0"

@@ -1,0 +1,195 @@
+"""The card table: every card the engine knows, as data.
+
+One row per card, in card-id order. The id of a card is its row index and is the index of
+"this card" in the action space, so this order is part of the public interface: appending
+cards is a minor change, reordering is a breaking one.
+
+Columns
+-------
+name          printed name, the key used by every name-based API
+set           "basic", "base2" (Base 2nd edition), "base1" (the six 1st-edition cards),
+              "intrigue1" (Intrigue 1st edition)
+cost          printed cost in $ (Bridge lowers the *current* cost, never this column)
+types         bit set of ACTION | TREASURE | VICTORY | CURSE | ATTACK | REACTION
+coin value    $ produced when played as a Treasure
+vp            fixed victory points (Curse -1); Gardens/Duke score through ``vp_rule``
+vp_rule       VP_FIXED, VP_GARDENS (1 per 10 owned cards), VP_DUKE (1 per owned Duchy)
++cards/+actions/+buys/+coins
+              the "vanilla" bonuses printed first on an Action card, applied by one routine
+              when the card is played; only what is left gets code (``effect``)
+pile          pile-size rule, see ``pile_size``
+effect        id of the card's special effect (``EFFECT_NONE`` if the card is fully vanilla)
+
+The array derived from the table (``TABLE``, columns ``COST`` .. ``EFFECT_ID``) is what the
+kernels read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+ACTION, TREASURE, VICTORY, CURSE, ATTACK, REACTION = 1, 2, 4, 8, 16, 32
+TYPE_NAMES = {ACTION: "Action", TREASURE: "Treasure", VICTORY: "Victory", CURSE: "Curse",
+              ATTACK: "Attack", REACTION: "Reaction"}
+
+VP_FIXED, VP_GARDENS, VP_DUKE = 0, 1, 2
+
+A, T, V, K, AT, R = ACTION, TREASURE, VICTORY, CURSE, ATTACK, REACTION
+
+# name, set, cost, types, coins, vp, vp_rule, +cards, +actions, +buys, +coins, pile, special
+# ``special`` says whether the card has an effect beyond the vanilla columns.
+_ROWS = [
+    # --- basic cards (7) ---
+    ("Copper", "basic", 0, T, 1, 0, VP_FIXED, 0, 0, 0, 0, "copper", False),
+    ("Silver", "basic", 3, T, 2, 0, VP_FIXED, 0, 0, 0, 0, "silver", False),
+    ("Gold", "basic", 6, T, 3, 0, VP_FIXED, 0, 0, 0, 0, "gold", False),
+    ("Estate", "basic", 2, V, 0, 1, VP_FIXED, 0, 0, 0, 0, "victory", False),
+    ("Duchy", "basic", 5, V, 0, 3, VP_FIXED, 0, 0, 0, 0, "victory", False),
+    ("Province", "basic", 8, V, 0, 6, VP_FIXED, 0, 0, 0, 0, "province", False),
+    ("Curse", "basic", 0, K, 0, -1, VP_FIXED, 0, 0, 0, 0, "curse", False),
+    # --- Base, 2nd edition (26) ---
+    ("Cellar", "base2", 2, A, 0, 0, VP_FIXED, 0, 1, 0, 0, "kingdom", True),
+    ("Chapel", "base2", 2, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Moat", "base2", 2, A | R, 0, 0, VP_FIXED, 2, 0, 0, 0, "kingdom", True),
+    ("Harbinger", "base2", 3, A, 0, 0, VP_FIXED, 1, 1, 0, 0, "kingdom", True),
+    ("Merchant", "base2", 3, A, 0, 0, VP_FIXED, 1, 1, 0, 0, "kingdom", True),
+    ("Vassal", "base2", 3, A, 0, 0, VP_FIXED, 0, 0, 0, 2, "kingdom", True),
+    ("Village", "base2", 3, A, 0, 0, VP_FIXED, 1, 2, 0, 0, "kingdom", False),
+    ("Workshop", "base2", 3, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Bureaucrat", "base2", 4, A | AT, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Gardens", "base2", 4, V, 0, 0, VP_GARDENS, 0, 0, 0, 0, "victory", False),
+    ("Militia", "base2", 4, A | AT, 0, 0, VP_FIXED, 0, 0, 0, 2, "kingdom", True),
+    ("Moneylender", "base2", 4, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Poacher", "base2", 4, A, 0, 0, VP_FIXED, 1, 1, 0, 1, "kingdom", True),
+    ("Remodel", "base2", 4, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Smithy", "base2", 4, A, 0, 0, VP_FIXED, 3, 0, 0, 0, "kingdom", False),
+    ("Throne Room", "base2", 4, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Bandit", "base2", 5, A | AT, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Council Room", "base2", 5, A, 0, 0, VP_FIXED, 4, 0, 1, 0, "kingdom", True),
+    ("Festival", "base2", 5, A, 0, 0, VP_FIXED, 0, 2, 1, 2, "kingdom", False),
+    ("Laboratory", "base2", 5, A, 0, 0, VP_FIXED, 2, 1, 0, 0, "kingdom", False),
+    ("Library", "base2", 5, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Market", "base2", 5, A, 0, 0, VP_FIXED, 1, 1, 1, 1, "kingdom", False),
+    ("Mine", "base2", 5, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Sentry", "base2", 5, A, 0, 0, VP_FIXED, 1, 1, 0, 0, "kingdom", True),
+    ("Witch", "base2", 5, A | AT, 0, 0, VP_FIXED, 2, 0, 0, 0, "kingdom", True),
+    ("Artisan", "base2", 6, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    # --- Base, 1st-edition cards (6) ---
+    ("Chancellor", "base1", 3, A, 0, 0, VP_FIXED, 0, 0, 0, 2, "kingdom", True),
+    ("Woodcutter", "base1", 3, A, 0, 0, VP_FIXED, 0, 0, 1, 2, "kingdom", False),
+    ("Feast", "base1", 4, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Spy", "base1", 4, A | AT, 0, 0, VP_FIXED, 1, 1, 0, 0, "kingdom", True),
+    ("Thief", "base1", 4, A | AT, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Adventurer", "base1", 6, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    # --- Intrigue, 1st edition (25) ---
+    ("Courtyard", "intrigue1", 2, A, 0, 0, VP_FIXED, 3, 0, 0, 0, "kingdom", True),
+    ("Pawn", "intrigue1", 2, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Secret Chamber", "intrigue1", 2, A | R, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Great Hall", "intrigue1", 3, A | V, 0, 1, VP_FIXED, 1, 1, 0, 0, "victory", False),
+    ("Masquerade", "intrigue1", 3, A, 0, 0, VP_FIXED, 2, 0, 0, 0, "kingdom", True),
+    ("Shanty Town", "intrigue1", 3, A, 0, 0, VP_FIXED, 0, 2, 0, 0, "kingdom", True),
+    ("Steward", "intrigue1", 3, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Swindler", "intrigue1", 3, A | AT, 0, 0, VP_FIXED, 0, 0, 0, 2, "kingdom", True),
+    ("Wishing Well", "intrigue1", 3, A, 0, 0, VP_FIXED, 1, 1, 0, 0, "kingdom", True),
+    ("Baron", "intrigue1", 4, A, 0, 0, VP_FIXED, 0, 0, 1, 0, "kingdom", True),
+    ("Bridge", "intrigue1", 4, A, 0, 0, VP_FIXED, 0, 0, 1, 1, "kingdom", True),
+    ("Conspirator", "intrigue1", 4, A, 0, 0, VP_FIXED, 0, 0, 0, 2, "kingdom", True),
+    ("Coppersmith", "intrigue1", 4, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Ironworks", "intrigue1", 4, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Mining Village", "intrigue1", 4, A, 0, 0, VP_FIXED, 1, 2, 0, 0, "kingdom", True),
+    ("Scout", "intrigue1", 4, A, 0, 0, VP_FIXED, 0, 1, 0, 0, "kingdom", True),
+    ("Duke", "intrigue1", 5, V, 0, 0, VP_DUKE, 0, 0, 0, 0, "victory", False),
+    ("Minion", "intrigue1", 5, A | AT, 0, 0, VP_FIXED, 0, 1, 0, 0, "kingdom", True),
+    ("Saboteur", "intrigue1", 5, A | AT, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Torturer", "intrigue1", 5, A | AT, 0, 0, VP_FIXED, 3, 0, 0, 0, "kingdom", True),
+    ("Trading Post", "intrigue1", 5, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Tribute", "intrigue1", 5, A, 0, 0, VP_FIXED, 0, 0, 0, 0, "kingdom", True),
+    ("Upgrade", "intrigue1", 5, A, 0, 0, VP_FIXED, 1, 1, 0, 0, "kingdom", True),
+    ("Harem", "intrigue1", 6, T | V, 2, 2, VP_FIXED, 0, 0, 0, 0, "victory", False),
+    ("Nobles", "intrigue1", 6, A | V, 0, 2, VP_FIXED, 0, 0, 0, 0, "victory", True),
+]
+del A, T, V, K, AT, R
+
+NAMES: tuple[str, ...] = tuple(r[0] for r in _ROWS)
+NUM_CARDS = len(NAMES)
+ID: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
+SETS: tuple[str, ...] = tuple(r[1] for r in _ROWS)
+BASIC: tuple[str, ...] = tuple(n for n, s in zip(NAMES, SETS) if s == "basic")
+KINGDOM: tuple[str, ...] = tuple(n for n, s in zip(NAMES, SETS) if s != "basic")
+PILE_RULE: tuple[str, ...] = tuple(r[11] for r in _ROWS)
+
+# Effect ids: 0 is "nothing beyond the vanilla columns"; every card with a special effect gets
+# its own id, named after the card, in table order.
+EFFECT_NONE = 0
+EFFECT_NAMES: tuple[str, ...] = ("none",) + tuple(r[0] for r in _ROWS if r[12])
+EFFECT: dict[str, int] = {name: i for i, name in enumerate(EFFECT_NAMES)}
+
+# Card effects whose code has landed. A kingdom holding any other card is refused with a clear
+# error instead of playing a half-implemented card. Grows issue by issue.
+IMPLEMENTED_EFFECTS: frozenset[str] = frozenset({"none"})
+
+COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE_ID = (ID[n] for n in BASIC)
+
+
+# Columns of TABLE, the card table as one (C, NUM_COLUMNS) int64 array that every kernel reads
+# (one array rather than a tuple of ten keeps compile times down).
+(COST, TYPES, COIN_VALUE, VP, VP_RULE, PLUS_CARDS, PLUS_ACTIONS, PLUS_BUYS, PLUS_COINS,
+ EFFECT_ID) = range(10)
+NUM_COLUMNS = 10
+
+TABLE = np.array(
+    [[r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], EFFECT[r[0]] if r[12] else EFFECT_NONE]
+     for r in _ROWS], dtype=np.int64)
+TABLE.setflags(write=False)
+
+
+def card_id(name: str) -> int:
+    """The id of a card by its printed name; a clear error for anything else."""
+    try:
+        return ID[name]
+    except (KeyError, TypeError):
+        close = [n for n in NAMES if str(name).lower().replace(" ", "") == n.lower().replace(" ", "")]
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"unknown card name {name!r}.{hint} Known cards: {', '.join(NAMES)}") from None
+
+
+def is_implemented(name: str) -> bool:
+    """True when every part of the card's effect plays in the engine."""
+    i = card_id(name)
+    return EFFECT_NAMES[int(TABLE[i, EFFECT_ID])] in IMPLEMENTED_EFFECTS
+
+
+def types_of(name: str) -> tuple[str, ...]:
+    t = int(TABLE[card_id(name), TYPES])
+    return tuple(label for bit, label in TYPE_NAMES.items() if t & bit)
+
+
+def pile_size(name: str, players: int) -> int:
+    """Cards in the Supply pile at setup (starting decks are not taken from it)."""
+    check_players(players)
+    rule = PILE_RULE[card_id(name)]
+    big = players >= 5
+    if rule == "copper":
+        return (120 if big else 60) - 7 * players
+    if rule == "silver":
+        return 80 if big else 40
+    if rule == "gold":
+        return 60 if big else 30
+    if rule == "victory":
+        return 8 if players == 2 else 12
+    if rule == "province":
+        return {2: 8, 3: 12, 4: 12, 5: 15, 6: 18}[players]
+    if rule == "curse":
+        return 10 * (players - 1)
+    return 10
+
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def check_players(players) -> int:
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+        raise TypeError(f"number of players must be an int, got {type(players).__name__}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"number of players must be 2 to 6, got {players}")
+    return int(players)

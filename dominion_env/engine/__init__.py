@@ -1,0 +1,15 @@
+"""Numba kernels over plain numpy arrays: the rules of Dominion as a resumable state machine.
+
+Nothing here imports gymnasium, pettingzoo or torch.
+
+    jit          the JIT policy (the only place that calls numba)
+    layout       state layout, action space, decision kinds, every encoding
+    zones        per-game RNG, draw / shuffle / gain, scoring
+    frames       the frame stack and the pending-decision record
+    machine      the turn, game setup, the driver (advance / resolve)
+    effects      card effects, dispatched on effect id
+    mask         the action mask
+    observation  the observation layout and writer
+    bots         compiled scripted and random bots
+    batch        prange kernels over N games
+"""

@@ -1,0 +1,128 @@
+"""Batch kernels: reset, step, random actions and whole bot-vs-bot games over N games.
+
+Each runs over the games with ``prange``; a game only ever touches its own rows, its own RNG
+stream and its own scratch row, so results do not depend on the batch size or thread count.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .bots import bot_action, random_action
+from .jit import kernel, njit, prange
+from .layout import DEC_PLAYER, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
+from .machine import advance, resolve, setup_game
+from .observation import write_observation
+from .zones import below, seed_game
+
+KINGDOM_CARDS = 10
+
+
+class Setup(NamedTuple):
+    """How a new game is set up."""
+
+    kingdom: np.ndarray  # (10,) int64, the kingdom's card ids (when random_kingdom is 0)
+    pool: np.ndarray  # (M,) int64, card ids a random kingdom is drawn from, M >= 10
+    random_kingdom: int  # 1: each game draws its own kingdom from pool with its own RNG
+    pile_sizes: np.ndarray  # (C,) int64, Supply pile size per card for this player count
+
+
+class Buffers(NamedTuple):
+    """What the step kernel writes (and the per-game scratch it works in)."""
+
+    obs: np.ndarray  # (N, O) float32, observation of the player who decides now
+    mask: np.ndarray  # (N, A) bool, legal actions of that player
+    reward: np.ndarray  # (N, P) float32, per player, nonzero only on the step a game ends
+    terminated: np.ndarray  # (N,) bool, the game ended on this step (by the rules)
+    truncated: np.ndarray  # (N,) bool, the game hit the turn limit on this step
+    scratch: np.ndarray  # (N, C) int64, per-game work space
+    offsets: np.ndarray  # (pieces+1,) int64, observation layout offsets
+
+
+@njit
+def new_game(s, T, cfg, setup, g, mask_row, scratch_row):
+    """Set up game g from its current RNG state and run it to the first decision."""
+    k = setup.kingdom
+    if setup.random_kingdom:
+        m = setup.pool.shape[0]
+        for i in range(m):
+            scratch_row[i] = setup.pool[i]
+        for i in range(KINGDOM_CARDS):  # partial Fisher-Yates: the first 10 are the draw
+            j = i + below(s.rng, g, m - i)
+            t = scratch_row[i]
+            scratch_row[i] = scratch_row[j]
+            scratch_row[j] = t
+        k = scratch_row[:KINGDOM_CARDS].copy()
+    setup_game(s, T, cfg, g, k, setup.pile_sizes)
+    advance(s, T, cfg, g, mask_row, scratch_row)
+
+
+@njit
+def _write_obs(s, T, g, buf):
+    viewer = s.game[g, DEC_PLAYER]
+    if viewer < 0:
+        viewer = 0
+    write_observation(s, T, g, viewer, buf.offsets, buf.obs[g], buf.scratch[g])
+
+
+@kernel
+def reset_kernel(s, T, cfg, setup, buf, seed, write_obs):
+    for g in prange(s.rng.shape[0]):
+        seed_game(s.rng, g, seed, g)
+        new_game(s, T, cfg, setup, g, buf.mask[g], buf.scratch[g])
+        buf.reward[g, :] = 0.0
+        buf.terminated[g] = False
+        buf.truncated[g] = False
+        if write_obs:
+            _write_obs(s, T, g, buf)
+
+
+@kernel
+def step_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs):
+    for g in prange(s.rng.shape[0]):
+        buf.reward[g, :] = 0.0
+        buf.terminated[g] = False
+        buf.truncated[g] = False
+        if s.game[g, STATUS] != RUNNING:
+            continue
+        resolve(s, T, cfg, g, actions[g], buf.mask[g], buf.scratch[g])
+        if s.game[g, STATUS] != RUNNING:
+            buf.reward[g, :] = s.reward[g, :]
+            buf.terminated[g] = s.game[g, STATUS] == TERMINATED
+            buf.truncated[g] = s.game[g, STATUS] == TRUNCATED
+            if autoreset:
+                new_game(s, T, cfg, setup, g, buf.mask[g], buf.scratch[g])
+        if write_obs:
+            _write_obs(s, T, g, buf)
+
+
+@kernel
+def seed_kernel(rng, seed):
+    for g in prange(rng.shape[0]):
+        seed_game(rng, g, seed, g)
+
+
+@kernel
+def random_actions_kernel(mask, rng, out):
+    for g in prange(mask.shape[0]):
+        out[g] = random_action(mask[g], rng, g)
+
+
+@kernel
+def play_bots_kernel(s, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
+                     bot_rng, turns):
+    """Play one whole game per row with bots: seat_bot[g, p] is the bot id of player p.
+
+    Row g plays game number first_index + g of the run seeded ``seed`` (the same game a
+    VecGame reset with that seed plays in that row); its bots draw from their own stream
+    bot_rng[g]. Results stay in s.reward / s.status; turns[g] = turns started.
+    """
+    for g in prange(s.rng.shape[0]):
+        seed_game(s.rng, g, seed, first_index + g)
+        seed_game(bot_rng, g, seed + 1, first_index + g)
+        new_game(s, T, cfg, setup, g, mask[g], scratch[g])
+        while s.game[g, STATUS] == RUNNING:
+            b = seat_bot[g, s.game[g, DEC_PLAYER]]
+            a = bot_action(s, T, g, bots, b, mask[g], bot_rng, scratch[g])
+            resolve(s, T, cfg, g, a, mask[g], scratch[g])
+        turns[g] = s.game[g, TURN_NUMBER]

@@ -1,0 +1,213 @@
+"""Scripted bots as compiled code: a bot answers any decision the engine can ask.
+
+A bot is a row of ``BotTable``: a kind (``BOT_PRIORITY`` or ``BOT_RANDOM``) and, for priority
+bots, a gain priority list of up to ``MAX_RULES`` rules. A rule is::
+
+    [card, q1, arg1, op1, value1, q2, arg2, op2, value2, ...]   (MAX_CONDS conditions)
+
+"gain ``card`` if every condition ``quantity(arg) op value`` holds"; card -1 ends the list and
+quantity ``Q_NONE`` ends a rule's conditions. ``agents.strategy`` compiles readable bots to
+these arrays.
+
+Buy and gain decisions walk the priority list and take the first legal card whose conditions
+hold; otherwise PASS if allowed (a forced gain takes the most expensive legal card).
+
+Every other decision gets a plain, documented default (``keep value``: Curse -2, Victory-only
+cards -1, any other card its printed cost):
+
+* play an Action / Throne Room target: most +Actions first (villages before terminals), then
+  the highest cost; never ends the Action phase while an Action is playable
+* play a Treasure: play them all (the lowest card id first)
+* discard / trash / pass a card: mandatory -> lowest keep value; optional -> only Curses and
+  Victory-only cards, else stop
+* topdeck or order: lowest keep value first (so the best card ends on top)
+* reveal a Reaction: always
+* choose an option: the lowest legal option; name a card: the commonest card in its draw pile
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..cards import (ACTION, COIN_VALUE, COST, CURSE, NUM_CARDS, PLUS_ACTIONS, TREASURE, TYPES,
+                     VICTORY)
+from .jit import njit
+from .layout import (COINS, DEC_KIND, DEC_PLAYER, DECK_LEN, IN_SUPPLY, SUPPLY, TURNS_TAKEN,
+                     DEC_BUY, DEC_DISCARD, DEC_GAIN, DEC_NAME, DEC_PASS_CARD, DEC_PLAY_ACTION,
+                     DEC_PLAY_TWICE, DEC_REACT, DEC_TRASH, NUM_ACTIONS, OPTION0, PASS)
+from .zones import count_owned, next_u64
+
+BOT_PRIORITY, BOT_RANDOM = 0, 1
+MAX_RULES = 32
+MAX_CONDS = 3
+RULE_WIDTH = 1 + 4 * MAX_CONDS
+
+# quantities a condition can test (arg: a card id where the quantity needs one)
+Q_NONE = 0
+Q_MONEY = 1  # total $ of all the bot's Treasures (coins x count over every owned card)
+Q_COUNT = 2  # how many of card ``arg`` the bot owns
+Q_PILE = 3  # cards left in the Supply pile of card ``arg``
+Q_COINS = 4  # $ available now
+Q_TURN = 5  # the bot's current turn number (1 = its first turn)
+Q_CARDS = 6  # total cards the bot owns
+Q_EMPTY_PILES = 7  # empty Supply piles
+QUANTITY_NAMES = ("none", "money", "count", "pile", "coins", "turn", "cards", "empty_piles")
+
+OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE = range(6)
+OP_SYMBOLS = ("<", "<=", ">", ">=", "==", "!=")
+
+
+class BotTable(NamedTuple):
+    kind: np.ndarray  # (B,) int64, BOT_PRIORITY / BOT_RANDOM
+    rules: np.ndarray  # (B, MAX_RULES, RULE_WIDTH) int64, see module docstring
+
+
+@njit
+def _quantity(s, T, g, p, q, arg, owned):
+    if q == Q_MONEY:
+        m = 0
+        for c in range(NUM_CARDS):
+            m += T[c, COIN_VALUE] * owned[c]
+        return m
+    if q == Q_COUNT:
+        return owned[arg]
+    if q == Q_PILE:
+        return s.pile[g, SUPPLY, arg]
+    if q == Q_COINS:
+        return s.game[g, COINS]
+    if q == Q_TURN:
+        return s.player[g, p, TURNS_TAKEN] + 1
+    if q == Q_CARDS:
+        return owned.sum()
+    if q == Q_EMPTY_PILES:
+        e = 0
+        for c in range(NUM_CARDS):
+            if s.pile[g, IN_SUPPLY, c] and s.pile[g, SUPPLY, c] == 0:
+                e += 1
+        return e
+    return 0
+
+
+@njit
+def _holds(x, op, v):
+    if op == OP_LT:
+        return x < v
+    if op == OP_LE:
+        return x <= v
+    if op == OP_GT:
+        return x > v
+    if op == OP_GE:
+        return x >= v
+    if op == OP_EQ:
+        return x == v
+    return x != v
+
+
+@njit
+def _keep_value(T, c):
+    t = T[c, TYPES]
+    if t & CURSE:
+        return -2
+    if (t & VICTORY) and not (t & (ACTION | TREASURE)):
+        return -1
+    return T[c, COST]
+
+
+@njit
+def random_action(mask_row, rng, g):
+    """Uniform over the legal actions of one game, from the policy's own stream ``rng[g]``."""
+    n = 0
+    for a in range(NUM_ACTIONS):
+        if mask_row[a]:
+            n += 1
+    k = np.int64((next_u64(rng, g) >> np.uint64(33)) % np.uint64(n))
+    for a in range(NUM_ACTIONS):
+        if mask_row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return PASS
+
+
+@njit
+def bot_action(s, T, g, bots, b, mask_row, bot_rng, owned):
+    """The action bot ``b`` takes at game g's pending decision (mask in ``mask_row``)."""
+    if bots.kind[b] == BOT_RANDOM:
+        return random_action(mask_row, bot_rng, g)
+    kind = s.game[g, DEC_KIND]
+    p = s.game[g, DEC_PLAYER]
+    can_pass = mask_row[PASS]
+    if kind == DEC_BUY or kind == DEC_GAIN:
+        count_owned(s, g, p, owned)
+        for r in range(bots.rules.shape[1]):
+            card = bots.rules[b, r, 0]
+            if card < 0:
+                break
+            if not mask_row[card]:
+                continue
+            ok = True
+            for k in range(MAX_CONDS):
+                q = bots.rules[b, r, 1 + 4 * k]
+                if q == Q_NONE:
+                    break
+                x = _quantity(s, T, g, p, q, bots.rules[b, r, 2 + 4 * k], owned)
+                if not _holds(x, bots.rules[b, r, 3 + 4 * k], bots.rules[b, r, 4 + 4 * k]):
+                    ok = False
+                    break
+            if ok:
+                return card
+        if can_pass:
+            return PASS
+        best = -1
+        for c in range(NUM_CARDS):
+            if mask_row[c] and (best < 0 or T[c, COST] > T[best, COST]):
+                best = c
+        if best >= 0:
+            return best
+        return _first_legal(mask_row)
+    if kind == DEC_PLAY_ACTION or kind == DEC_PLAY_TWICE:
+        best = -1
+        for c in range(NUM_CARDS):
+            if mask_row[c]:
+                if best < 0 or T[c, PLUS_ACTIONS] > T[best, PLUS_ACTIONS] or (
+                        T[c, PLUS_ACTIONS] == T[best, PLUS_ACTIONS] and T[c, COST] > T[best, COST]):
+                    best = c
+        if best >= 0:
+            return best
+        return _first_legal(mask_row)
+    if kind == DEC_REACT:
+        return _first_legal(mask_row)
+    if kind == DEC_NAME:
+        best = -1
+        bestn = -1
+        for c in range(NUM_CARDS):
+            owned[c] = 0
+        for i in range(s.player[g, p, DECK_LEN]):
+            owned[s.deck[g, p, i]] += 1
+        for c in range(NUM_CARDS):
+            if mask_row[c] and owned[c] > bestn:
+                best = c
+                bestn = owned[c]
+        return best if best >= 0 else _first_legal(mask_row)
+    # discard / trash / pass / topdeck / order / treasure / other card choices:
+    # the lowest keep value; an optional discard, trash or pass gives up only junk
+    optional_junk_only = can_pass and (kind == DEC_DISCARD or kind == DEC_TRASH
+                                       or kind == DEC_PASS_CARD)
+    best = -1
+    for c in range(NUM_CARDS):
+        if mask_row[c] and (best < 0 or _keep_value(T, c) < _keep_value(T, best)):
+            best = c
+    if best >= 0 and not (optional_junk_only and _keep_value(T, best) >= 0):
+        return best
+    for k in range(OPTION0, NUM_ACTIONS):
+        if mask_row[k]:
+            return k
+    return _first_legal(mask_row)
+
+
+@njit
+def _first_legal(mask_row):
+    for a in range(NUM_ACTIONS):
+        if mask_row[a]:
+            return a
+    return PASS

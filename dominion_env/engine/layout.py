@@ -1,0 +1,180 @@
+"""State layout and the engine's encodings, each defined once.
+
+A batch of N games with P players is one ``State``: a NamedTuple of fixed-shape numpy arrays,
+batch dimension first. Copying a game (search, save/load) is copying its rows of every field.
+Card zones other than the draw pile are counts per card id; the draw pile is ordered::
+
+    deck[g, p, 0 .. deck_len[g, p]-1]     card ids, bottom ... top (top = deck_len-1)
+
+Action space (one space for every decision, ``NUM_ACTIONS = NUM_CARDS + NUM_OPTIONS + 1``)::
+
+    0 .............. NUM_CARDS-1 | NUM_CARDS ... NUM_CARDS+NUM_OPTIONS-1 | NUM_ACTIONS-1
+    "this card" (play/buy/gain/   | "option k" (modes, yes, ...)          | PASS / DONE / NO /
+     trash/discard/topdeck/...)   |                                       | end this phase
+
+The pending decision (``dec_*`` fields) says what the index means now. Its mask is a pure
+function of the decision record and the zones (see ``mask.py``): cards of ``dec_zone`` whose
+types include ``dec_types`` and whose current cost lies in ``[dec_cost_lo, dec_cost_hi]``, the
+options in the bit set ``dec_options``, and PASS when ``dec_can_pass``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..cards import NUM_CARDS
+
+C = NUM_CARDS
+NUM_OPTIONS = 6
+PASS = C + NUM_OPTIONS
+NUM_ACTIONS = C + NUM_OPTIONS + 1
+OPTION0 = C  # action index of option 0
+
+FRAME_DEPTH = 32  # Throne Room chains and nested attacks stay far below this
+FRAME_REGS = 4  # integer registers per frame
+LOG_CAP = 4096  # events kept per game when logging is on (Game); 0 rows otherwise
+
+COST_ANY_HI = 1 << 20  # cost cap meaning "no cap"
+
+# status
+RUNNING, TERMINATED, TRUNCATED = 0, 1, 2
+
+# phase
+PHASE_ACTION, PHASE_BUY, PHASE_CLEANUP, PHASE_OVER = 0, 1, 2, 3
+PHASE_NAMES = ("action", "buy", "cleanup", "over")
+NUM_PHASES = 4
+
+# decision kinds: the verb of the pending decision; the source card says whose effect asks
+DEC_NONE = 0
+DEC_PLAY_ACTION = 1  # Action phase: play an Action from hand; PASS ends the phase
+DEC_PLAY_TREASURE = 2  # Buy phase with manual treasures: play a Treasure; PASS starts buying
+DEC_BUY = 3  # buy a card from the Supply; PASS ends the turn
+DEC_GAIN = 4  # gain a card (zone says from where)
+DEC_TRASH = 5
+DEC_DISCARD = 6
+DEC_TOPDECK = 7  # put a card onto the deck
+DEC_REACT = 8  # reveal a Reaction to an Attack; PASS reveals nothing (more)
+DEC_PLAY_TWICE = 9  # Throne Room's target
+DEC_CHOOSE = 10  # pick one of the options (about dec_card / dec_target when set)
+DEC_NAME = 11  # name a card
+DEC_PASS_CARD = 12  # pass a card to the left (Masquerade)
+DEC_ORDER = 13  # choose the next card to put back on the deck
+DECISION_NAMES = ("none", "play_action", "play_treasure", "buy", "gain", "trash", "discard",
+                  "topdeck", "react", "play_twice", "choose", "name", "pass_card", "order")
+NUM_DECISIONS = len(DECISION_NAMES)
+
+# where the cards of a card decision come from
+# ZONE_HAND .. ZONE_ASIDE are the player's own zones, in State.zone order (index = zone - 1)
+ZONE_NONE, ZONE_HAND, ZONE_DISCARD, ZONE_IN_PLAY, ZONE_ASIDE, ZONE_SUPPLY, ZONE_TRASH, \
+    ZONE_ANY = range(8)
+
+# frames: the bottom frame of every game is the turn; card frames hold a card id
+TURN_FRAME = -1
+# turn frame steps
+T_START, T_ACTION, T_ACTION_ANSWER, T_BUY_START, T_TREASURE, T_TREASURE_ANSWER, T_BUY, \
+    T_BUY_ANSWER, T_CLEANUP = range(9)
+
+# log events: (event, player, card, amount)
+EV_TURN, EV_DRAW, EV_SHUFFLE, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK, \
+    EV_REVEAL, EV_REACT, EV_PHASE, EV_END = range(13)
+EVENT_NAMES = ("turn", "draw", "shuffle", "play", "buy", "gain", "trash", "discard", "topdeck",
+               "reveal", "react", "phase", "end")
+
+
+class Config(NamedTuple):
+    """Per-batch settings the kernels read (plain ints, so one compiled version serves all)."""
+
+    players: int  # 2..6
+    autoplay_treasures: int  # 1: the Buy phase plays every Treasure in hand before buying
+    auto_resolve: int  # 1: a decision with exactly one legal action is taken without stopping
+    turn_limit: int  # the game is truncated before any player would start turn turn_limit+1
+    log: int  # 1: record events in State.log (Game); 0: no logging (batches)
+    end_piles: int  # empty Supply piles that end the game: 3, or 4 with 5-6 players
+    first_player: int  # -1: random per game; else that seat starts
+
+
+# Per-game scalars: columns of State.game (N, NUM_GAME_FIELDS) int64
+(STATUS,          # RUNNING / TERMINATED / TRUNCATED
+ TURN_PLAYER,     # whose turn it is
+ TURN_NUMBER,     # turns started in this game (1 = first turn)
+ PHASE,           # PHASE_*
+ ACTIONS,         # Actions left this turn
+ BUYS,            # Buys left this turn
+ COINS,           # $ left this turn
+ COST_REDUCTION,  # $ off every cost this turn (Bridge), >= 0
+ ACTIONS_PLAYED,  # Action plays this turn (Conspirator)
+ DEC_KIND,        # DEC_*; DEC_NONE while running or when over
+ DEC_PLAYER,      # who decides now; -1 when the game is over
+ DEC_SOURCE,      # card whose effect asks; -1 for the turn itself
+ DEC_CARD,        # card the decision is about, -1 none
+ DEC_TARGET,      # player the decision is about, -1 none
+ DEC_ZONE,        # ZONE_* the chosen card comes from
+ DEC_TYPES,       # the card must have all these type bits (0 = any)
+ DEC_COST_LO,     # current cost >= this
+ DEC_COST_HI,     # current cost <= this
+ DEC_COUNT,       # picks still wanted (informative), 0 if n/a
+ DEC_OPTIONS,     # bit k set: option k is legal
+ DEC_CAN_PASS,    # 1: PASS is legal
+ ANSWER,          # the action that resolved the last decision
+ SP,              # frames on the stack
+ LOG_LEN,         # events written (may exceed the log's rows: the log keeps the first ones)
+ ) = range(24)
+NUM_GAME_FIELDS = 24
+
+# Per-player scalars: columns of State.player (N, P, NUM_PLAYER_FIELDS) int64
+TURNS_TAKEN, DECK_LEN = range(2)  # completed turns (tie-break); cards in the draw pile
+NUM_PLAYER_FIELDS = 2
+
+# Per-player card zones: State.zone (N, P, NUM_ZONES, C) int32 counts
+HAND, DISCARD, IN_PLAY, ASIDE = range(4)  # ASIDE: set aside / revealed / looked at
+NUM_ZONES = 4
+
+# Shared card piles: State.pile (N, NUM_PILES, C) int32
+SUPPLY, IN_SUPPLY, TRASH = range(3)  # cards left; 1 if the card has a pile this game; trash
+NUM_PILES = 3
+
+# Frame stack: State.frame (N, FRAME_DEPTH, NUM_FRAME_FIELDS) int64
+FR_CARD, FR_STEP, FR_PLAYER, FR_REG = range(4)  # registers are FR_REG .. FR_REG+FRAME_REGS-1
+NUM_FRAME_FIELDS = FR_REG + FRAME_REGS
+
+
+class State(NamedTuple):
+    """N games of P players in a few dense arrays (a small tuple keeps compile times low).
+
+    Columns are named by the constants above; K = deck capacity, L = log rows.
+    """
+
+    rng: np.ndarray  # (N,) uint64, per-game splitmix64 state
+    game: np.ndarray  # (N, NUM_GAME_FIELDS) int64, per-game scalars (STATUS .. LOG_LEN)
+    player: np.ndarray  # (N, P, NUM_PLAYER_FIELDS) int64, TURNS_TAKEN, DECK_LEN
+    zone: np.ndarray  # (N, P, NUM_ZONES, C) int32, HAND / DISCARD / IN_PLAY / ASIDE counts
+    deck: np.ndarray  # (N, P, K) int16, draw pile card ids, top at DECK_LEN-1
+    pile: np.ndarray  # (N, NUM_PILES, C) int32, SUPPLY / IN_SUPPLY / TRASH
+    frame: np.ndarray  # (N, FRAME_DEPTH, NUM_FRAME_FIELDS) int64, the frame stack
+    reward: np.ndarray  # (N, P) float32, +1 sole winner, 0 shared win, -1 else; set at the end
+    log: np.ndarray  # (N, L, 4) int32, events (EV_*, player, card, amount)
+
+
+def deck_capacity(players: int) -> int:
+    """Upper bound on the cards one player can own: every card of the game."""
+    from ..cards import NAMES, pile_size
+
+    basics = sum(pile_size(n, players) for n in NAMES[:7]) + 10 * players
+    return int(basics + 10 * 12)
+
+
+def new_state(n: int, players: int, log: bool = False) -> State:
+    """Zeroed arrays for ``n`` games of ``players`` players (call a reset kernel next)."""
+    return State(
+        rng=np.zeros(n, np.uint64),
+        game=np.zeros((n, NUM_GAME_FIELDS), np.int64),
+        player=np.zeros((n, players, NUM_PLAYER_FIELDS), np.int64),
+        zone=np.zeros((n, players, NUM_ZONES, C), np.int32),
+        deck=np.zeros((n, players, deck_capacity(players)), np.int16),
+        pile=np.zeros((n, NUM_PILES, C), np.int32),
+        frame=np.zeros((n, FRAME_DEPTH, NUM_FRAME_FIELDS), np.int64),
+        reward=np.zeros((n, players), np.float32),
+        log=np.zeros((n, LOG_CAP if log else 0, 4), np.int32),
+    )

@@ -1,0 +1,169 @@
+"""The observation: one float32 vector per decision, from the deciding player's view.
+
+Built from the declared layout ``obs_layout(players)``: a list of named pieces whose order and
+sizes give the offsets the writer uses and the named dict view (``split``). Seats are rotated
+so the viewer is seat 0, the player to its left seat 1, and so on.
+
+Pieces (C = number of cards, P = players; "seat" pieces are indexed by rotated seat)::
+
+    hand          C    viewer's hand, counts per card id
+    draw_pile     C    viewer's draw pile composition (counts, never its order)
+    discard       C    viewer's discard pile, counts
+    aside         C    viewer's set-aside / revealed / looked-at cards, counts
+    in_play       C    the turn player's cards in play (public), counts
+    owned         P*C  cards owned per seat (gains and trashes are public), counts
+    supply        C    cards left per Supply pile
+    in_supply     C    1 if the card has a Supply pile in this game (the kingdom + basics)
+    trash         C    trash, counts
+    turn_seat     P    one-hot: whose turn it is
+    phase         4    one-hot: action, buy, cleanup, over
+    counters      5    Actions, Buys, $, cost reduction (Bridge), Actions played this turn
+    turn_number   1    turns started in the game
+    hand_size     P    per seat
+    draw_size     P    per seat
+    discard_size  P    per seat
+    vp            P    current score per seat (Gardens/Duke included)
+    turns_taken   P    completed turns per seat (the tie-break)
+    decision      D    one-hot: kind of the pending decision (layout.DECISION_NAMES)
+    dec_source    C    one-hot: card whose effect asks (all zero for the turn's own choices)
+    dec_card      C    one-hot: card the decision is about (Vassal's, Library's, Sentry's ...)
+    dec_target    P    one-hot: seat the decision is about (the victim an attacker chooses for)
+    dec_params    3    cost floor, cost cap (capped at 20), picks still wanted
+
+Everything here is what the viewer may know under the rules: no opponent's hand contents, no
+deck order. Values are raw counts, not normalised.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import DUCHY, NUM_CARDS, VP, VP_DUKE, VP_GARDENS, VP_RULE
+from .jit import njit
+from .layout import (ACTIONS, ACTIONS_PLAYED, ASIDE, BUYS, COINS, COST_REDUCTION, DEC_CARD,
+                     DEC_COST_HI, DEC_COST_LO, DEC_COUNT, DEC_KIND, DEC_SOURCE, DEC_TARGET,
+                     DECK_LEN, DISCARD, HAND, IN_PLAY, IN_SUPPLY, NUM_DECISIONS, NUM_PHASES, PHASE,
+                     SUPPLY, TRASH, TURN_NUMBER, TURN_PLAYER, TURNS_TAKEN)
+
+C = NUM_CARDS
+COST_CAP_SHOWN = 20
+
+
+def _pieces(players: int):
+    P = players
+    return [
+        ("hand", C), ("draw_pile", C), ("discard", C), ("aside", C), ("in_play", C),
+        ("owned", P * C), ("supply", C), ("in_supply", C), ("trash", C),
+        ("turn_seat", P), ("phase", NUM_PHASES), ("counters", 5), ("turn_number", 1),
+        ("hand_size", P), ("draw_size", P), ("discard_size", P), ("vp", P), ("turns_taken", P),
+        ("decision", NUM_DECISIONS), ("dec_source", C), ("dec_card", C), ("dec_target", P),
+        ("dec_params", 3),
+    ]
+
+
+PIECE_NAMES = tuple(name for name, _ in _pieces(2))
+(O_HAND, O_DRAW, O_DISCARD, O_ASIDE, O_IN_PLAY, O_OWNED, O_SUPPLY, O_IN_SUPPLY, O_TRASH,
+ O_TURN_SEAT, O_PHASE, O_COUNTERS, O_TURN_NUMBER, O_HAND_SIZE, O_DRAW_SIZE, O_DISCARD_SIZE,
+ O_VP, O_TURNS_TAKEN, O_DECISION, O_DEC_SOURCE, O_DEC_CARD, O_DEC_TARGET,
+ O_DEC_PARAMS) = range(len(PIECE_NAMES))
+
+
+def obs_layout(players: int) -> list[tuple[str, int]]:
+    """The declared layout: [(piece name, size), ...] in vector order."""
+    return _pieces(players)
+
+
+def obs_offsets(players: int) -> np.ndarray:
+    """Start offset of each piece (index = O_* constant), plus the total size at the end."""
+    sizes = [n for _, n in _pieces(players)]
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+
+def obs_size(players: int) -> int:
+    return int(obs_offsets(players)[-1])
+
+
+def split(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    """Named view of an observation (or a batch of them, last axis): views, not copies."""
+    off = obs_offsets(players)
+    out = {}
+    for i, (name, size) in enumerate(_pieces(players)):
+        piece = vector[..., off[i]:off[i + 1]]
+        if name == "owned":
+            piece = piece.reshape(piece.shape[:-1] + (players, C))
+        out[name] = piece
+    return out
+
+
+@njit
+def write_observation(s, T, g, viewer, off, out, scratch):
+    """Write game g as seen by ``viewer`` into out (obs_size,) float32."""
+    P = s.zone.shape[1]
+    out[:] = 0.0
+    v = viewer
+    tp = s.game[g, TURN_PLAYER]
+    for c in range(C):
+        out[off[O_HAND] + c] = s.zone[g, v, HAND, c]
+        out[off[O_DISCARD] + c] = s.zone[g, v, DISCARD, c]
+        out[off[O_ASIDE] + c] = s.zone[g, v, ASIDE, c]
+        out[off[O_IN_PLAY] + c] = s.zone[g, tp, IN_PLAY, c]
+        out[off[O_SUPPLY] + c] = s.pile[g, SUPPLY, c]
+        out[off[O_IN_SUPPLY] + c] = s.pile[g, IN_SUPPLY, c]
+        out[off[O_TRASH] + c] = s.pile[g, TRASH, c]
+    d = off[O_DRAW]
+    for i in range(s.player[g, v, DECK_LEN]):
+        out[d + s.deck[g, v, i]] += 1.0
+    for seat in range(P):
+        p = (v + seat) % P
+        o = off[O_OWNED] + seat * C
+        hand_size = 0
+        discard_size = 0
+        cards = 0
+        for c in range(C):
+            k = (s.zone[g, p, HAND, c] + s.zone[g, p, DISCARD, c] + s.zone[g, p, IN_PLAY, c]
+                 + s.zone[g, p, ASIDE, c])
+            scratch[c] = k
+            hand_size += s.zone[g, p, HAND, c]
+            discard_size += s.zone[g, p, DISCARD, c]
+        for i in range(s.player[g, p, DECK_LEN]):
+            scratch[s.deck[g, p, i]] += 1
+        fixed = 0
+        gardens = 0
+        dukes = 0
+        for c in range(C):
+            k = scratch[c]
+            out[o + c] = k
+            cards += k
+            fixed += T[c, VP] * k
+            if T[c, VP_RULE] == VP_GARDENS:
+                gardens += k
+            elif T[c, VP_RULE] == VP_DUKE:
+                dukes += k
+        out[off[O_HAND_SIZE] + seat] = hand_size
+        out[off[O_DRAW_SIZE] + seat] = s.player[g, p, DECK_LEN]
+        out[off[O_DISCARD_SIZE] + seat] = discard_size
+        # the same sum as zones.victory_points, from the counts already at hand
+        out[off[O_VP] + seat] = fixed + gardens * (cards // 10) + dukes * scratch[DUCHY]
+        out[off[O_TURNS_TAKEN] + seat] = s.player[g, p, TURNS_TAKEN]
+        if p == tp:
+            out[off[O_TURN_SEAT] + seat] = 1.0
+        if p == s.game[g, DEC_TARGET]:
+            out[off[O_DEC_TARGET] + seat] = 1.0
+    out[off[O_PHASE] + s.game[g, PHASE]] = 1.0
+    o = off[O_COUNTERS]
+    out[o] = s.game[g, ACTIONS]
+    out[o + 1] = s.game[g, BUYS]
+    out[o + 2] = s.game[g, COINS]
+    out[o + 3] = s.game[g, COST_REDUCTION]
+    out[o + 4] = s.game[g, ACTIONS_PLAYED]
+    out[off[O_TURN_NUMBER]] = s.game[g, TURN_NUMBER]
+    out[off[O_DECISION] + s.game[g, DEC_KIND]] = 1.0
+    if s.game[g, DEC_SOURCE] >= 0:
+        out[off[O_DEC_SOURCE] + s.game[g, DEC_SOURCE]] = 1.0
+    if s.game[g, DEC_CARD] >= 0:
+        out[off[O_DEC_CARD] + s.game[g, DEC_CARD]] = 1.0
+    o = off[O_DEC_PARAMS]
+    out[o] = s.game[g, DEC_COST_LO]
+    hi = s.game[g, DEC_COST_HI]
+    out[o + 1] = COST_CAP_SHOWN if hi > COST_CAP_SHOWN else hi
+    out[o + 2] = s.game[g, DEC_COUNT]

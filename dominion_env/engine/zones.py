@@ -1,0 +1,155 @@
+"""Per-game RNG and the moves between zones (draw, shuffle, gain, trash, discard, ...).
+
+Every random draw comes from the game's own splitmix64 stream ``State.rng[g]``, so a game is
+reproducible from its seed whatever the batch size or the thread schedule.
+
+Shuffling happens in exactly one place, ``take_top``: only when a card is needed from an empty
+draw pile, and only the discard pile is shuffled (set-aside and revealed cards stay out).
+"""
+
+import numpy as np
+
+from ..cards import COST, DUCHY, VP, VP_DUKE, VP_GARDENS, VP_RULE
+from .jit import njit
+from .layout import (COST_REDUCTION, DECK_LEN, DISCARD, EV_DRAW, EV_GAIN, EV_SHUFFLE, HAND,
+                     IN_PLAY, LOG_LEN, SUPPLY, ASIDE)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S33 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(33)
+
+
+@njit
+def next_u64(rng, g):
+    """splitmix64: advance game g's stream and return 64 random bits."""
+    z = rng[g] + _GOLDEN
+    rng[g] = z
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit
+def below(rng, g, n):
+    """A random int in [0, n) (n >= 1); bias < n / 2**31, far below anything measurable."""
+    return np.int64((next_u64(rng, g) >> _S33) % np.uint64(n))
+
+
+@njit
+def seed_game(rng, g, seed, index):
+    """Seed row g as game number ``index`` of a run seeded ``seed``: unrelated streams per
+    (seed, index), independent of where the game sits in a batch."""
+    rng[g] = np.uint64(seed) * _MIX2 + np.uint64(index) * _GOLDEN
+    next_u64(rng, g)
+    next_u64(rng, g)
+
+
+@njit
+def log_event(s, cfg, g, event, player, card, amount):
+    if cfg.log:
+        i = s.game[g, LOG_LEN]
+        if i < s.log.shape[1]:
+            s.log[g, i, 0] = event
+            s.log[g, i, 1] = player
+            s.log[g, i, 2] = card
+            s.log[g, i, 3] = amount
+        s.game[g, LOG_LEN] = i + 1
+
+
+@njit
+def shuffle_discard_into_deck(s, cfg, g, p):
+    """Shuffle p's discard pile and make it the draw pile (called only when that is empty)."""
+    n = 0
+    for c in range(s.zone.shape[3]):
+        for _ in range(s.zone[g, p, DISCARD, c]):
+            s.deck[g, p, n] = c
+            n += 1
+        s.zone[g, p, DISCARD, c] = 0
+    for i in range(n - 1, 0, -1):  # Fisher-Yates
+        j = below(s.rng, g, i + 1)
+        t = s.deck[g, p, i]
+        s.deck[g, p, i] = s.deck[g, p, j]
+        s.deck[g, p, j] = t
+    s.player[g, p, DECK_LEN] = n
+    log_event(s, cfg, g, EV_SHUFFLE, p, -1, n)
+
+
+@njit
+def take_top(s, cfg, g, p):
+    """Remove and return the top card of p's deck, shuffling first if it is empty; -1 if none."""
+    if s.player[g, p, DECK_LEN] == 0:
+        shuffle_discard_into_deck(s, cfg, g, p)
+        if s.player[g, p, DECK_LEN] == 0:
+            return -1
+    n = s.player[g, p, DECK_LEN] - 1
+    s.player[g, p, DECK_LEN] = n
+    return np.int64(s.deck[g, p, n])
+
+
+@njit
+def put_on_deck(s, g, p, c):
+    n = s.player[g, p, DECK_LEN]
+    s.deck[g, p, n] = c
+    s.player[g, p, DECK_LEN] = n + 1
+
+
+@njit
+def draw(s, cfg, g, p, n):
+    """p draws up to n cards; returns how many were drawn."""
+    drawn = 0
+    for _ in range(n):
+        c = take_top(s, cfg, g, p)
+        if c < 0:
+            break
+        s.zone[g, p, HAND, c] += 1
+        drawn += 1
+        log_event(s, cfg, g, EV_DRAW, p, c, 1)
+    return drawn
+
+
+@njit
+def gain(s, cfg, g, p, c, zone):
+    """p gains card c from the Supply into its ``zone`` (HAND, DISCARD ...); False if empty."""
+    if s.pile[g, SUPPLY, c] <= 0:
+        return False
+    s.pile[g, SUPPLY, c] -= 1
+    s.zone[g, p, zone, c] += 1
+    log_event(s, cfg, g, EV_GAIN, p, c, 1)
+    return True
+
+
+@njit
+def current_cost(s, T, g, c):
+    """Cost of card c now: printed cost less this turn's reduction, never below $0."""
+    v = T[c, COST] - s.game[g, COST_REDUCTION]
+    return v if v > 0 else 0
+
+
+@njit
+def count_owned(s, g, p, out):
+    """Write p's owned cards per card id into out (C,): every zone plus the draw pile."""
+    for c in range(out.shape[0]):
+        out[c] = (s.zone[g, p, HAND, c] + s.zone[g, p, DISCARD, c] + s.zone[g, p, IN_PLAY, c]
+                  + s.zone[g, p, ASIDE, c])
+    for i in range(s.player[g, p, DECK_LEN]):
+        out[s.deck[g, p, i]] += 1
+
+
+@njit
+def victory_points(s, T, g, p, owned):
+    """p's score from every card p owns (Gardens and Duke by ``VP_RULE``); owned: (C,) scratch."""
+    count_owned(s, g, p, owned)
+    cards = 0
+    fixed = 0
+    gardens = 0
+    dukes = 0
+    for c in range(owned.shape[0]):
+        k = owned[c]
+        cards += k
+        fixed += T[c, VP] * k
+        if T[c, VP_RULE] == VP_GARDENS:
+            gardens += k
+        elif T[c, VP_RULE] == VP_DUKE:
+            dukes += k
+    return fixed + gardens * (cards // 10) + dukes * owned[DUCHY]

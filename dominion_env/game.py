@@ -1,0 +1,312 @@
+"""Game: one game of Dominion as a Python object, by card names.
+
+For notebooks, tests, humans and debugging; it runs on the same compiled engine as VecGame
+(a batch of one with logging on and no autoreset)::
+
+    g = Game(["Village", "Smithy", ...], players=2, seed=7)
+    g.legal_actions()          # ['Smithy', 'PASS']
+    g.step("Smithy")
+    print("\\n".join(g.log()))
+
+``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
+the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
+Draw piles are given top card first.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
+from .engine.layout import (ACTIONS, ASIDE, BUYS, COINS, DEC_CAN_PASS, DEC_CARD, DEC_COST_HI,
+                            DEC_COST_LO, DEC_COUNT, DEC_KIND, DEC_PLAYER, DEC_SOURCE, DEC_TARGET,
+                            DECISION_NAMES, DECK_LEN, DISCARD, EV_BUY, EV_DISCARD, EV_DRAW, EV_END,
+                            EV_GAIN, EV_PHASE, EV_PLAY, EV_REACT, EV_REVEAL, EV_SHUFFLE,
+                            EV_TOPDECK, EV_TRASH, EV_TURN, FR_CARD, FR_PLAYER, FR_STEP, HAND,
+                            IN_PLAY, IN_SUPPLY, LOG_LEN, PHASE, PHASE_ACTION, PHASE_BUY,
+                            PHASE_NAMES, RUNNING, SP, STATUS, SUPPLY, T_ACTION, T_BUY,
+                            T_BUY_START, TERMINATED, TRASH, TRUNCATED, TURN_FRAME, TURN_NUMBER,
+                            TURN_PLAYER, TURNS_TAKEN)
+from .engine.machine import advance
+from .engine.observation import split, write_observation
+from .engine.zones import victory_points
+from .names import action_index, legal_action_names
+from .vector import VecGame
+
+_ZONES = {"hand": HAND, "discard": DISCARD, "in_play": IN_PLAY, "aside": ASIDE}
+
+
+class Game:
+    """One game by card names. ``kingdom``: 'random', a recommended set name, or 10 names."""
+
+    def __init__(self, kingdom="random", players: int = 2, seed: int = 0, **options):
+        self._vec = VecGame(1, players, kingdom, autoreset=False, log=True, **options)
+        self.players = players
+        self.reset(seed)
+
+    # -- playing -------------------------------------------------------------------------
+
+    def reset(self, seed: int = 0) -> "Game":
+        self._vec.reset(seed)
+        return self
+
+    def legal_actions(self) -> list[str]:
+        """The legal actions now, by name ('Village', 'option 0', 'PASS')."""
+        return legal_action_names(self.action_mask)
+
+    def step(self, action) -> "Game":
+        """Take an action for the player who decides now, by name or by index."""
+        if self.done:
+            raise RuntimeError("the game is over; call reset()")
+        a = action_index(action)
+        if not self.action_mask[a]:
+            raise ValueError(f"illegal action {action!r} for player {self.current_player} "
+                             f"({self.decision['kind']}); legal: {self.legal_actions()}")
+        self._vec.step(np.array([a], dtype=np.int64))
+        return self
+
+    # -- what is going on ----------------------------------------------------------------
+
+    @property
+    def state(self):
+        return self._vec.state
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        return self._vec.action_mask[0]
+
+    @property
+    def current_player(self) -> int:
+        """Who decides now (-1 once the game is over)."""
+        return int(self.state.game[0, DEC_PLAYER])
+
+    @property
+    def turn_player(self) -> int:
+        return int(self.state.game[0, TURN_PLAYER])
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[int(self.state.game[0, PHASE])]
+
+    @property
+    def done(self) -> bool:
+        return int(self.state.game[0, STATUS]) != RUNNING
+
+    @property
+    def terminated(self) -> bool:
+        return int(self.state.game[0, STATUS]) == TERMINATED
+
+    @property
+    def truncated(self) -> bool:
+        return int(self.state.game[0, STATUS]) == TRUNCATED
+
+    @property
+    def rewards(self) -> np.ndarray:
+        """(P,) +1 sole winner, 0 shared win, -1 otherwise; zeros until the game ends."""
+        return self.state.reward[0].copy()
+
+    @property
+    def turn(self) -> dict:
+        """Actions, Buys, $ and turn number of the turn in progress."""
+        gm = self.state.game[0]
+        return {"turn_number": int(gm[TURN_NUMBER]), "player": int(gm[TURN_PLAYER]),
+                "phase": self.phase, "actions": int(gm[ACTIONS]), "buys": int(gm[BUYS]),
+                "coins": int(gm[COINS])}
+
+    @property
+    def decision(self) -> dict:
+        """The pending decision, by names."""
+        gm = self.state.game[0]
+        src, card = int(gm[DEC_SOURCE]), int(gm[DEC_CARD])
+        return {"kind": DECISION_NAMES[int(gm[DEC_KIND])], "player": int(gm[DEC_PLAYER]),
+                "source": NAMES[src] if src >= 0 else None,
+                "card": NAMES[card] if card >= 0 else None, "target": int(gm[DEC_TARGET]),
+                "cost_range": (int(gm[DEC_COST_LO]), int(gm[DEC_COST_HI])),
+                "count": int(gm[DEC_COUNT]), "can_pass": bool(gm[DEC_CAN_PASS])}
+
+    def zones(self, player: int) -> dict:
+        """A player's zones by card names; 'deck' is the draw pile, top card first."""
+        self._check_player(player)
+        s = self.state
+        out = {name: _counts(s.zone[0, player, z]) for name, z in _ZONES.items()}
+        n = int(s.player[0, player, DECK_LEN])
+        out["deck"] = [NAMES[int(c)] for c in s.deck[0, player, :n][::-1]]
+        return out
+
+    @property
+    def supply(self) -> dict:
+        """Cards left per Supply pile of this game (empty piles included, as 0)."""
+        s = self.state
+        return {NAMES[c]: int(s.pile[0, SUPPLY, c]) for c in range(NUM_CARDS)
+                if s.pile[0, IN_SUPPLY, c]}
+
+    @property
+    def trash(self) -> dict:
+        return _counts(self.state.pile[0, TRASH])
+
+    def scores(self) -> list[int]:
+        """Victory points per player now (Gardens and Duke included)."""
+        work = np.zeros(NUM_CARDS, np.int64)
+        return [int(victory_points(self.state, TABLE, 0, p, work)) for p in range(self.players)]
+
+    def observation(self, player: int | None = None) -> np.ndarray:
+        """The observation vector from ``player``'s view (default: who decides now)."""
+        if player is None:
+            if self.current_player < 0:
+                raise RuntimeError("the game is over: name the player whose view you want")
+            return self._vec.observation[0].copy()
+        self._check_player(player)
+        out = np.zeros(self._vec.observation.shape[1], np.float32)
+        write_observation(self.state, TABLE, 0, player, self._vec.buffers.offsets, out,
+                          np.zeros(NUM_CARDS, np.int64))
+        return out
+
+    def observation_dict(self, player: int | None = None) -> dict:
+        return split(self.observation(player), self.players)
+
+    def log(self) -> list[str]:
+        """The events so far, one readable line each (a perfect-information debug log)."""
+        s = self.state
+        n = min(int(s.game[0, LOG_LEN]), s.log.shape[1])
+        return [_event_text(*map(int, row)) for row in s.log[0, :n]]
+
+    # -- scenarios -----------------------------------------------------------------------
+
+    def set_scenario(self, *, hands=None, decks=None, discards=None, in_play=None, aside=None,
+                     supply=None, trash=None, turn_player: int = 0, phase: str = "action",
+                     actions: int = 1, buys: int = 1, coins: int = 0, turns_taken=None) -> "Game":
+        """Put the game in an exact position and run to the first decision.
+
+        Zones are given per player as lists of card names (``decks`` top card first) or
+        name->count dicts; a player or zone left out is emptied. ``supply`` overrides pile sizes
+        by name (a card not in the kingdom gets a pile). ``phase`` 'action' starts the Action
+        phase with the given Actions/Buys/$; 'buy' starts the Buy phase (treasures are then
+        played as configured) and 'buying' goes straight to buying with ``coins``.
+        """
+        s = self.state
+        P = self.players
+        if not 0 <= turn_player < P:
+            raise ValueError(f"turn_player must be 0..{P - 1}, got {turn_player}")
+        phases = {"action": (PHASE_ACTION, T_ACTION), "buy": (PHASE_BUY, T_BUY_START),
+                  "buying": (PHASE_BUY, T_BUY)}
+        if phase not in phases:
+            raise ValueError(f"phase must be one of {list(phases)}, got {phase!r}")
+        for name, v in (("actions", actions), ("buys", buys), ("coins", coins)):
+            if not isinstance(v, (int, np.integer)) or v < 0:
+                raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+        s.zone[0] = 0
+        s.player[0] = 0
+        s.pile[0, TRASH] = 0
+        for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY), (aside, ASIDE)):
+            for p, cards in self._per_player(arg).items():
+                for c, k in _parse_cards(cards).items():
+                    s.zone[0, p, z, c] = k
+        cap = s.deck.shape[2]
+        for p, cards in self._per_player(decks).items():
+            if not isinstance(cards, (list, tuple)):
+                raise TypeError("a deck is an ordered list of card names, top card first")
+            ids = [card_id(n) for n in cards]
+            for c in ids:
+                _check_playable(c)
+            if len(ids) > cap:
+                raise ValueError(f"deck of {len(ids)} cards exceeds the capacity {cap}")
+            s.deck[0, p, :len(ids)] = ids[::-1]
+            s.player[0, p, DECK_LEN] = len(ids)
+        if supply is not None:
+            for c, k in _parse_cards(supply, allow_zero=True).items():
+                s.pile[0, SUPPLY, c] = k
+                s.pile[0, IN_SUPPLY, c] = 1
+        if trash is not None:
+            for c, k in _parse_cards(trash).items():
+                s.pile[0, TRASH, c] = k
+        if turns_taken is not None:
+            if len(turns_taken) != P:
+                raise ValueError(f"turns_taken needs {P} values")
+            s.player[0, :, TURNS_TAKEN] = turns_taken
+        gm = s.game[0]
+        gm[:] = 0
+        gm[STATUS] = RUNNING
+        gm[TURN_PLAYER] = turn_player
+        gm[TURN_NUMBER] = int(s.player[0, :, TURNS_TAKEN].sum()) + 1
+        gm[PHASE], step = phases[phase]
+        gm[ACTIONS], gm[BUYS], gm[COINS] = actions, buys, coins
+        gm[SP] = 1
+        s.frame[0, 0, :] = 0
+        s.frame[0, 0, FR_CARD] = TURN_FRAME
+        s.frame[0, 0, FR_STEP] = step
+        s.frame[0, 0, FR_PLAYER] = turn_player
+        s.reward[0] = 0.0
+        b = self._vec.buffers
+        advance(s, TABLE, self._vec.config, 0, b.mask[0], b.scratch[0])
+        viewer = max(self.current_player, 0)
+        write_observation(s, TABLE, 0, viewer, b.offsets, b.obs[0], b.scratch[0])
+        return self
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _check_player(self, p):
+        if not isinstance(p, (int, np.integer)) or not 0 <= p < self.players:
+            raise ValueError(f"player must be 0..{self.players - 1}, got {p!r}")
+
+    def _per_player(self, arg) -> dict:
+        if arg is None:
+            return {}
+        if isinstance(arg, dict):
+            items = arg.items()
+        elif isinstance(arg, (list, tuple)) and len(arg) == self.players and all(
+                isinstance(x, (list, tuple, dict)) for x in arg):
+            items = enumerate(arg)
+        else:
+            raise TypeError("give zones per player: {player: cards} or one list per player")
+        out = {}
+        for p, cards in items:
+            self._check_player(p)
+            out[int(p)] = cards
+        return out
+
+
+def _check_playable(c: int) -> None:
+    if NAMES[c] in KINGDOM and not is_implemented(NAMES[c]):
+        raise NotImplementedError(f"card effect not implemented yet: {NAMES[c]}")
+
+
+def _parse_cards(cards, allow_zero: bool = False) -> dict[int, int]:
+    if isinstance(cards, dict):
+        items = cards.items()
+    elif isinstance(cards, (list, tuple)):
+        items = Counter(cards).items()
+    else:
+        raise TypeError(f"cards are a list of names or a name->count dict, got {cards!r}")
+    out: dict[int, int] = {}
+    for name, k in items:
+        c = card_id(name)
+        _check_playable(c)
+        if not isinstance(k, (int, np.integer)) or k < 0 or (k == 0 and not allow_zero):
+            raise ValueError(f"count for {name!r} must be a positive int, got {k!r}")
+        out[c] = out.get(c, 0) + int(k)
+    return out
+
+
+def _counts(row) -> dict:
+    return {NAMES[c]: int(row[c]) for c in np.flatnonzero(row)}
+
+
+def _event_text(ev: int, p: int, card: int, amount: int) -> str:
+    name = NAMES[card] if card >= 0 else ""
+    who = f"P{p}"
+    many = f"{amount} x {name}" if amount != 1 else name
+    if ev == EV_TURN:
+        return f"--- turn {amount}: {who} ---"
+    if ev == EV_SHUFFLE:
+        return f"{who} shuffles {amount} cards"
+    if ev == EV_END:
+        return "game over: " + ("terminated" if amount == TERMINATED else "truncated")
+    if ev == EV_PHASE:
+        return f"{who} starts the {PHASE_NAMES[amount]} phase"
+    verb = {EV_DRAW: "draws", EV_PLAY: "plays", EV_BUY: "buys", EV_GAIN: "gains",
+            EV_TRASH: "trashes", EV_DISCARD: "discards", EV_TOPDECK: "puts onto the deck",
+            EV_REVEAL: "reveals", EV_REACT: "reveals in reaction"}.get(ev, f"event {ev}")
+    return f"{who} {verb} {many}"
+

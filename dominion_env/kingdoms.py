@@ -1,0 +1,86 @@
+"""Kingdoms: the rulebooks' recommended sets, validation of a kingdom by card names, random draws.
+
+A kingdom is 10 distinct kingdom cards. The basic cards (Copper .. Curse) are always in the
+Supply and are never part of the kingdom list.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import KINGDOM, card_id, is_implemented
+
+KINGDOM_SIZE = 10
+
+RECOMMENDED: dict[str, tuple[str, ...]] = {
+    # Base rulebook, 2nd edition: "For your very first game of Dominion, use these cards".
+    "First Game": ("Cellar", "Market", "Merchant", "Militia", "Mine", "Moat", "Remodel", "Smithy",
+                   "Village", "Workshop"),
+    # Intrigue rulebook (1st edition): Intrigue only.
+    "Victory Dance": ("Bridge", "Duke", "Great Hall", "Harem", "Ironworks", "Masquerade", "Nobles",
+                      "Pawn", "Scout", "Upgrade"),
+    "Secret Schemes": ("Conspirator", "Harem", "Ironworks", "Pawn", "Saboteur", "Shanty Town",
+                       "Steward", "Swindler", "Trading Post", "Tribute"),
+    "Best Wishes": ("Coppersmith", "Courtyard", "Masquerade", "Scout", "Shanty Town", "Steward",
+                    "Torturer", "Trading Post", "Upgrade", "Wishing Well"),
+    # Intrigue rulebook: Intrigue combined with Dominion.
+    "Deconstruction": ("Bridge", "Mining Village", "Remodel", "Saboteur", "Secret Chamber", "Spy",
+                       "Swindler", "Thief", "Throne Room", "Torturer"),
+    "Hand Madness": ("Bureaucrat", "Chancellor", "Council Room", "Courtyard", "Mine", "Militia",
+                     "Minion", "Nobles", "Steward", "Torturer"),
+    "Underlings": ("Baron", "Cellar", "Festival", "Library", "Masquerade", "Minion", "Nobles",
+                   "Pawn", "Steward", "Witch"),
+}
+
+
+def playable_kingdom_cards() -> tuple[str, ...]:
+    """Kingdom cards whose effects are fully implemented (what random kingdoms draw from)."""
+    return tuple(n for n in KINGDOM if is_implemented(n))
+
+
+def resolve_kingdom(kingdom) -> tuple[str, ...]:
+    """Turn a recommended-set name or a list of 10 card names into a validated kingdom."""
+    if isinstance(kingdom, str):
+        if kingdom not in RECOMMENDED:
+            raise ValueError(f"unknown kingdom {kingdom!r}; recommended sets are: "
+                             f"{', '.join(RECOMMENDED)} (or pass a list of 10 card names)")
+        kingdom = RECOMMENDED[kingdom]
+    names = tuple(kingdom)
+    for n in names:
+        if n not in KINGDOM:
+            card_id(n)  # raises "unknown card name" for a misspelling
+            raise ValueError(f"{n!r} is a basic card, always in the Supply; a kingdom lists "
+                             "kingdom cards only")
+    if len(set(names)) != len(names):
+        raise ValueError(f"kingdom lists a card twice: {names}")
+    if len(names) != KINGDOM_SIZE:
+        raise ValueError(f"a kingdom has {KINGDOM_SIZE} cards, got {len(names)}: {names}")
+    missing = [n for n in names if not is_implemented(n)]
+    if missing:
+        raise NotImplementedError(
+            f"card effects not implemented yet: {', '.join(missing)}. Playable kingdom cards: "
+            f"{', '.join(playable_kingdom_cards())}")
+    return names
+
+
+def check_pool(pool=None) -> tuple[str, ...]:
+    """Validate the cards random kingdoms are drawn from (default: every playable card)."""
+    names = tuple(pool) if pool is not None else playable_kingdom_cards()
+    for n in names:
+        if n not in KINGDOM:
+            card_id(n)
+            raise ValueError(f"{n!r} is a basic card; a kingdom pool lists kingdom cards only")
+        if not is_implemented(n):
+            raise NotImplementedError(f"card effect not implemented yet: {n}")
+    if len(set(names)) < KINGDOM_SIZE:
+        raise ValueError(f"a random kingdom needs a pool of at least {KINGDOM_SIZE} distinct "
+                         f"cards, got {len(set(names))}")
+    return tuple(sorted(set(names), key=card_id))
+
+
+def random_kingdom(seed: int, pool=None) -> tuple[str, ...]:
+    """10 distinct kingdom cards drawn from ``pool`` (default: every playable card) by ``seed``."""
+    pool = check_pool(pool)
+    rng = np.random.default_rng(seed)
+    picks = rng.choice(len(pool), KINGDOM_SIZE, replace=False)
+    return resolve_kingdom(sorted((pool[i] for i in picks), key=card_id))

@@ -1,0 +1,42 @@
+"""Names for actions and decisions, for people: logs, errors, notebooks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import NAMES, NUM_CARDS
+from .engine.layout import NUM_ACTIONS, OPTION0, PASS
+
+
+def action_name(a: int) -> str:
+    """'Village' for a card index, 'option 2' for an option, 'PASS' for the last index."""
+    a = int(a)
+    if 0 <= a < NUM_CARDS:
+        return NAMES[a]
+    if OPTION0 <= a < PASS:
+        return f"option {a - OPTION0}"
+    if a == PASS:
+        return "PASS"
+    raise ValueError(f"action {a} out of range 0..{NUM_ACTIONS - 1}")
+
+
+def action_index(name) -> int:
+    """Inverse of ``action_name`` (also accepts an int index)."""
+    if isinstance(name, (int, np.integer)) and not isinstance(name, bool):
+        action_name(name)
+        return int(name)
+    if not isinstance(name, str):
+        raise TypeError(f"an action is a card name, 'option k', 'PASS' or an index; got {name!r}")
+    if name.upper() in ("PASS", "DONE", "NO"):
+        return PASS
+    if name.startswith("option "):
+        k = int(name.split()[1])
+        if not 0 <= k < PASS - OPTION0:
+            raise ValueError(f"no {name!r}: options are 0..{PASS - OPTION0 - 1}")
+        return OPTION0 + k
+    from .cards import card_id
+    return card_id(name)
+
+
+def legal_action_names(mask_row: np.ndarray) -> list[str]:
+    return [action_name(a) for a in np.flatnonzero(mask_row)]

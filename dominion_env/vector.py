@@ -1,0 +1,194 @@
+"""VecGame: N games of Dominion stepped at once by compiled kernels (the batch API).
+
+    vec = VecGame(4096, players=2, kingdom="random", seed=0)
+    out = vec.reset()                      # Step(observation, action_mask, current_player, ...)
+    while True:
+        out = vec.step(actions)            # one action per game, for out.current_player
+
+Every game stops at every decision the rules give any player; ``current_player[g]`` is who
+decides now (a Militia victim mid-turn, a defender with a Moat), not whose turn it is.
+
+Action space: ``NUM_ACTIONS = NUM_CARDS + NUM_OPTIONS + 1`` (see ``engine.layout``):
+card ids, then option k, then PASS. Observation: float32 vector of ``obs_size(players)`` from
+the deciding player's view, layout in ``engine.observation`` (``split`` gives named pieces).
+
+Rewards: ``rewards[g, p]`` is nonzero only on the step game g ends: +1 for the sole winner,
+0 for players sharing a win, -1 for everyone else; the rules' tie-break (fewer turns) applies.
+A game stopped by ``turn_limit`` is ``truncated`` with zero rewards, never a win.
+
+Autoreset (default on): when a game ends on a step, that step's rewards/terminated/truncated
+describe the finished game, and the observation, mask and current player already belong to the
+next game in that row (same-step autoreset). The finished game's last state is not kept.
+
+Arrays returned are the VecGame's own buffers, overwritten by the next call: copy what you keep.
+
+Version history
+    v1  foundation: turn structure, vanilla kingdom cards, Gardens/Duke scoring, 2-6 players.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .cards import ID, NAMES, NUM_CARDS, TABLE, check_players, pile_size
+from .engine.batch import (Buffers, Setup, random_actions_kernel, reset_kernel, seed_kernel,
+                           step_kernel)
+from .engine.layout import DEC_PLAYER, NUM_ACTIONS, RUNNING, STATUS, Config, new_state
+from .engine.observation import obs_offsets, obs_size
+from .kingdoms import check_pool, resolve_kingdom
+
+VERSION = 1
+POLICY_SEED_SALT = 0x5EED  # the random-action stream is not the game's own stream
+
+
+class Step(NamedTuple):
+    observation: np.ndarray  # (N, O) float32
+    action_mask: np.ndarray  # (N, A) bool
+    current_player: np.ndarray  # (N,) int64, who decides now (-1: game over, no autoreset)
+    rewards: np.ndarray  # (N, P) float32
+    terminated: np.ndarray  # (N,) bool
+    truncated: np.ndarray  # (N,) bool
+
+
+def make_setup(players: int, kingdom, pool=None) -> Setup:
+    """Setup arrays for a kingdom given as 'random', a recommended-set name or 10 card names."""
+    sizes = np.array([pile_size(n, players) for n in NAMES], dtype=np.int64)
+    if isinstance(kingdom, str) and kingdom == "random":
+        pool_ids = np.array(sorted(ID[n] for n in check_pool(pool)), dtype=np.int64)
+        return Setup(pool_ids[:10].copy(), pool_ids, 1, sizes)
+    names = resolve_kingdom(kingdom)
+    ids = np.array(sorted(ID[n] for n in names), dtype=np.int64)
+    return Setup(ids, ids.copy(), 0, sizes)
+
+
+def _as_flag(name, value) -> int:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return int(value)
+
+
+class VecGame:
+    """N independent games of Dominion, all with the same number of players and settings."""
+
+    def __init__(self, num_games: int, players: int = 2, kingdom="random", *, pool=None,
+                 autoplay_treasures: bool = True, auto_resolve: bool = True,
+                 turn_limit: int = 100, first_player: int | None = None, autoreset: bool = True,
+                 log: bool = False):
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
+                or num_games < 1:
+            raise ValueError(f"num_games must be a positive int, got {num_games!r}")
+        players = check_players(players)
+        if not isinstance(turn_limit, (int, np.integer)) or turn_limit < 1:
+            raise ValueError(f"turn_limit must be a positive int, got {turn_limit!r}")
+        if first_player is not None and not (isinstance(first_player, (int, np.integer))
+                                             and 0 <= first_player < players):
+            raise ValueError(f"first_player must be None or 0..{players - 1}, got {first_player!r}")
+        self.num_games = int(num_games)
+        self.players = players
+        self.autoreset = _as_flag("autoreset", autoreset)
+        self.config = Config(
+            players=players, autoplay_treasures=_as_flag("autoplay_treasures", autoplay_treasures),
+            auto_resolve=_as_flag("auto_resolve", auto_resolve), turn_limit=int(turn_limit),
+            log=_as_flag("log", log), end_piles=4 if players >= 5 else 3,
+            first_player=-1 if first_player is None else int(first_player))
+        self.setup = make_setup(players, kingdom, pool)
+        self.state = new_state(self.num_games, players, log=bool(log))
+        n = self.num_games
+        self.buffers = Buffers(
+            obs=np.zeros((n, obs_size(players)), np.float32),
+            mask=np.zeros((n, NUM_ACTIONS), np.bool_),
+            reward=np.zeros((n, players), np.float32),
+            terminated=np.zeros(n, np.bool_), truncated=np.zeros(n, np.bool_),
+            scratch=np.zeros((n, NUM_CARDS), np.int64), offsets=obs_offsets(players))
+        self._policy_rng = np.zeros(n, np.uint64)
+        self._ready = False
+
+    # -- the batch API -------------------------------------------------------------------
+
+    def reset(self, seed: int = 0) -> Step:
+        """Start every game anew; game g is game number g of a run seeded ``seed``."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        reset_kernel(self.state, TABLE, self.config, self.setup, self.buffers, int(seed), 1)
+        seed_kernel(self._policy_rng, int(seed) ^ POLICY_SEED_SALT)
+        self._ready = True
+        return self._result()
+
+    def step(self, actions) -> Step:
+        """Answer each game's pending decision; returns the next decisions (see module doc)."""
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        actions = self._check_actions(actions)
+        step_kernel(self.state, TABLE, self.config, self.setup, self.buffers, actions,
+                    self.autoreset, 1)
+        return self._result()
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action per game, from a policy stream seeded by reset."""
+        out = np.empty(self.num_games, np.int64)
+        random_actions_kernel(self.buffers.mask, self._policy_rng, out)
+        return out
+
+    # -- views ---------------------------------------------------------------------------
+
+    @property
+    def observation(self) -> np.ndarray:
+        return self.buffers.obs
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        return self.buffers.mask
+
+    @property
+    def current_player(self) -> np.ndarray:
+        return self.state.game[:, DEC_PLAYER]
+
+    @property
+    def rewards(self) -> np.ndarray:
+        return self.buffers.reward
+
+    @property
+    def terminated(self) -> np.ndarray:
+        return self.buffers.terminated
+
+    @property
+    def truncated(self) -> np.ndarray:
+        return self.buffers.truncated
+
+    @property
+    def running(self) -> np.ndarray:
+        """(N,) bool: games still waiting for an action (all of them with autoreset)."""
+        return self.state.game[:, STATUS] == RUNNING
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _result(self) -> Step:
+        b = self.buffers
+        return Step(b.obs, b.mask, self.state.game[:, DEC_PLAYER], b.reward, b.terminated, b.truncated)
+
+    def _check_actions(self, actions) -> np.ndarray:
+        a = np.asarray(actions)
+        if a.shape != (self.num_games,):
+            raise ValueError(f"actions must have shape ({self.num_games},), got {a.shape}")
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        a = a.astype(np.int64, copy=False)
+        live = self.running
+        bad = live & ((a < 0) | (a >= NUM_ACTIONS))
+        if bad.any():
+            g = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"action {int(a[g])} out of range 0..{NUM_ACTIONS - 1} in game {g}")
+        legal = self.buffers.mask[np.arange(self.num_games), np.clip(a, 0, NUM_ACTIONS - 1)]
+        bad = live & ~legal
+        if bad.any():
+            from .names import action_name, legal_action_names
+            rows = np.flatnonzero(bad)
+            g = int(rows[0])
+            raise ValueError(
+                f"illegal action {int(a[g])} ({action_name(int(a[g]))}) in game {g} "
+                f"({len(rows)} game(s) with illegal actions); legal there: "
+                f"{legal_action_names(self.buffers.mask[g])}")
+        return a
+
