@@ -6,8 +6,8 @@
 from .cards import NAMES as CARD_NAMES
 from .cards import NUM_CARDS
 from .engine.layout import NUM_ACTIONS, NUM_OPTIONS, PASS
-from .kingdoms import RECOMMENDED, random_kingdom
 from .game import Game
+from .kingdoms import RECOMMENDED, random_kingdom
 from .vector import VecGame
 
 __all__ = ["Game", "VecGame", "CARD_NAMES", "NUM_CARDS", "NUM_ACTIONS", "NUM_OPTIONS", "PASS",

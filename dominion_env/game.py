@@ -20,16 +20,63 @@ from collections import Counter
 import numpy as np
 
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
-from .engine.layout import (ACTIONS, ASIDE, BUYS, COINS, DEC_CAN_PASS, DEC_CARD, DEC_COST_HI,
-                            DEC_COST_LO, DEC_COUNT, DEC_KIND, DEC_PLAYER, DEC_SOURCE, DEC_TARGET,
-                            DECISION_NAMES, DECK_LEN, DISCARD, EV_BUY, EV_DISCARD, EV_DRAW, EV_END,
-                            EV_GAIN, EV_PHASE, EV_PLAY, EV_REACT, EV_REVEAL, EV_SHUFFLE,
-                            EV_TOPDECK, EV_TRASH, EV_TURN, FR_CARD, FR_PLAYER, FR_STEP, HAND,
-                            IN_PLAY, IN_SUPPLY, LOG_LEN, PHASE, PHASE_ACTION, PHASE_BUY,
-                            PHASE_NAMES, RUNNING, SP, STATUS, SUPPLY, T_ACTION, T_BUY,
-                            T_BUY_START, TERMINATED, TRASH, TRUNCATED, TURN_FRAME, TURN_NUMBER,
-                            TURN_PLAYER, TURNS_TAKEN)
-from .engine.machine import advance
+from .engine.layout import (
+    ACTIONS,
+    ASIDE,
+    BUYS,
+    COINS,
+    DEC_CAN_PASS,
+    DEC_CARD,
+    DEC_COST_HI,
+    DEC_COST_LO,
+    DEC_COUNT,
+    DEC_KIND,
+    DEC_PLAYER,
+    DEC_SOURCE,
+    DEC_TARGET,
+    DECISION_NAMES,
+    DECK_LEN,
+    DISCARD,
+    EV_BUY,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_END,
+    EV_GAIN,
+    EV_PHASE,
+    EV_PLAY,
+    EV_REACT,
+    EV_REVEAL,
+    EV_SHUFFLE,
+    EV_TOPDECK,
+    EV_TRASH,
+    EV_TURN,
+    FR_CARD,
+    FR_PLAYER,
+    FR_STEP,
+    HAND,
+    IN_PLAY,
+    IN_SUPPLY,
+    LOG_LEN,
+    PHASE,
+    PHASE_ACTION,
+    PHASE_BUY,
+    PHASE_NAMES,
+    RUNNING,
+    SP,
+    STATUS,
+    SUPPLY,
+    T_ACTION,
+    T_BUY,
+    T_BUY_START,
+    TERMINATED,
+    TRASH,
+    TRUNCATED,
+    TURN_FRAME,
+    TURN_NUMBER,
+    TURN_PLAYER,
+    TURNS_TAKEN,
+)
+from .engine.machine import advance, set_universe
 from .engine.observation import split, write_observation
 from .engine.zones import victory_points
 from .names import action_index, legal_action_names
@@ -238,6 +285,7 @@ class Game:
         s.frame[0, 0, FR_STEP] = step
         s.frame[0, 0, FR_PLAYER] = turn_player
         s.reward[0] = 0.0
+        set_universe(s, 0)
         b = self._vec.buffers
         advance(s, TABLE, self._vec.config, 0, b.mask[0], b.scratch[0])
         viewer = max(self.current_player, 0)

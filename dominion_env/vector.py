@@ -33,8 +33,14 @@ from typing import NamedTuple
 import numpy as np
 
 from .cards import ID, NAMES, NUM_CARDS, TABLE, check_players, pile_size
-from .engine.batch import (Buffers, Setup, random_actions_kernel, reset_kernel, seed_kernel,
-                           step_kernel)
+from .engine.batch import (
+    Buffers,
+    Setup,
+    random_actions_kernel,
+    reset_kernel,
+    seed_kernel,
+    step_kernel,
+)
 from .engine.layout import DEC_PLAYER, NUM_ACTIONS, RUNNING, STATUS, Config, new_state
 from .engine.observation import obs_offsets, obs_size
 from .kingdoms import check_pool, resolve_kingdom

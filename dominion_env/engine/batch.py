@@ -42,7 +42,6 @@ class Buffers(NamedTuple):
 @njit
 def new_game(s, T, cfg, setup, g, mask_row, scratch_row):
     """Set up game g from its current RNG state and run it to the first decision."""
-    k = setup.kingdom
     if setup.random_kingdom:
         m = setup.pool.shape[0]
         for i in range(m):
@@ -52,8 +51,9 @@ def new_game(s, T, cfg, setup, g, mask_row, scratch_row):
             t = scratch_row[i]
             scratch_row[i] = scratch_row[j]
             scratch_row[j] = t
-        k = scratch_row[:KINGDOM_CARDS].copy()
-    setup_game(s, T, cfg, g, k, setup.pile_sizes)
+        setup_game(s, T, cfg, g, scratch_row[:KINGDOM_CARDS], setup.pile_sizes)
+    else:
+        setup_game(s, T, cfg, g, setup.kingdom, setup.pile_sizes)
     advance(s, T, cfg, g, mask_row, scratch_row)
 
 

@@ -29,12 +29,40 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import (ACTION, COIN_VALUE, COST, CURSE, NUM_CARDS, PLUS_ACTIONS, TREASURE, TYPES,
-                     VICTORY)
+from ..cards import (
+    ACTION,
+    COIN_VALUE,
+    COST,
+    CURSE,
+    NUM_CARDS,
+    PLUS_ACTIONS,
+    TREASURE,
+    TYPES,
+    VICTORY,
+)
 from .jit import njit
-from .layout import (COINS, DEC_KIND, DEC_PLAYER, DECK_LEN, IN_SUPPLY, SUPPLY, TURNS_TAKEN,
-                     DEC_BUY, DEC_DISCARD, DEC_GAIN, DEC_NAME, DEC_PASS_CARD, DEC_PLAY_ACTION,
-                     DEC_PLAY_TWICE, DEC_REACT, DEC_TRASH, NUM_ACTIONS, OPTION0, PASS)
+from .layout import (
+    COINS,
+    DEC_BUY,
+    DEC_DISCARD,
+    DEC_GAIN,
+    DEC_KIND,
+    DEC_NAME,
+    DEC_PASS_CARD,
+    DEC_PLAY_ACTION,
+    DEC_PLAY_TWICE,
+    DEC_PLAYER,
+    DEC_REACT,
+    DEC_TRASH,
+    DECK_LEN,
+    IN_SUPPLY,
+    NUM_ACTIONS,
+    OPTION0,
+    PASS,
+    SUPPLY,
+    TURNS_TAKEN,
+    UNIVERSE_LEN,
+)
 from .zones import count_owned, next_u64
 
 BOT_PRIORITY, BOT_RANDOM = 0, 1
@@ -66,7 +94,8 @@ class BotTable(NamedTuple):
 def _quantity(s, T, g, p, q, arg, owned):
     if q == Q_MONEY:
         m = 0
-        for c in range(NUM_CARDS):
+        for u in range(s.game[g, UNIVERSE_LEN]):
+            c = s.universe[g, u]
             m += T[c, COIN_VALUE] * owned[c]
         return m
     if q == Q_COUNT:
@@ -81,7 +110,8 @@ def _quantity(s, T, g, p, q, arg, owned):
         return owned.sum()
     if q == Q_EMPTY_PILES:
         e = 0
-        for c in range(NUM_CARDS):
+        for u in range(s.game[g, UNIVERSE_LEN]):
+            c = s.universe[g, u]
             if s.pile[g, IN_SUPPLY, c] and s.pile[g, SUPPLY, c] == 0:
                 e += 1
         return e

@@ -6,13 +6,46 @@ DEC_* record) and returns. The driver (``machine.advance``) then stops; when the
 No recursion, no callbacks: Throne Room on Throne Room is just more frames.
 """
 
-from ..cards import COIN_VALUE, EFFECT_ID, EFFECT_NONE, PLUS_ACTIONS, PLUS_BUYS, PLUS_CARDS, \
-    PLUS_COINS, TYPES
+from ..cards import (
+    COIN_VALUE,
+    EFFECT_ID,
+    EFFECT_NONE,
+    PLUS_ACTIONS,
+    PLUS_BUYS,
+    PLUS_CARDS,
+    PLUS_COINS,
+    TYPES,
+)
 from .jit import njit
-from .layout import (ACTIONS, ACTIONS_PLAYED, BUYS, COINS, COST_ANY_HI,
-                     DEC_CAN_PASS, DEC_CARD, DEC_COST_HI, DEC_COST_LO, DEC_COUNT, DEC_KIND,
-                     DEC_OPTIONS, DEC_PLAYER, DEC_SOURCE, DEC_TARGET, DEC_TYPES, DEC_ZONE,
-                     EV_PLAY, FR_CARD, FR_PLAYER, FR_REG, FR_STEP, HAND, IN_PLAY, SP, ZONE_NONE)
+from .layout import (
+    ACTIONS,
+    ACTIONS_PLAYED,
+    BUYS,
+    COINS,
+    COST_ANY_HI,
+    DEC_CAN_PASS,
+    DEC_CARD,
+    DEC_COST_HI,
+    DEC_COST_LO,
+    DEC_COUNT,
+    DEC_KIND,
+    DEC_OPTIONS,
+    DEC_PLAYER,
+    DEC_SOURCE,
+    DEC_TARGET,
+    DEC_TYPES,
+    DEC_ZONE,
+    EV_PLAY,
+    FR_CARD,
+    FR_PLAYER,
+    FR_REG,
+    FR_STEP,
+    HAND,
+    IN_PLAY,
+    SP,
+    UNIVERSE_LEN,
+    ZONE_NONE,
+)
 from .zones import draw, log_event
 
 
@@ -91,7 +124,8 @@ def play_treasure(s, T, cfg, g, p, c):
 
 @njit
 def has_type_in_hand(s, T, g, p, types):
-    for c in range(s.zone.shape[3]):
+    for u in range(s.game[g, UNIVERSE_LEN]):
+        c = s.universe[g, u]
         if s.zone[g, p, HAND, c] > 0 and (T[c, TYPES] & types) == types:
             return True
     return False

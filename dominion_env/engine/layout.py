@@ -120,8 +120,9 @@ class Config(NamedTuple):
  ANSWER,          # the action that resolved the last decision
  SP,              # frames on the stack
  LOG_LEN,         # events written (may exceed the log's rows: the log keeps the first ones)
- ) = range(24)
-NUM_GAME_FIELDS = 24
+ UNIVERSE_LEN,    # cards listed in State.universe
+ ) = range(25)
+NUM_GAME_FIELDS = 25
 
 # Per-player scalars: columns of State.player (N, P, NUM_PLAYER_FIELDS) int64
 TURNS_TAKEN, DECK_LEN = range(2)  # completed turns (tie-break); cards in the draw pile
@@ -153,6 +154,9 @@ class State(NamedTuple):
     deck: np.ndarray  # (N, P, K) int16, draw pile card ids, top at DECK_LEN-1
     pile: np.ndarray  # (N, NUM_PILES, C) int32, SUPPLY / IN_SUPPLY / TRASH
     frame: np.ndarray  # (N, FRAME_DEPTH, NUM_FRAME_FIELDS) int64, the frame stack
+    universe: np.ndarray  # (N, C) int16, ids of the cards that exist in this game, ascending
+    #   (the Supply's cards plus any a scenario placed); hot loops run over these ~17 ids
+    #   instead of all C, in the same order, so results are those of a loop over every card
     reward: np.ndarray  # (N, P) float32, +1 sole winner, 0 shared win, -1 else; set at the end
     log: np.ndarray  # (N, L, 4) int32, events (EV_*, player, card, amount)
 
@@ -175,6 +179,7 @@ def new_state(n: int, players: int, log: bool = False) -> State:
         deck=np.zeros((n, players, deck_capacity(players)), np.int16),
         pile=np.zeros((n, NUM_PILES, C), np.int32),
         frame=np.zeros((n, FRAME_DEPTH, NUM_FRAME_FIELDS), np.int64),
+        universe=np.zeros((n, C), np.int16),
         reward=np.zeros((n, players), np.float32),
         log=np.zeros((n, LOG_CAP if log else 0, 4), np.int32),
     )

@@ -2,9 +2,27 @@
 
 from ..cards import NUM_CARDS, TYPES
 from .jit import njit
-from .layout import (DEC_CAN_PASS, DEC_COST_HI, DEC_COST_LO, DEC_KIND, DEC_NONE, DEC_OPTIONS,
-                     DEC_PLAYER, DEC_TYPES, DEC_ZONE, NUM_OPTIONS, OPTION0, PASS, SUPPLY, TRASH,
-                     ZONE_ANY, ZONE_NONE, ZONE_SUPPLY, ZONE_TRASH)
+from .layout import (
+    DEC_CAN_PASS,
+    DEC_COST_HI,
+    DEC_COST_LO,
+    DEC_KIND,
+    DEC_NONE,
+    DEC_OPTIONS,
+    DEC_PLAYER,
+    DEC_TYPES,
+    DEC_ZONE,
+    NUM_OPTIONS,
+    OPTION0,
+    PASS,
+    SUPPLY,
+    TRASH,
+    UNIVERSE_LEN,
+    ZONE_ANY,
+    ZONE_NONE,
+    ZONE_SUPPLY,
+    ZONE_TRASH,
+)
 from .zones import current_cost
 
 
@@ -24,7 +42,10 @@ def write_mask(s, T, g, out):
     n = 0
     last = -1
     if zone != ZONE_NONE:
-        for c in range(NUM_CARDS):
+        # naming may name any card; every other zone holds only cards of this game
+        count = NUM_CARDS if zone == ZONE_ANY else s.game[g, UNIVERSE_LEN]
+        for u in range(count):
+            c = u if zone == ZONE_ANY else s.universe[g, u]
             if zone == ZONE_SUPPLY:
                 have = s.pile[g, SUPPLY, c] > 0
             elif zone == ZONE_TRASH:

@@ -40,10 +40,35 @@ import numpy as np
 
 from ..cards import DUCHY, NUM_CARDS, VP, VP_DUKE, VP_GARDENS, VP_RULE
 from .jit import njit
-from .layout import (ACTIONS, ACTIONS_PLAYED, ASIDE, BUYS, COINS, COST_REDUCTION, DEC_CARD,
-                     DEC_COST_HI, DEC_COST_LO, DEC_COUNT, DEC_KIND, DEC_SOURCE, DEC_TARGET,
-                     DECK_LEN, DISCARD, HAND, IN_PLAY, IN_SUPPLY, NUM_DECISIONS, NUM_PHASES, PHASE,
-                     SUPPLY, TRASH, TURN_NUMBER, TURN_PLAYER, TURNS_TAKEN)
+from .layout import (
+    ACTIONS,
+    ACTIONS_PLAYED,
+    ASIDE,
+    BUYS,
+    COINS,
+    COST_REDUCTION,
+    DEC_CARD,
+    DEC_COST_HI,
+    DEC_COST_LO,
+    DEC_COUNT,
+    DEC_KIND,
+    DEC_SOURCE,
+    DEC_TARGET,
+    DECK_LEN,
+    DISCARD,
+    HAND,
+    IN_PLAY,
+    IN_SUPPLY,
+    NUM_DECISIONS,
+    NUM_PHASES,
+    PHASE,
+    SUPPLY,
+    TRASH,
+    TURN_NUMBER,
+    TURN_PLAYER,
+    TURNS_TAKEN,
+    UNIVERSE_LEN,
+)
 
 C = NUM_CARDS
 COST_CAP_SHOWN = 20
@@ -102,7 +127,9 @@ def write_observation(s, T, g, viewer, off, out, scratch):
     out[:] = 0.0
     v = viewer
     tp = s.game[g, TURN_PLAYER]
-    for c in range(C):
+    n = s.game[g, UNIVERSE_LEN]
+    for u in range(n):  # every other card id is 0 everywhere
+        c = s.universe[g, u]
         out[off[O_HAND] + c] = s.zone[g, v, HAND, c]
         out[off[O_DISCARD] + c] = s.zone[g, v, DISCARD, c]
         out[off[O_ASIDE] + c] = s.zone[g, v, ASIDE, c]
@@ -119,7 +146,8 @@ def write_observation(s, T, g, viewer, off, out, scratch):
         hand_size = 0
         discard_size = 0
         cards = 0
-        for c in range(C):
+        for u in range(n):
+            c = s.universe[g, u]
             k = (s.zone[g, p, HAND, c] + s.zone[g, p, DISCARD, c] + s.zone[g, p, IN_PLAY, c]
                  + s.zone[g, p, ASIDE, c])
             scratch[c] = k
@@ -130,7 +158,8 @@ def write_observation(s, T, g, viewer, off, out, scratch):
         fixed = 0
         gardens = 0
         dukes = 0
-        for c in range(C):
+        for u in range(n):
+            c = s.universe[g, u]
             k = scratch[c]
             out[o + c] = k
             cards += k

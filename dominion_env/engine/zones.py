@@ -11,8 +11,20 @@ import numpy as np
 
 from ..cards import COST, DUCHY, VP, VP_DUKE, VP_GARDENS, VP_RULE
 from .jit import njit
-from .layout import (COST_REDUCTION, DECK_LEN, DISCARD, EV_DRAW, EV_GAIN, EV_SHUFFLE, HAND,
-                     IN_PLAY, LOG_LEN, SUPPLY, ASIDE)
+from .layout import (
+    ASIDE,
+    COST_REDUCTION,
+    DECK_LEN,
+    DISCARD,
+    EV_DRAW,
+    EV_GAIN,
+    EV_SHUFFLE,
+    HAND,
+    IN_PLAY,
+    LOG_LEN,
+    SUPPLY,
+    UNIVERSE_LEN,
+)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -61,7 +73,8 @@ def log_event(s, cfg, g, event, player, card, amount):
 def shuffle_discard_into_deck(s, cfg, g, p):
     """Shuffle p's discard pile and make it the draw pile (called only when that is empty)."""
     n = 0
-    for c in range(s.zone.shape[3]):
+    for u in range(s.game[g, UNIVERSE_LEN]):
+        c = s.universe[g, u]
         for _ in range(s.zone[g, p, DISCARD, c]):
             s.deck[g, p, n] = c
             n += 1
@@ -129,7 +142,9 @@ def current_cost(s, T, g, c):
 @njit
 def count_owned(s, g, p, out):
     """Write p's owned cards per card id into out (C,): every zone plus the draw pile."""
-    for c in range(out.shape[0]):
+    out[:] = 0
+    for u in range(s.game[g, UNIVERSE_LEN]):
+        c = s.universe[g, u]
         out[c] = (s.zone[g, p, HAND, c] + s.zone[g, p, DISCARD, c] + s.zone[g, p, IN_PLAY, c]
                   + s.zone[g, p, ASIDE, c])
     for i in range(s.player[g, p, DECK_LEN]):
@@ -144,7 +159,8 @@ def victory_points(s, T, g, p, owned):
     fixed = 0
     gardens = 0
     dukes = 0
-    for c in range(owned.shape[0]):
+    for u in range(s.game[g, UNIVERSE_LEN]):
+        c = s.universe[g, u]
         k = owned[c]
         cards += k
         fixed += T[c, VP] * k

@@ -1,0 +1,107 @@
+"""Bot-vs-bot games played entirely in compiled code, and their statistics.
+
+``play_games`` runs whole games inside one prange kernel (no Python per decision). Game i of a
+run seeded ``seed`` is the same game whatever the chunk size or thread count.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import NUM_CARDS, TABLE, check_players
+from .engine.batch import play_bots_kernel
+from .engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, Config, new_state
+from .vector import make_setup
+
+
+@dataclass
+class GameResults:
+    """Per game: seat_bot (G, P) bot id per seat, reward (G, P), turns (G,), status (G,)."""
+
+    seat_bot: np.ndarray
+    reward: np.ndarray
+    turns: np.ndarray
+    status: np.ndarray
+
+
+def seat_rotation(num_bots: int, players: int, n_games: int, first_index: int = 0) -> np.ndarray:
+    """Bot id per seat: bots fill the seats in order, rotated one seat per game, so every bot
+    plays every seat (both seat orders for two bots) equally often. Seat 0 starts."""
+    if num_bots > players:
+        raise ValueError(f"{num_bots} bots do not fit at a {players}-player table")
+    base = np.arange(players) % num_bots
+    i = np.arange(first_index, first_index + n_games)[:, None]
+    return base[(np.arange(players)[None, :] + i) % players]
+
+
+def play_games(bot_table, n_games: int, players: int = 2, kingdom="random", *, seed: int = 0,
+               seat_bot=None, turn_limit: int = 100, chunk: int = 16384, progress=None):
+    """Play ``n_games`` bot games. ``seat_bot`` (n_games, players) gives bot ids per seat
+    (default: ``seat_rotation`` of every bot in the table). ``progress(k)`` is called after
+    each chunk of k games."""
+    players = check_players(players)
+    nb = bot_table.kind.shape[0]
+    if seat_bot is None:
+        seat_bot = seat_rotation(nb, players, n_games)
+    seat_bot = np.ascontiguousarray(seat_bot, dtype=np.int64)
+    if seat_bot.shape != (n_games, players):
+        raise ValueError(f"seat_bot must have shape ({n_games}, {players}), got {seat_bot.shape}")
+    if seat_bot.min() < 0 or seat_bot.max() >= nb:
+        raise ValueError(f"seat_bot holds bot ids outside 0..{nb - 1}")
+    setup = make_setup(players, kingdom)
+    cfg = Config(players=players, autoplay_treasures=1, auto_resolve=1, turn_limit=turn_limit,
+                 log=0, end_piles=4 if players >= 5 else 3, first_player=0)
+    reward = np.zeros((n_games, players), np.float32)
+    turns = np.zeros(n_games, np.int64)
+    status = np.zeros(n_games, np.int64)
+    size = min(chunk, n_games)
+    s = new_state(size, players)
+    mask = np.zeros((size, NUM_ACTIONS), np.bool_)
+    scratch = np.zeros((size, NUM_CARDS), np.int64)
+    bot_rng = np.zeros(size, np.uint64)
+    t = np.zeros(size, np.int64)
+    for start in range(0, n_games, size):
+        n = min(size, n_games - start)
+        if n < size:
+            s = new_state(n, players)
+            mask, scratch, bot_rng, t = mask[:n], scratch[:n], bot_rng[:n], t[:n]
+        play_bots_kernel(s, TABLE, cfg, setup, mask, scratch, seed, start,
+                         seat_bot[start:start + n], bot_table, bot_rng, t)
+        reward[start:start + n] = s.reward
+        turns[start:start + n] = t
+        status[start:start + n] = s.game[:, STATUS]
+        if progress is not None:
+            progress(n)
+    return GameResults(seat_bot, reward, turns, status)
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarize(results: GameResults, names: list[str]) -> list[dict]:
+    """Per bot: games, wins (sole), ties (shared wins), losses, truncated, with 95% intervals.
+
+    A bot seated more than once in a game counts once per seat."""
+    rows = []
+    done = results.status == TERMINATED
+    for b, name in enumerate(names):
+        seats = results.seat_bot == b
+        r = results.reward[seats & done[:, None]]
+        n = int(seats.sum())
+        w, t, lo = int((r == 1).sum()), int((r == 0).sum()), int((r == -1).sum())
+        trunc = int((seats & (results.status == TRUNCATED)[:, None]).sum())
+        rows.append({"bot": name, "games": n, "wins": w, "ties": t, "losses": lo,
+                     "truncated": trunc, "win_rate": w / n if n else 0.0,
+                     "win_ci": wilson(w, n), "tie_ci": wilson(t, n), "loss_ci": wilson(lo, n)})
+    return rows
