@@ -70,9 +70,9 @@ def play_games(bot_table, n_games: int, players: int = 2, kingdom="random", *, s
             mask, scratch, bot_rng, t = mask[:n], scratch[:n], bot_rng[:n], t[:n]
         play_bots_kernel(s, TABLE, cfg, setup, mask, scratch, seed, start,
                          seat_bot[start:start + n], bot_table, bot_rng, t)
-        reward[start:start + n] = s.reward
+        reward[start:start + n] = s["reward"]
         turns[start:start + n] = t
-        status[start:start + n] = s.game[:, STATUS]
+        status[start:start + n] = s["game"][:, STATUS]
         if progress is not None:
             progress(n)
     return GameResults(seat_bot, reward, turns, status)

@@ -76,9 +76,8 @@ from .engine.layout import (
     TURN_PLAYER,
     TURNS_TAKEN,
 )
-from .engine.machine import advance, set_universe
-from .engine.observation import split, write_observation
-from .engine.zones import victory_points
+from .engine.batch import advance_game, observe_game, score_game
+from .engine.observation import split
 from .names import action_index, legal_action_names
 from .vector import VecGame
 
@@ -127,37 +126,37 @@ class Game:
     @property
     def current_player(self) -> int:
         """Who decides now (-1 once the game is over)."""
-        return int(self.state.game[0, DEC_PLAYER])
+        return int(self.state["game"][0, DEC_PLAYER])
 
     @property
     def turn_player(self) -> int:
-        return int(self.state.game[0, TURN_PLAYER])
+        return int(self.state["game"][0, TURN_PLAYER])
 
     @property
     def phase(self) -> str:
-        return PHASE_NAMES[int(self.state.game[0, PHASE])]
+        return PHASE_NAMES[int(self.state["game"][0, PHASE])]
 
     @property
     def done(self) -> bool:
-        return int(self.state.game[0, STATUS]) != RUNNING
+        return int(self.state["game"][0, STATUS]) != RUNNING
 
     @property
     def terminated(self) -> bool:
-        return int(self.state.game[0, STATUS]) == TERMINATED
+        return int(self.state["game"][0, STATUS]) == TERMINATED
 
     @property
     def truncated(self) -> bool:
-        return int(self.state.game[0, STATUS]) == TRUNCATED
+        return int(self.state["game"][0, STATUS]) == TRUNCATED
 
     @property
     def rewards(self) -> np.ndarray:
         """(P,) +1 sole winner, 0 shared win, -1 otherwise; zeros until the game ends."""
-        return self.state.reward[0].copy()
+        return self.state["reward"][0].copy()
 
     @property
     def turn(self) -> dict:
         """Actions, Buys, $ and turn number of the turn in progress."""
-        gm = self.state.game[0]
+        gm = self.state["game"][0]
         return {"turn_number": int(gm[TURN_NUMBER]), "player": int(gm[TURN_PLAYER]),
                 "phase": self.phase, "actions": int(gm[ACTIONS]), "buys": int(gm[BUYS]),
                 "coins": int(gm[COINS])}
@@ -165,7 +164,7 @@ class Game:
     @property
     def decision(self) -> dict:
         """The pending decision, by names."""
-        gm = self.state.game[0]
+        gm = self.state["game"][0]
         src, card = int(gm[DEC_SOURCE]), int(gm[DEC_CARD])
         return {"kind": DECISION_NAMES[int(gm[DEC_KIND])], "player": int(gm[DEC_PLAYER]),
                 "source": NAMES[src] if src >= 0 else None,
@@ -177,26 +176,26 @@ class Game:
         """A player's zones by card names; 'deck' is the draw pile, top card first."""
         self._check_player(player)
         s = self.state
-        out = {name: _counts(s.zone[0, player, z]) for name, z in _ZONES.items()}
-        n = int(s.player[0, player, DECK_LEN])
-        out["deck"] = [NAMES[int(c)] for c in s.deck[0, player, :n][::-1]]
+        out = {name: _counts(s["zone"][0, player, z]) for name, z in _ZONES.items()}
+        n = int(s["player"][0, player, DECK_LEN])
+        out["deck"] = [NAMES[int(c)] for c in s["deck"][0, player, :n][::-1]]
         return out
 
     @property
     def supply(self) -> dict:
         """Cards left per Supply pile of this game (empty piles included, as 0)."""
         s = self.state
-        return {NAMES[c]: int(s.pile[0, SUPPLY, c]) for c in range(NUM_CARDS)
-                if s.pile[0, IN_SUPPLY, c]}
+        return {NAMES[c]: int(s["pile"][0, SUPPLY, c]) for c in range(NUM_CARDS)
+                if s["pile"][0, IN_SUPPLY, c]}
 
     @property
     def trash(self) -> dict:
-        return _counts(self.state.pile[0, TRASH])
+        return _counts(self.state["pile"][0, TRASH])
 
     def scores(self) -> list[int]:
         """Victory points per player now (Gardens and Duke included)."""
         work = np.zeros(NUM_CARDS, np.int64)
-        return [int(victory_points(self.state, TABLE, 0, p, work)) for p in range(self.players)]
+        return [int(score_game(self.state, 0, TABLE, p, work)) for p in range(self.players)]
 
     def observation(self, player: int | None = None) -> np.ndarray:
         """The observation vector from ``player``'s view (default: who decides now)."""
@@ -206,7 +205,7 @@ class Game:
             return self._vec.observation[0].copy()
         self._check_player(player)
         out = np.zeros(self._vec.observation.shape[1], np.float32)
-        write_observation(self.state, TABLE, 0, player, self._vec.buffers.offsets, out,
+        observe_game(self.state, 0, TABLE, player, self._vec.buffers.offsets, out,
                           np.zeros(NUM_CARDS, np.int64))
         return out
 
@@ -216,8 +215,8 @@ class Game:
     def log(self) -> list[str]:
         """The events so far, one readable line each (a perfect-information debug log)."""
         s = self.state
-        n = min(int(s.game[0, LOG_LEN]), s.log.shape[1])
-        return [_event_text(*map(int, row)) for row in s.log[0, :n]]
+        n = min(int(s["game"][0, LOG_LEN]), s["log"].shape[1])
+        return [_event_text(*map(int, row)) for row in s["log"][0, :n]]
 
     # -- scenarios -----------------------------------------------------------------------
 
@@ -243,14 +242,14 @@ class Game:
         for name, v in (("actions", actions), ("buys", buys), ("coins", coins)):
             if not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
-        s.zone[0] = 0
-        s.player[0] = 0
-        s.pile[0, TRASH] = 0
+        s["zone"][0] = 0
+        s["player"][0] = 0
+        s["pile"][0, TRASH] = 0
         for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY), (aside, ASIDE)):
             for p, cards in self._per_player(arg).items():
                 for c, k in _parse_cards(cards).items():
-                    s.zone[0, p, z, c] = k
-        cap = s.deck.shape[2]
+                    s["zone"][0, p, z, c] = k
+        cap = s["deck"].shape[2]
         for p, cards in self._per_player(decks).items():
             if not isinstance(cards, (list, tuple)):
                 raise TypeError("a deck is an ordered list of card names, top card first")
@@ -259,37 +258,36 @@ class Game:
                 _check_playable(c)
             if len(ids) > cap:
                 raise ValueError(f"deck of {len(ids)} cards exceeds the capacity {cap}")
-            s.deck[0, p, :len(ids)] = ids[::-1]
-            s.player[0, p, DECK_LEN] = len(ids)
+            s["deck"][0, p, :len(ids)] = ids[::-1]
+            s["player"][0, p, DECK_LEN] = len(ids)
         if supply is not None:
             for c, k in _parse_cards(supply, allow_zero=True).items():
-                s.pile[0, SUPPLY, c] = k
-                s.pile[0, IN_SUPPLY, c] = 1
+                s["pile"][0, SUPPLY, c] = k
+                s["pile"][0, IN_SUPPLY, c] = 1
         if trash is not None:
             for c, k in _parse_cards(trash).items():
-                s.pile[0, TRASH, c] = k
+                s["pile"][0, TRASH, c] = k
         if turns_taken is not None:
             if len(turns_taken) != P:
                 raise ValueError(f"turns_taken needs {P} values")
-            s.player[0, :, TURNS_TAKEN] = turns_taken
-        gm = s.game[0]
+            s["player"][0, :, TURNS_TAKEN] = turns_taken
+        gm = s["game"][0]
         gm[:] = 0
         gm[STATUS] = RUNNING
         gm[TURN_PLAYER] = turn_player
-        gm[TURN_NUMBER] = int(s.player[0, :, TURNS_TAKEN].sum()) + 1
+        gm[TURN_NUMBER] = int(s["player"][0, :, TURNS_TAKEN].sum()) + 1
         gm[PHASE], step = phases[phase]
         gm[ACTIONS], gm[BUYS], gm[COINS] = actions, buys, coins
         gm[SP] = 1
-        s.frame[0, 0, :] = 0
-        s.frame[0, 0, FR_CARD] = TURN_FRAME
-        s.frame[0, 0, FR_STEP] = step
-        s.frame[0, 0, FR_PLAYER] = turn_player
-        s.reward[0] = 0.0
-        set_universe(s, 0)
+        s["frame"][0, 0, :] = 0
+        s["frame"][0, 0, FR_CARD] = TURN_FRAME
+        s["frame"][0, 0, FR_STEP] = step
+        s["frame"][0, 0, FR_PLAYER] = turn_player
+        s["reward"][0] = 0.0
         b = self._vec.buffers
-        advance(s, TABLE, self._vec.config, 0, b.mask[0], b.scratch[0])
+        advance_game(s, 0, TABLE, self._vec.config, b.mask[0], b.scratch[0])
         viewer = max(self.current_player, 0)
-        write_observation(s, TABLE, 0, viewer, b.offsets, b.obs[0], b.scratch[0])
+        observe_game(s, 0, TABLE, viewer, b.offsets, b.obs[0], b.scratch[0])
         return self
 
     # -- helpers -------------------------------------------------------------------------

@@ -149,7 +149,7 @@ class VecGame:
 
     @property
     def current_player(self) -> np.ndarray:
-        return self.state.game[:, DEC_PLAYER]
+        return self.state["game"][:, DEC_PLAYER]
 
     @property
     def rewards(self) -> np.ndarray:
@@ -166,13 +166,13 @@ class VecGame:
     @property
     def running(self) -> np.ndarray:
         """(N,) bool: games still waiting for an action (all of them with autoreset)."""
-        return self.state.game[:, STATUS] == RUNNING
+        return self.state["game"][:, STATUS] == RUNNING
 
     # -- internals -----------------------------------------------------------------------
 
     def _result(self) -> Step:
         b = self.buffers
-        return Step(b.obs, b.mask, self.state.game[:, DEC_PLAYER], b.reward, b.terminated, b.truncated)
+        return Step(b.obs, b.mask, self.state["game"][:, DEC_PLAYER], b.reward, b.terminated, b.truncated)
 
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)

@@ -1,6 +1,6 @@
 """Batch kernels: reset, step, random actions and whole bot-vs-bot games over N games.
 
-Each runs over the games with ``prange``; a game only ever touches its own rows, its own RNG
+Each runs over the games with ``prange``; a game only ever touches its own record, its own RNG
 stream and its own scratch row, so results do not depend on the batch size or thread count.
 """
 
@@ -11,9 +11,9 @@ import numpy as np
 from .bots import bot_action, random_action
 from .jit import kernel, njit, prange
 from .layout import DEC_PLAYER, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
-from .machine import advance, resolve, setup_game
+from .machine import advance, resolve, set_universe, setup_game
 from .observation import write_observation
-from .zones import below, seed_game
+from .zones import below, seed_game, victory_points
 
 KINGDOM_CARDS = 10
 
@@ -40,60 +40,62 @@ class Buffers(NamedTuple):
 
 
 @njit
-def new_game(s, T, cfg, setup, g, mask_row, scratch_row):
-    """Set up game g from its current RNG state and run it to the first decision."""
+def new_game(r, T, cfg, setup, mask_row, scratch_row):
+    """Set up the game in record r from its current RNG state and run it to the first decision."""
     if setup.random_kingdom:
         m = setup.pool.shape[0]
         for i in range(m):
             scratch_row[i] = setup.pool[i]
         for i in range(KINGDOM_CARDS):  # partial Fisher-Yates: the first 10 are the draw
-            j = i + below(s.rng, g, m - i)
+            j = i + below(r.rng, 0, m - i)
             t = scratch_row[i]
             scratch_row[i] = scratch_row[j]
             scratch_row[j] = t
-        setup_game(s, T, cfg, g, scratch_row[:KINGDOM_CARDS], setup.pile_sizes)
+        setup_game(r, T, cfg, scratch_row[:KINGDOM_CARDS], setup.pile_sizes)
     else:
-        setup_game(s, T, cfg, g, setup.kingdom, setup.pile_sizes)
-    advance(s, T, cfg, g, mask_row, scratch_row)
+        setup_game(r, T, cfg, setup.kingdom, setup.pile_sizes)
+    advance(r, T, cfg, mask_row, scratch_row)
 
 
 @njit
-def _write_obs(s, T, g, buf):
-    viewer = s.game[g, DEC_PLAYER]
+def _write_obs(r, T, buf, g):
+    viewer = r.game[DEC_PLAYER]
     if viewer < 0:
         viewer = 0
-    write_observation(s, T, g, viewer, buf.offsets, buf.obs[g], buf.scratch[g])
+    write_observation(r, T, viewer, buf.offsets, buf.obs[g], buf.scratch[g])
 
 
 @kernel
 def reset_kernel(s, T, cfg, setup, buf, seed, write_obs):
-    for g in prange(s.rng.shape[0]):
-        seed_game(s.rng, g, seed, g)
-        new_game(s, T, cfg, setup, g, buf.mask[g], buf.scratch[g])
+    for g in prange(s.shape[0]):
+        r = s[g]
+        seed_game(r.rng, 0, seed, g)
+        new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
         buf.reward[g, :] = 0.0
         buf.terminated[g] = False
         buf.truncated[g] = False
         if write_obs:
-            _write_obs(s, T, g, buf)
+            _write_obs(r, T, buf, g)
 
 
 @kernel
 def step_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs):
-    for g in prange(s.rng.shape[0]):
+    for g in prange(s.shape[0]):
+        r = s[g]
         buf.reward[g, :] = 0.0
         buf.terminated[g] = False
         buf.truncated[g] = False
-        if s.game[g, STATUS] != RUNNING:
+        if r.game[STATUS] != RUNNING:
             continue
-        resolve(s, T, cfg, g, actions[g], buf.mask[g], buf.scratch[g])
-        if s.game[g, STATUS] != RUNNING:
-            buf.reward[g, :] = s.reward[g, :]
-            buf.terminated[g] = s.game[g, STATUS] == TERMINATED
-            buf.truncated[g] = s.game[g, STATUS] == TRUNCATED
+        resolve(r, T, cfg, actions[g], buf.mask[g], buf.scratch[g])
+        if r.game[STATUS] != RUNNING:
+            buf.reward[g, :] = r.reward[:]
+            buf.terminated[g] = r.game[STATUS] == TERMINATED
+            buf.truncated[g] = r.game[STATUS] == TRUNCATED
             if autoreset:
-                new_game(s, T, cfg, setup, g, buf.mask[g], buf.scratch[g])
+                new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
         if write_obs:
-            _write_obs(s, T, g, buf)
+            _write_obs(r, T, buf, g)
 
 
 @kernel
@@ -111,18 +113,37 @@ def random_actions_kernel(mask, rng, out):
 @kernel
 def play_bots_kernel(s, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
                      bot_rng, turns):
-    """Play one whole game per row with bots: seat_bot[g, p] is the bot id of player p.
+    """Play one whole game per record with bots: seat_bot[g, p] is the bot id of player p.
 
-    Row g plays game number first_index + g of the run seeded ``seed`` (the same game a
+    Record g plays game number first_index + g of the run seeded ``seed`` (the same game a
     VecGame reset with that seed plays in that row); its bots draw from their own stream
-    bot_rng[g]. Results stay in s.reward / s.status; turns[g] = turns started.
+    bot_rng[g]. Results stay in the records (reward, STATUS); turns[g] = turns started.
     """
-    for g in prange(s.rng.shape[0]):
-        seed_game(s.rng, g, seed, first_index + g)
+    for g in prange(s.shape[0]):
+        r = s[g]
+        seed_game(r.rng, 0, seed, first_index + g)
         seed_game(bot_rng, g, seed + 1, first_index + g)
-        new_game(s, T, cfg, setup, g, mask[g], scratch[g])
-        while s.game[g, STATUS] == RUNNING:
-            b = seat_bot[g, s.game[g, DEC_PLAYER]]
-            a = bot_action(s, T, g, bots, b, mask[g], bot_rng, scratch[g])
-            resolve(s, T, cfg, g, a, mask[g], scratch[g])
-        turns[g] = s.game[g, TURN_NUMBER]
+        new_game(r, T, cfg, setup, mask[g], scratch[g])
+        while r.game[STATUS] == RUNNING:
+            b = seat_bot[g, r.game[DEC_PLAYER]]
+            a = bot_action(r, T, bots, b, mask[g], bot_rng, g, scratch[g])
+            resolve(r, T, cfg, a, mask[g], scratch[g])
+        turns[g] = r.game[TURN_NUMBER]
+
+
+# -- one game of a batch, for the Python side (Game, tests): g is the record's index ----------
+
+@njit
+def advance_game(s, g, T, cfg, mask_row, scratch_row):
+    set_universe(s[g])
+    advance(s[g], T, cfg, mask_row, scratch_row)
+
+
+@njit
+def observe_game(s, g, T, viewer, offsets, out, scratch_row):
+    write_observation(s[g], T, viewer, offsets, out, scratch_row)
+
+
+@njit
+def score_game(s, g, T, p, scratch_row):
+    return victory_points(s[g], T, p, scratch_row)

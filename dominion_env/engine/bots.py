@@ -91,28 +91,28 @@ class BotTable(NamedTuple):
 
 
 @njit
-def _quantity(s, T, g, p, q, arg, owned):
+def _quantity(r, T, p, q, arg, owned):
     if q == Q_MONEY:
         m = 0
-        for u in range(s.game[g, UNIVERSE_LEN]):
-            c = s.universe[g, u]
+        for u in range(r.game[UNIVERSE_LEN]):
+            c = r.universe[u]
             m += T[c, COIN_VALUE] * owned[c]
         return m
     if q == Q_COUNT:
         return owned[arg]
     if q == Q_PILE:
-        return s.pile[g, SUPPLY, arg]
+        return r.pile[SUPPLY, arg]
     if q == Q_COINS:
-        return s.game[g, COINS]
+        return r.game[COINS]
     if q == Q_TURN:
-        return s.player[g, p, TURNS_TAKEN] + 1
+        return r.player[p, TURNS_TAKEN] + 1
     if q == Q_CARDS:
         return owned.sum()
     if q == Q_EMPTY_PILES:
         e = 0
-        for u in range(s.game[g, UNIVERSE_LEN]):
-            c = s.universe[g, u]
-            if s.pile[g, IN_SUPPLY, c] and s.pile[g, SUPPLY, c] == 0:
+        for u in range(r.game[UNIVERSE_LEN]):
+            c = r.universe[u]
+            if r.pile[IN_SUPPLY, c] and r.pile[SUPPLY, c] == 0:
                 e += 1
         return e
     return 0
@@ -160,28 +160,28 @@ def random_action(mask_row, rng, g):
 
 
 @njit
-def bot_action(s, T, g, bots, b, mask_row, bot_rng, owned):
+def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
     """The action bot ``b`` takes at game g's pending decision (mask in ``mask_row``)."""
     if bots.kind[b] == BOT_RANDOM:
         return random_action(mask_row, bot_rng, g)
-    kind = s.game[g, DEC_KIND]
-    p = s.game[g, DEC_PLAYER]
+    kind = r.game[DEC_KIND]
+    p = r.game[DEC_PLAYER]
     can_pass = mask_row[PASS]
     if kind == DEC_BUY or kind == DEC_GAIN:
-        count_owned(s, g, p, owned)
-        for r in range(bots.rules.shape[1]):
-            card = bots.rules[b, r, 0]
+        count_owned(r, p, owned)
+        for k_rule in range(bots.rules.shape[1]):
+            card = bots.rules[b, k_rule, 0]
             if card < 0:
                 break
             if not mask_row[card]:
                 continue
             ok = True
             for k in range(MAX_CONDS):
-                q = bots.rules[b, r, 1 + 4 * k]
+                q = bots.rules[b, k_rule, 1 + 4 * k]
                 if q == Q_NONE:
                     break
-                x = _quantity(s, T, g, p, q, bots.rules[b, r, 2 + 4 * k], owned)
-                if not _holds(x, bots.rules[b, r, 3 + 4 * k], bots.rules[b, r, 4 + 4 * k]):
+                x = _quantity(r, T, p, q, bots.rules[b, k_rule, 2 + 4 * k], owned)
+                if not _holds(x, bots.rules[b, k_rule, 3 + 4 * k], bots.rules[b, k_rule, 4 + 4 * k]):
                     ok = False
                     break
             if ok:
@@ -212,8 +212,8 @@ def bot_action(s, T, g, bots, b, mask_row, bot_rng, owned):
         bestn = -1
         for c in range(NUM_CARDS):
             owned[c] = 0
-        for i in range(s.player[g, p, DECK_LEN]):
-            owned[s.deck[g, p, i]] += 1
+        for i in range(r.player[p, DECK_LEN]):
+            owned[r.deck[p, i]] += 1
         for c in range(NUM_CARDS):
             if mask_row[c] and owned[c] > bestn:
                 best = c

@@ -12,6 +12,6 @@ from .jit import njit
 
 
 @njit
-def effect_step(s, T, cfg, g, scratch):
+def effect_step(r, T, cfg, scratch):
     """Run one step of the top frame's card effect."""
     raise RuntimeError("card effect not implemented")

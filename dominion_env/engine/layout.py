@@ -1,10 +1,10 @@
 """State layout and the engine's encodings, each defined once.
 
-A batch of N games with P players is one ``State``: a NamedTuple of fixed-shape numpy arrays,
-batch dimension first. Copying a game (search, save/load) is copying its rows of every field.
-Card zones other than the draw pile are counts per card id; the draw pile is ordered::
+A batch of N games with P players is one numpy array of records (``state_dtype``), one record
+per game: copying a game (search, save/load) is copying its record. Card zones other than the
+draw pile are counts per card id; the draw pile is ordered::
 
-    deck[g, p, 0 .. deck_len[g, p]-1]     card ids, bottom ... top (top = deck_len-1)
+    record.deck[p, 0 .. DECK_LEN-1]     card ids, bottom ... top (top = DECK_LEN-1)
 
 Action space (one space for every decision, ``NUM_ACTIONS = NUM_CARDS + NUM_OPTIONS + 1``)::
 
@@ -141,24 +141,30 @@ FR_CARD, FR_STEP, FR_PLAYER, FR_REG = range(4)  # registers are FR_REG .. FR_REG
 NUM_FRAME_FIELDS = FR_REG + FRAME_REGS
 
 
-class State(NamedTuple):
-    """N games of P players in a few dense arrays (a small tuple keeps compile times low).
+def state_dtype(players: int, log: bool = False) -> np.dtype:
+    """The record of one game. A batch is a numpy array of these records, shape (N,).
 
-    Columns are named by the constants above; K = deck capacity, L = log rows.
+    Kernels take one game's record ``r = state[g]``, which Numba passes as a single pointer:
+    a call costs the same whatever the state holds (a tuple of arrays is passed field by field
+    and cost ~50 ns a call, measured). Copying a game is copying its record; saving a batch is
+    saving one array. K = deck capacity, L = log rows (1 when logging is off).
     """
-
-    rng: np.ndarray  # (N,) uint64, per-game splitmix64 state
-    game: np.ndarray  # (N, NUM_GAME_FIELDS) int64, per-game scalars (STATUS .. LOG_LEN)
-    player: np.ndarray  # (N, P, NUM_PLAYER_FIELDS) int64, TURNS_TAKEN, DECK_LEN
-    zone: np.ndarray  # (N, P, NUM_ZONES, C) int32, HAND / DISCARD / IN_PLAY / ASIDE counts
-    deck: np.ndarray  # (N, P, K) int16, draw pile card ids, top at DECK_LEN-1
-    pile: np.ndarray  # (N, NUM_PILES, C) int32, SUPPLY / IN_SUPPLY / TRASH
-    frame: np.ndarray  # (N, FRAME_DEPTH, NUM_FRAME_FIELDS) int64, the frame stack
-    universe: np.ndarray  # (N, C) int16, ids of the cards that exist in this game, ascending
-    #   (the Supply's cards plus any a scenario placed); hot loops run over these ~17 ids
-    #   instead of all C, in the same order, so results are those of a loop over every card
-    reward: np.ndarray  # (N, P) float32, +1 sole winner, 0 shared win, -1 else; set at the end
-    log: np.ndarray  # (N, L, 4) int32, events (EV_*, player, card, amount)
+    P = players
+    return np.dtype([
+        ("rng", np.uint64, (1,)),  # splitmix64 state of this game's stream
+        ("game", np.int64, (NUM_GAME_FIELDS,)),  # per-game scalars, STATUS .. UNIVERSE_LEN
+        ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN, DECK_LEN per player
+        ("zone", np.int32, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts
+        ("deck", np.int16, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
+        ("pile", np.int32, (NUM_PILES, C)),  # SUPPLY / IN_SUPPLY / TRASH per card id
+        ("frame", np.int64, (FRAME_DEPTH, NUM_FRAME_FIELDS)),  # the frame stack
+        # ids of the cards that exist in this game (Supply cards plus any a scenario placed),
+        # ascending; hot loops run over these ~17 ids instead of all C, in the same order, so
+        # every result equals that of a loop over every card
+        ("universe", np.int16, (C,)),
+        ("reward", np.float32, (P,)),  # +1 sole winner, 0 shared win, -1 else; set at the end
+        ("log", np.int32, (LOG_CAP if log else 1, 4)),  # events (EV_*, player, card, amount)
+    ])
 
 
 def deck_capacity(players: int) -> int:
@@ -169,17 +175,6 @@ def deck_capacity(players: int) -> int:
     return int(basics + 10 * 12)
 
 
-def new_state(n: int, players: int, log: bool = False) -> State:
-    """Zeroed arrays for ``n`` games of ``players`` players (call a reset kernel next)."""
-    return State(
-        rng=np.zeros(n, np.uint64),
-        game=np.zeros((n, NUM_GAME_FIELDS), np.int64),
-        player=np.zeros((n, players, NUM_PLAYER_FIELDS), np.int64),
-        zone=np.zeros((n, players, NUM_ZONES, C), np.int32),
-        deck=np.zeros((n, players, deck_capacity(players)), np.int16),
-        pile=np.zeros((n, NUM_PILES, C), np.int32),
-        frame=np.zeros((n, FRAME_DEPTH, NUM_FRAME_FIELDS), np.int64),
-        universe=np.zeros((n, C), np.int16),
-        reward=np.zeros((n, players), np.float32),
-        log=np.zeros((n, LOG_CAP if log else 0, 4), np.int32),
-    )
+def new_state(n: int, players: int, log: bool = False) -> np.ndarray:
+    """Zeroed records for ``n`` games of ``players`` players (call a reset kernel next)."""
+    return np.zeros(n, state_dtype(players, log))

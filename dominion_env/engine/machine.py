@@ -80,230 +80,230 @@ HAND_SIZE = 5
 
 
 @njit
-def setup_game(s, T, cfg, g, kingdom, pile_sizes):
-    """Start game g: Supply from ``pile_sizes`` (C,) for the basics and the kingdom card ids,
+def setup_game(r, T, cfg, kingdom, pile_sizes):
+    """Start the game: Supply from ``pile_sizes`` (C,) for the basics and the kingdom card ids,
     7 Coppers and 3 Estates per player (not from the Supply), 5 cards each, first turn."""
-    P = s.zone.shape[1]
-    s.game[g, :] = 0
-    s.zone[g] = 0
-    s.pile[g] = 0
-    s.player[g] = 0
+    P = r.zone.shape[0]
+    r.game[:] = 0
+    r.zone[:] = 0
+    r.pile[:] = 0
+    r.player[:] = 0
     for c in range(7):  # the basic cards are always in the Supply
-        s.pile[g, SUPPLY, c] = pile_sizes[c]
-        s.pile[g, IN_SUPPLY, c] = 1
+        r.pile[SUPPLY, c] = pile_sizes[c]
+        r.pile[IN_SUPPLY, c] = 1
     for i in range(kingdom.shape[0]):
         c = kingdom[i]
-        s.pile[g, SUPPLY, c] = pile_sizes[c]
-        s.pile[g, IN_SUPPLY, c] = 1
-    set_universe(s, g)
-    s.game[g, STATUS] = RUNNING
+        r.pile[SUPPLY, c] = pile_sizes[c]
+        r.pile[IN_SUPPLY, c] = 1
+    set_universe(r)
+    r.game[STATUS] = RUNNING
     for p in range(P):
-        s.reward[g, p] = 0.0
-        s.zone[g, p, DISCARD, COPPER] = 7
-        s.zone[g, p, DISCARD, ESTATE] = 3
-        draw(s, cfg, g, p, HAND_SIZE)  # shuffles the 10 starting cards first
-    first = cfg.first_player if cfg.first_player >= 0 else below(s.rng, g, P)
-    s.game[g, TURN_PLAYER] = first
-    s.game[g, TURN_NUMBER] = 1
-    s.game[g, PHASE] = PHASE_ACTION
-    s.game[g, DEC_PLAYER] = first
-    push_frame(s, g, TURN_FRAME, first)
+        r.reward[p] = 0.0
+        r.zone[p, DISCARD, COPPER] = 7
+        r.zone[p, DISCARD, ESTATE] = 3
+        draw(r, cfg, p, HAND_SIZE)  # shuffles the 10 starting cards first
+    first = cfg.first_player if cfg.first_player >= 0 else below(r.rng, 0, P)
+    r.game[TURN_PLAYER] = first
+    r.game[TURN_NUMBER] = 1
+    r.game[PHASE] = PHASE_ACTION
+    r.game[DEC_PLAYER] = first
+    push_frame(r, TURN_FRAME, first)
 
 
 @njit
-def set_universe(s, g):
-    """List the cards that exist in game g: those with a Supply pile or in any zone."""
+def set_universe(r):
+    """List the cards that exist in this game: those with a Supply pile or in any zone."""
     n = 0
-    for c in range(s.pile.shape[2]):
-        present = s.pile[g, IN_SUPPLY, c] > 0 or s.pile[g, TRASH, c] > 0
-        for p in range(s.zone.shape[1]):
-            for z in range(s.zone.shape[2]):
-                present = present or s.zone[g, p, z, c] > 0
-            for i in range(s.player[g, p, DECK_LEN]):
-                present = present or s.deck[g, p, i] == c
+    for c in range(r.pile.shape[1]):
+        present = r.pile[IN_SUPPLY, c] > 0 or r.pile[TRASH, c] > 0
+        for p in range(r.zone.shape[0]):
+            for z in range(r.zone.shape[1]):
+                present = present or r.zone[p, z, c] > 0
+            for i in range(r.player[p, DECK_LEN]):
+                present = present or r.deck[p, i] == c
         if present:
-            s.universe[g, n] = c
+            r.universe[n] = c
             n += 1
-    s.game[g, UNIVERSE_LEN] = n
+    r.game[UNIVERSE_LEN] = n
 
 
 @njit
-def finish_game(s, T, cfg, g, status, scratch):
-    """End game g: rewards per player (+1 sole winner, 0 shared win, -1 otherwise)."""
-    P = s.zone.shape[1]
-    s.game[g, STATUS] = status
-    s.game[g, PHASE] = PHASE_OVER
-    s.game[g, DEC_KIND] = DEC_NONE
-    s.game[g, DEC_PLAYER] = -1
-    s.game[g, SP] = 0
+def finish_game(r, T, cfg, status, scratch):
+    """End the game: rewards per player (+1 sole winner, 0 shared win, -1 otherwise)."""
+    P = r.zone.shape[0]
+    r.game[STATUS] = status
+    r.game[PHASE] = PHASE_OVER
+    r.game[DEC_KIND] = DEC_NONE
+    r.game[DEC_PLAYER] = -1
+    r.game[SP] = 0
     for p in range(P):
-        s.reward[g, p] = 0.0
-    log_event(s, cfg, g, EV_END, -1, -1, status)
+        r.reward[p] = 0.0
+    log_event(r, cfg, EV_END, -1, -1, status)
     if status != TERMINATED:
         return
     # no allocation in helpers: the scores wait in the reward row until turned into rewards
     best = -(1 << 30)
     for p in range(P):
-        v = victory_points(s, T, g, p, scratch)
-        s.reward[g, p] = v
+        v = victory_points(r, T, p, scratch)
+        r.reward[p] = v
         if v > best:
             best = v
     fewest = 1 << 30
     for p in range(P):
-        if s.reward[g, p] == best and s.player[g, p, TURNS_TAKEN] < fewest:
-            fewest = s.player[g, p, TURNS_TAKEN]
+        if r.reward[p] == best and r.player[p, TURNS_TAKEN] < fewest:
+            fewest = r.player[p, TURNS_TAKEN]
     winners = 0
     for p in range(P):
-        if s.reward[g, p] == best and s.player[g, p, TURNS_TAKEN] == fewest:
+        if r.reward[p] == best and r.player[p, TURNS_TAKEN] == fewest:
             winners += 1
     for p in range(P):
-        if s.reward[g, p] == best and s.player[g, p, TURNS_TAKEN] == fewest:
-            s.reward[g, p] = 1.0 if winners == 1 else 0.0
+        if r.reward[p] == best and r.player[p, TURNS_TAKEN] == fewest:
+            r.reward[p] = 1.0 if winners == 1 else 0.0
         else:
-            s.reward[g, p] = -1.0
+            r.reward[p] = -1.0
 
 
 @njit
-def game_over(s, cfg, g):
+def game_over(r, cfg):
     """The end condition checked at the end of every turn."""
-    if s.pile[g, SUPPLY, PROVINCE] == 0:
+    if r.pile[SUPPLY, PROVINCE] == 0:
         return True
     empty = 0
-    for u in range(s.game[g, UNIVERSE_LEN]):
-        c = s.universe[g, u]
-        if s.pile[g, IN_SUPPLY, c] and s.pile[g, SUPPLY, c] == 0:
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if r.pile[IN_SUPPLY, c] and r.pile[SUPPLY, c] == 0:
             empty += 1
     return empty >= cfg.end_piles
 
 
 @njit
-def _cleanup(s, cfg, g, p):
-    s.game[g, PHASE] = PHASE_CLEANUP
-    for u in range(s.game[g, UNIVERSE_LEN]):
-        c = s.universe[g, u]
-        k = s.zone[g, p, HAND, c] + s.zone[g, p, IN_PLAY, c]
+def _cleanup(r, cfg, p):
+    r.game[PHASE] = PHASE_CLEANUP
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        k = r.zone[p, HAND, c] + r.zone[p, IN_PLAY, c]
         if k > 0:
-            s.zone[g, p, DISCARD, c] += k
-            s.zone[g, p, HAND, c] = 0
-            s.zone[g, p, IN_PLAY, c] = 0
-            log_event(s, cfg, g, EV_DISCARD, p, c, k)
-    draw(s, cfg, g, p, HAND_SIZE)
-    s.player[g, p, TURNS_TAKEN] += 1
+            r.zone[p, DISCARD, c] += k
+            r.zone[p, HAND, c] = 0
+            r.zone[p, IN_PLAY, c] = 0
+            log_event(r, cfg, EV_DISCARD, p, c, k)
+    draw(r, cfg, p, HAND_SIZE)
+    r.player[p, TURNS_TAKEN] += 1
 
 
 @njit
-def turn_step(s, T, cfg, g, scratch):
+def turn_step(r, T, cfg, scratch):
     """Run the turn frame (the bottom frame) until a decision is pending, a card frame was
     pushed above it, or the game is over (one call per decision, not one per step)."""
-    f = s.game[g, SP] - 1
-    while (s.game[g, DEC_KIND] == DEC_NONE and s.game[g, SP] - 1 == f
-           and s.game[g, STATUS] == RUNNING):
-        step = s.frame[g, f, FR_STEP]
-        p = s.game[g, TURN_PLAYER]
+    f = r.game[SP] - 1
+    while (r.game[DEC_KIND] == DEC_NONE and r.game[SP] - 1 == f
+           and r.game[STATUS] == RUNNING):
+        step = r.frame[f, FR_STEP]
+        p = r.game[TURN_PLAYER]
         if step == T_START:
-            s.game[g, PHASE] = PHASE_ACTION
-            s.game[g, ACTIONS] = 1
-            s.game[g, BUYS] = 1
-            s.game[g, COINS] = 0
-            s.game[g, COST_REDUCTION] = 0
-            s.game[g, ACTIONS_PLAYED] = 0
-            log_event(s, cfg, g, EV_TURN, p, -1, s.game[g, TURN_NUMBER])
-            s.frame[g, f, FR_STEP] = T_ACTION
+            r.game[PHASE] = PHASE_ACTION
+            r.game[ACTIONS] = 1
+            r.game[BUYS] = 1
+            r.game[COINS] = 0
+            r.game[COST_REDUCTION] = 0
+            r.game[ACTIONS_PLAYED] = 0
+            log_event(r, cfg, EV_TURN, p, -1, r.game[TURN_NUMBER])
+            r.frame[f, FR_STEP] = T_ACTION
         elif step == T_ACTION:
-            if s.game[g, ACTIONS] > 0 and has_type_in_hand(s, T, g, p, ACTION):
-                s.frame[g, f, FR_STEP] = T_ACTION_ANSWER
-                ask(s, g, DEC_PLAY_ACTION, p, -1, ZONE_HAND, ACTION, 0, COST_ANY_HI, 0, 1)
+            if r.game[ACTIONS] > 0 and has_type_in_hand(r, T, p, ACTION):
+                r.frame[f, FR_STEP] = T_ACTION_ANSWER
+                ask(r, DEC_PLAY_ACTION, p, -1, ZONE_HAND, ACTION, 0, COST_ANY_HI, 0, 1)
             else:
-                s.frame[g, f, FR_STEP] = T_BUY_START
+                r.frame[f, FR_STEP] = T_BUY_START
         elif step == T_ACTION_ANSWER:
-            a = s.game[g, ANSWER]
+            a = r.game[ANSWER]
             if a == PASS:
-                s.frame[g, f, FR_STEP] = T_BUY_START
+                r.frame[f, FR_STEP] = T_BUY_START
             else:
-                s.game[g, ACTIONS] -= 1
-                s.frame[g, f, FR_STEP] = T_ACTION
-                play_action_from_hand(s, T, cfg, g, p, a)
+                r.game[ACTIONS] -= 1
+                r.frame[f, FR_STEP] = T_ACTION
+                play_action_from_hand(r, T, cfg, p, a)
         elif step == T_BUY_START:
-            s.game[g, PHASE] = PHASE_BUY
-            log_event(s, cfg, g, EV_PHASE, p, -1, PHASE_BUY)
+            r.game[PHASE] = PHASE_BUY
+            log_event(r, cfg, EV_PHASE, p, -1, PHASE_BUY)
             if cfg.autoplay_treasures:
-                for u in range(s.game[g, UNIVERSE_LEN]):
-                    c = s.universe[g, u]
+                for u in range(r.game[UNIVERSE_LEN]):
+                    c = r.universe[u]
                     if T[c, TYPES] & TREASURE:
-                        while s.zone[g, p, HAND, c] > 0:
-                            play_treasure(s, T, cfg, g, p, c)
-                s.frame[g, f, FR_STEP] = T_BUY
+                        while r.zone[p, HAND, c] > 0:
+                            play_treasure(r, T, cfg, p, c)
+                r.frame[f, FR_STEP] = T_BUY
             else:
-                s.frame[g, f, FR_STEP] = T_TREASURE
+                r.frame[f, FR_STEP] = T_TREASURE
         elif step == T_TREASURE:
-            if has_type_in_hand(s, T, g, p, TREASURE):
-                s.frame[g, f, FR_STEP] = T_TREASURE_ANSWER
-                ask(s, g, DEC_PLAY_TREASURE, p, -1, ZONE_HAND, TREASURE, 0, COST_ANY_HI, 0, 1)
+            if has_type_in_hand(r, T, p, TREASURE):
+                r.frame[f, FR_STEP] = T_TREASURE_ANSWER
+                ask(r, DEC_PLAY_TREASURE, p, -1, ZONE_HAND, TREASURE, 0, COST_ANY_HI, 0, 1)
             else:
-                s.frame[g, f, FR_STEP] = T_BUY
+                r.frame[f, FR_STEP] = T_BUY
         elif step == T_TREASURE_ANSWER:
-            a = s.game[g, ANSWER]
+            a = r.game[ANSWER]
             if a == PASS:
-                s.frame[g, f, FR_STEP] = T_BUY
+                r.frame[f, FR_STEP] = T_BUY
             else:
-                s.frame[g, f, FR_STEP] = T_TREASURE
-                play_treasure(s, T, cfg, g, p, a)
+                r.frame[f, FR_STEP] = T_TREASURE
+                play_treasure(r, T, cfg, p, a)
         elif step == T_BUY:
-            if s.game[g, BUYS] > 0:
-                s.frame[g, f, FR_STEP] = T_BUY_ANSWER
-                ask(s, g, DEC_BUY, p, -1, ZONE_SUPPLY, 0, 0, s.game[g, COINS], 0, 1)
+            if r.game[BUYS] > 0:
+                r.frame[f, FR_STEP] = T_BUY_ANSWER
+                ask(r, DEC_BUY, p, -1, ZONE_SUPPLY, 0, 0, r.game[COINS], 0, 1)
             else:
-                s.frame[g, f, FR_STEP] = T_CLEANUP
+                r.frame[f, FR_STEP] = T_CLEANUP
         elif step == T_BUY_ANSWER:
-            a = s.game[g, ANSWER]
+            a = r.game[ANSWER]
             if a == PASS:
-                s.frame[g, f, FR_STEP] = T_CLEANUP
+                r.frame[f, FR_STEP] = T_CLEANUP
             else:
-                s.game[g, BUYS] -= 1
-                s.game[g, COINS] -= current_cost(s, T, g, a)
-                log_event(s, cfg, g, EV_BUY, p, a, 1)
-                gain(s, cfg, g, p, a, DISCARD)
-                s.frame[g, f, FR_STEP] = T_BUY
+                r.game[BUYS] -= 1
+                r.game[COINS] -= current_cost(r, T, a)
+                log_event(r, cfg, EV_BUY, p, a, 1)
+                gain(r, cfg, p, a, DISCARD)
+                r.frame[f, FR_STEP] = T_BUY
         else:  # T_CLEANUP
-            _cleanup(s, cfg, g, p)
-            if game_over(s, cfg, g):
-                finish_game(s, T, cfg, g, TERMINATED, scratch)
+            _cleanup(r, cfg, p)
+            if game_over(r, cfg):
+                finish_game(r, T, cfg, TERMINATED, scratch)
                 return
-            nxt = (p + 1) % s.zone.shape[1]
-            if s.player[g, nxt, TURNS_TAKEN] >= cfg.turn_limit:
-                finish_game(s, T, cfg, g, TRUNCATED, scratch)
+            nxt = (p + 1) % r.zone.shape[0]
+            if r.player[nxt, TURNS_TAKEN] >= cfg.turn_limit:
+                finish_game(r, T, cfg, TRUNCATED, scratch)
                 return
-            s.game[g, TURN_PLAYER] = nxt
-            s.game[g, TURN_NUMBER] += 1
-            s.frame[g, f, FR_PLAYER] = nxt
-            s.frame[g, f, FR_STEP] = T_START
+            r.game[TURN_PLAYER] = nxt
+            r.game[TURN_NUMBER] += 1
+            r.frame[f, FR_PLAYER] = nxt
+            r.frame[f, FR_STEP] = T_START
 
 
 @njit
-def advance(s, T, cfg, g, mask_row, scratch):
-    """Run game g until a decision is pending or the game is over.
+def advance(r, T, cfg, mask_row, scratch):
+    """Run the game until a decision is pending or the game is over.
 
     Leaves the decision's mask in ``mask_row``. With ``cfg.auto_resolve`` a decision with
     exactly one legal action is taken at once. ``scratch`` is a (C,) int64 work array.
     """
-    while s.game[g, STATUS] == RUNNING:
-        if s.game[g, DEC_KIND] != DEC_NONE:
-            n, only = write_mask(s, T, g, mask_row)
+    while r.game[STATUS] == RUNNING:
+        if r.game[DEC_KIND] != DEC_NONE:
+            n, only = write_mask(r, T, mask_row)
             if n == 1 and cfg.auto_resolve:
-                s.game[g, ANSWER] = only
-                s.game[g, DEC_KIND] = DEC_NONE
+                r.game[ANSWER] = only
+                r.game[DEC_KIND] = DEC_NONE
                 continue
             return
-        if s.frame[g, s.game[g, SP] - 1, FR_CARD] == TURN_FRAME:
-            turn_step(s, T, cfg, g, scratch)
+        if r.frame[r.game[SP] - 1, FR_CARD] == TURN_FRAME:
+            turn_step(r, T, cfg, scratch)
         else:
-            effect_step(s, T, cfg, g, scratch)
+            effect_step(r, T, cfg, scratch)
     mask_row[:] = False
 
 
 @njit
-def resolve(s, T, cfg, g, action, mask_row, scratch):
-    """Answer game g's pending decision with ``action`` (already checked legal) and advance."""
-    s.game[g, ANSWER] = action
-    s.game[g, DEC_KIND] = DEC_NONE
-    advance(s, T, cfg, g, mask_row, scratch)
+def resolve(r, T, cfg, action, mask_row, scratch):
+    """Answer the pending decision with ``action`` (already checked legal) and advance."""
+    r.game[ANSWER] = action
+    r.game[DEC_KIND] = DEC_NONE
+    advance(r, T, cfg, mask_row, scratch)

@@ -27,48 +27,48 @@ from .zones import current_cost
 
 
 @njit
-def write_mask(s, T, g, out):
+def write_mask(r, T, out):
     """Write game g's legal actions into out (NUM_ACTIONS,) bool; return (count, last legal).
 
     Card zones ZONE_HAND .. ZONE_ASIDE are player zones (zone - 1 is the State.zone index)."""
     out[:] = False
-    if s.game[g, DEC_KIND] == DEC_NONE:
+    if r.game[DEC_KIND] == DEC_NONE:
         return 0, -1
-    p = s.game[g, DEC_PLAYER]
-    zone = s.game[g, DEC_ZONE]
-    need = s.game[g, DEC_TYPES]
-    lo = s.game[g, DEC_COST_LO]
-    hi = s.game[g, DEC_COST_HI]
+    p = r.game[DEC_PLAYER]
+    zone = r.game[DEC_ZONE]
+    need = r.game[DEC_TYPES]
+    lo = r.game[DEC_COST_LO]
+    hi = r.game[DEC_COST_HI]
     n = 0
     last = -1
     if zone != ZONE_NONE:
         # naming may name any card; every other zone holds only cards of this game
-        count = NUM_CARDS if zone == ZONE_ANY else s.game[g, UNIVERSE_LEN]
+        count = NUM_CARDS if zone == ZONE_ANY else r.game[UNIVERSE_LEN]
         for u in range(count):
-            c = u if zone == ZONE_ANY else s.universe[g, u]
+            c = u if zone == ZONE_ANY else r.universe[u]
             if zone == ZONE_SUPPLY:
-                have = s.pile[g, SUPPLY, c] > 0
+                have = r.pile[SUPPLY, c] > 0
             elif zone == ZONE_TRASH:
-                have = s.pile[g, TRASH, c] > 0
+                have = r.pile[TRASH, c] > 0
             elif zone == ZONE_ANY:  # every card id (naming a card)
                 have = True
             else:
-                have = s.zone[g, p, zone - 1, c] > 0
+                have = r.zone[p, zone - 1, c] > 0
             if not have or (T[c, TYPES] & need) != need:
                 continue
-            cost = current_cost(s, T, g, c)
+            cost = current_cost(r, T, c)
             if cost < lo or cost > hi:
                 continue
             out[c] = True
             n += 1
             last = c
-    opts = s.game[g, DEC_OPTIONS]
+    opts = r.game[DEC_OPTIONS]
     for k in range(NUM_OPTIONS):
         if (opts >> k) & 1:
             out[OPTION0 + k] = True
             n += 1
             last = OPTION0 + k
-    if s.game[g, DEC_CAN_PASS]:
+    if r.game[DEC_CAN_PASS]:
         out[PASS] = True
         n += 1
         last = PASS

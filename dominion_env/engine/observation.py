@@ -121,25 +121,25 @@ def split(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
 
 
 @njit
-def write_observation(s, T, g, viewer, off, out, scratch):
+def write_observation(r, T, viewer, off, out, scratch):
     """Write game g as seen by ``viewer`` into out (obs_size,) float32."""
-    P = s.zone.shape[1]
+    P = r.zone.shape[0]
     out[:] = 0.0
     v = viewer
-    tp = s.game[g, TURN_PLAYER]
-    n = s.game[g, UNIVERSE_LEN]
+    tp = r.game[TURN_PLAYER]
+    n = r.game[UNIVERSE_LEN]
     for u in range(n):  # every other card id is 0 everywhere
-        c = s.universe[g, u]
-        out[off[O_HAND] + c] = s.zone[g, v, HAND, c]
-        out[off[O_DISCARD] + c] = s.zone[g, v, DISCARD, c]
-        out[off[O_ASIDE] + c] = s.zone[g, v, ASIDE, c]
-        out[off[O_IN_PLAY] + c] = s.zone[g, tp, IN_PLAY, c]
-        out[off[O_SUPPLY] + c] = s.pile[g, SUPPLY, c]
-        out[off[O_IN_SUPPLY] + c] = s.pile[g, IN_SUPPLY, c]
-        out[off[O_TRASH] + c] = s.pile[g, TRASH, c]
+        c = r.universe[u]
+        out[off[O_HAND] + c] = r.zone[v, HAND, c]
+        out[off[O_DISCARD] + c] = r.zone[v, DISCARD, c]
+        out[off[O_ASIDE] + c] = r.zone[v, ASIDE, c]
+        out[off[O_IN_PLAY] + c] = r.zone[tp, IN_PLAY, c]
+        out[off[O_SUPPLY] + c] = r.pile[SUPPLY, c]
+        out[off[O_IN_SUPPLY] + c] = r.pile[IN_SUPPLY, c]
+        out[off[O_TRASH] + c] = r.pile[TRASH, c]
     d = off[O_DRAW]
-    for i in range(s.player[g, v, DECK_LEN]):
-        out[d + s.deck[g, v, i]] += 1.0
+    for i in range(r.player[v, DECK_LEN]):
+        out[d + r.deck[v, i]] += 1.0
     for seat in range(P):
         p = (v + seat) % P
         o = off[O_OWNED] + seat * C
@@ -147,19 +147,19 @@ def write_observation(s, T, g, viewer, off, out, scratch):
         discard_size = 0
         cards = 0
         for u in range(n):
-            c = s.universe[g, u]
-            k = (s.zone[g, p, HAND, c] + s.zone[g, p, DISCARD, c] + s.zone[g, p, IN_PLAY, c]
-                 + s.zone[g, p, ASIDE, c])
+            c = r.universe[u]
+            k = (r.zone[p, HAND, c] + r.zone[p, DISCARD, c] + r.zone[p, IN_PLAY, c]
+                 + r.zone[p, ASIDE, c])
             scratch[c] = k
-            hand_size += s.zone[g, p, HAND, c]
-            discard_size += s.zone[g, p, DISCARD, c]
-        for i in range(s.player[g, p, DECK_LEN]):
-            scratch[s.deck[g, p, i]] += 1
+            hand_size += r.zone[p, HAND, c]
+            discard_size += r.zone[p, DISCARD, c]
+        for i in range(r.player[p, DECK_LEN]):
+            scratch[r.deck[p, i]] += 1
         fixed = 0
         gardens = 0
         dukes = 0
         for u in range(n):
-            c = s.universe[g, u]
+            c = r.universe[u]
             k = scratch[c]
             out[o + c] = k
             cards += k
@@ -169,30 +169,30 @@ def write_observation(s, T, g, viewer, off, out, scratch):
             elif T[c, VP_RULE] == VP_DUKE:
                 dukes += k
         out[off[O_HAND_SIZE] + seat] = hand_size
-        out[off[O_DRAW_SIZE] + seat] = s.player[g, p, DECK_LEN]
+        out[off[O_DRAW_SIZE] + seat] = r.player[p, DECK_LEN]
         out[off[O_DISCARD_SIZE] + seat] = discard_size
         # the same sum as zones.victory_points, from the counts already at hand
         out[off[O_VP] + seat] = fixed + gardens * (cards // 10) + dukes * scratch[DUCHY]
-        out[off[O_TURNS_TAKEN] + seat] = s.player[g, p, TURNS_TAKEN]
+        out[off[O_TURNS_TAKEN] + seat] = r.player[p, TURNS_TAKEN]
         if p == tp:
             out[off[O_TURN_SEAT] + seat] = 1.0
-        if p == s.game[g, DEC_TARGET]:
+        if p == r.game[DEC_TARGET]:
             out[off[O_DEC_TARGET] + seat] = 1.0
-    out[off[O_PHASE] + s.game[g, PHASE]] = 1.0
+    out[off[O_PHASE] + r.game[PHASE]] = 1.0
     o = off[O_COUNTERS]
-    out[o] = s.game[g, ACTIONS]
-    out[o + 1] = s.game[g, BUYS]
-    out[o + 2] = s.game[g, COINS]
-    out[o + 3] = s.game[g, COST_REDUCTION]
-    out[o + 4] = s.game[g, ACTIONS_PLAYED]
-    out[off[O_TURN_NUMBER]] = s.game[g, TURN_NUMBER]
-    out[off[O_DECISION] + s.game[g, DEC_KIND]] = 1.0
-    if s.game[g, DEC_SOURCE] >= 0:
-        out[off[O_DEC_SOURCE] + s.game[g, DEC_SOURCE]] = 1.0
-    if s.game[g, DEC_CARD] >= 0:
-        out[off[O_DEC_CARD] + s.game[g, DEC_CARD]] = 1.0
+    out[o] = r.game[ACTIONS]
+    out[o + 1] = r.game[BUYS]
+    out[o + 2] = r.game[COINS]
+    out[o + 3] = r.game[COST_REDUCTION]
+    out[o + 4] = r.game[ACTIONS_PLAYED]
+    out[off[O_TURN_NUMBER]] = r.game[TURN_NUMBER]
+    out[off[O_DECISION] + r.game[DEC_KIND]] = 1.0
+    if r.game[DEC_SOURCE] >= 0:
+        out[off[O_DEC_SOURCE] + r.game[DEC_SOURCE]] = 1.0
+    if r.game[DEC_CARD] >= 0:
+        out[off[O_DEC_CARD] + r.game[DEC_CARD]] = 1.0
     o = off[O_DEC_PARAMS]
-    out[o] = s.game[g, DEC_COST_LO]
-    hi = s.game[g, DEC_COST_HI]
+    out[o] = r.game[DEC_COST_LO]
+    hi = r.game[DEC_COST_HI]
     out[o + 1] = COST_CAP_SHOWN if hi > COST_CAP_SHOWN else hi
-    out[o + 2] = s.game[g, DEC_COUNT]
+    out[o + 2] = r.game[DEC_COUNT]

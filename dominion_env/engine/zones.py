@@ -58,109 +58,109 @@ def seed_game(rng, g, seed, index):
 
 
 @njit
-def log_event(s, cfg, g, event, player, card, amount):
+def log_event(r, cfg, event, player, card, amount):
     if cfg.log:
-        i = s.game[g, LOG_LEN]
-        if i < s.log.shape[1]:
-            s.log[g, i, 0] = event
-            s.log[g, i, 1] = player
-            s.log[g, i, 2] = card
-            s.log[g, i, 3] = amount
-        s.game[g, LOG_LEN] = i + 1
+        i = r.game[LOG_LEN]
+        if i < r.log.shape[0]:
+            r.log[i, 0] = event
+            r.log[i, 1] = player
+            r.log[i, 2] = card
+            r.log[i, 3] = amount
+        r.game[LOG_LEN] = i + 1
 
 
 @njit
-def shuffle_discard_into_deck(s, cfg, g, p):
+def shuffle_discard_into_deck(r, cfg, p):
     """Shuffle p's discard pile and make it the draw pile (called only when that is empty)."""
     n = 0
-    for u in range(s.game[g, UNIVERSE_LEN]):
-        c = s.universe[g, u]
-        for _ in range(s.zone[g, p, DISCARD, c]):
-            s.deck[g, p, n] = c
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        for _ in range(r.zone[p, DISCARD, c]):
+            r.deck[p, n] = c
             n += 1
-        s.zone[g, p, DISCARD, c] = 0
+        r.zone[p, DISCARD, c] = 0
     for i in range(n - 1, 0, -1):  # Fisher-Yates
-        j = below(s.rng, g, i + 1)
-        t = s.deck[g, p, i]
-        s.deck[g, p, i] = s.deck[g, p, j]
-        s.deck[g, p, j] = t
-    s.player[g, p, DECK_LEN] = n
-    log_event(s, cfg, g, EV_SHUFFLE, p, -1, n)
+        j = below(r.rng, 0, i + 1)
+        t = r.deck[p, i]
+        r.deck[p, i] = r.deck[p, j]
+        r.deck[p, j] = t
+    r.player[p, DECK_LEN] = n
+    log_event(r, cfg, EV_SHUFFLE, p, -1, n)
 
 
 @njit
-def take_top(s, cfg, g, p):
+def take_top(r, cfg, p):
     """Remove and return the top card of p's deck, shuffling first if it is empty; -1 if none."""
-    if s.player[g, p, DECK_LEN] == 0:
-        shuffle_discard_into_deck(s, cfg, g, p)
-        if s.player[g, p, DECK_LEN] == 0:
+    if r.player[p, DECK_LEN] == 0:
+        shuffle_discard_into_deck(r, cfg, p)
+        if r.player[p, DECK_LEN] == 0:
             return -1
-    n = s.player[g, p, DECK_LEN] - 1
-    s.player[g, p, DECK_LEN] = n
-    return np.int64(s.deck[g, p, n])
+    n = r.player[p, DECK_LEN] - 1
+    r.player[p, DECK_LEN] = n
+    return np.int64(r.deck[p, n])
 
 
 @njit
-def put_on_deck(s, g, p, c):
-    n = s.player[g, p, DECK_LEN]
-    s.deck[g, p, n] = c
-    s.player[g, p, DECK_LEN] = n + 1
+def put_on_deck(r, p, c):
+    n = r.player[p, DECK_LEN]
+    r.deck[p, n] = c
+    r.player[p, DECK_LEN] = n + 1
 
 
 @njit
-def draw(s, cfg, g, p, n):
+def draw(r, cfg, p, n):
     """p draws up to n cards; returns how many were drawn."""
     drawn = 0
     for _ in range(n):
-        c = take_top(s, cfg, g, p)
+        c = take_top(r, cfg, p)
         if c < 0:
             break
-        s.zone[g, p, HAND, c] += 1
+        r.zone[p, HAND, c] += 1
         drawn += 1
-        log_event(s, cfg, g, EV_DRAW, p, c, 1)
+        log_event(r, cfg, EV_DRAW, p, c, 1)
     return drawn
 
 
 @njit
-def gain(s, cfg, g, p, c, zone):
+def gain(r, cfg, p, c, zone):
     """p gains card c from the Supply into its ``zone`` (HAND, DISCARD ...); False if empty."""
-    if s.pile[g, SUPPLY, c] <= 0:
+    if r.pile[SUPPLY, c] <= 0:
         return False
-    s.pile[g, SUPPLY, c] -= 1
-    s.zone[g, p, zone, c] += 1
-    log_event(s, cfg, g, EV_GAIN, p, c, 1)
+    r.pile[SUPPLY, c] -= 1
+    r.zone[p, zone, c] += 1
+    log_event(r, cfg, EV_GAIN, p, c, 1)
     return True
 
 
 @njit
-def current_cost(s, T, g, c):
+def current_cost(r, T, c):
     """Cost of card c now: printed cost less this turn's reduction, never below $0."""
-    v = T[c, COST] - s.game[g, COST_REDUCTION]
+    v = T[c, COST] - r.game[COST_REDUCTION]
     return v if v > 0 else 0
 
 
 @njit
-def count_owned(s, g, p, out):
+def count_owned(r, p, out):
     """Write p's owned cards per card id into out (C,): every zone plus the draw pile."""
     out[:] = 0
-    for u in range(s.game[g, UNIVERSE_LEN]):
-        c = s.universe[g, u]
-        out[c] = (s.zone[g, p, HAND, c] + s.zone[g, p, DISCARD, c] + s.zone[g, p, IN_PLAY, c]
-                  + s.zone[g, p, ASIDE, c])
-    for i in range(s.player[g, p, DECK_LEN]):
-        out[s.deck[g, p, i]] += 1
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        out[c] = (r.zone[p, HAND, c] + r.zone[p, DISCARD, c] + r.zone[p, IN_PLAY, c]
+                  + r.zone[p, ASIDE, c])
+    for i in range(r.player[p, DECK_LEN]):
+        out[r.deck[p, i]] += 1
 
 
 @njit
-def victory_points(s, T, g, p, owned):
+def victory_points(r, T, p, owned):
     """p's score from every card p owns (Gardens and Duke by ``VP_RULE``); owned: (C,) scratch."""
-    count_owned(s, g, p, owned)
+    count_owned(r, p, owned)
     cards = 0
     fixed = 0
     gardens = 0
     dukes = 0
-    for u in range(s.game[g, UNIVERSE_LEN]):
-        c = s.universe[g, u]
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
         k = owned[c]
         cards += k
         fixed += T[c, VP] * k

@@ -1,0 +1,340 @@
+"""The audit: play whole random games and check the engine's invariants at every decision.
+
+``audit_random_games`` plays one game per row, choosing a uniformly random legal action at
+every decision (``bots.random_action``, from a policy stream of its own), exactly as
+``batch.play_bots_kernel`` plays bots: ``batch.new_game`` sets the game up and runs it to its
+first decision, ``machine.resolve`` answers each decision and runs to the next one. Right
+after setup and after every answer (so at every decision, and once more on the final state)
+it checks:
+
+``conservation``  for every card id: the cards each player owns (hand, discard, in play, aside,
+                  draw pile) summed over the players, plus the Supply, plus the trash, equal
+                  the total at setup: the Supply pile sizes of the game's piles plus 7 Coppers
+                  and 3 Estates per player. The totals come from the setup arguments, not from
+                  the engine's own bookkeeping; the Supply must also hold the 7 basic piles and
+                  exactly 10 kingdom piles, all drawn from the setup's pool, and every draw
+                  pile entry must be a valid card id.
+``empty_mask``    while the game is running the mask ``advance`` wrote holds at least one legal
+                  action; once it is over the mask is all False.
+``decider``       while running, the player who decides is a seat 0..P-1, the decision kind is
+                  a real one and the turn player is a seat; once over, the decider is -1.
+``negative``      no count is negative: zone counts, Supply and trash piles, draw pile sizes
+                  (which must also fit the deck array), turns taken, and the turn's Actions,
+                  Buys, $, cost reduction and Actions played.
+``not_ended``     the game ended (terminated by the rules or truncated by the turn limit) within
+                  ``max_decisions`` decisions.
+``reward``        when it ends: a terminated game has either one +1 and -1 for everyone else, or
+                  at least two 0s (a shared win) and -1 for everyone else; a truncated game
+                  has all-zero rewards.
+
+Per game it returns how many checked states failed each check, the decision index of the
+first failure (-1 if none; 0 is the state right after setup), the decisions answered, the final
+status and the turns started.
+
+Row g plays game number ``first_index + g`` of the run seeded ``seed``: the same game, with the
+same random actions, as row ``first_index + g`` of ``VecGame(..., autoreset=False)`` reset with
+``seed`` and stepped with ``VecGame.random_actions()`` (the policy stream is seeded with
+``seed ^ vector.POLICY_SEED_SALT``), so a failing game can be replayed outside the audit.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+from ..cards import COPPER, ESTATE, NUM_CARDS
+from .batch import KINGDOM_CARDS, new_game
+from .bots import random_action
+from .jit import kernel, njit, prange
+from .layout import (
+    ACTIONS,
+    ACTIONS_PLAYED,
+    BUYS,
+    COINS,
+    COST_REDUCTION,
+    DEC_KIND,
+    DEC_PLAYER,
+    DECK_LEN,
+    IN_SUPPLY,
+    NUM_ACTIONS,
+    NUM_DECISIONS,
+    RUNNING,
+    STATUS,
+    SUPPLY,
+    TERMINATED,
+    TRASH,
+    TRUNCATED,
+    TURN_NUMBER,
+    TURN_PLAYER,
+    TURNS_TAKEN,
+    Config,
+    new_state,
+)
+from .machine import resolve
+from .zones import seed_game
+
+C = NUM_CARDS
+BASIC_CARDS = 7  # card ids 0..6 are the basic cards, always in the Supply
+
+# the checks, in the column order of AuditBuffers.violations
+(CHECK_CONSERVATION, CHECK_EMPTY_MASK, CHECK_DECIDER, CHECK_NEGATIVE, CHECK_NOT_ENDED,
+ CHECK_REWARD) = range(6)
+CHECK_NAMES = ("conservation", "empty_mask", "decider", "negative", "not_ended", "reward")
+NUM_CHECKS = len(CHECK_NAMES)
+
+DEFAULT_MAX_DECISIONS = 200_000  # far above any real game; only a runaway game gets there
+
+
+class AuditBuffers(NamedTuple):
+    """Work space and results of ``audit_random_games`` for N games (row g = game g)."""
+
+    mask: np.ndarray  # (N, NUM_ACTIONS) bool, the mask advance writes
+    scratch: np.ndarray  # (N, C) int64, the engine's work space (advance / resolve)
+    work: np.ndarray  # (N, C) int64, the audit's own work space (card totals now)
+    expected: np.ndarray  # (N, C) int64, card totals at setup
+    policy_rng: np.ndarray  # (N,) uint64, the random policy's stream
+    violations: np.ndarray  # (N, NUM_CHECKS) int64, checked states failing each check
+    first_bad: np.ndarray  # (N,) int64, decision index of the first failure, -1 none
+    decisions: np.ndarray  # (N,) int64, decisions answered
+    status: np.ndarray  # (N,) int64, final STATUS
+    turns: np.ndarray  # (N,) int64, turns started
+
+
+def new_buffers(n: int) -> AuditBuffers:
+    return AuditBuffers(
+        mask=np.zeros((n, NUM_ACTIONS), np.bool_),
+        scratch=np.zeros((n, C), np.int64),
+        work=np.zeros((n, C), np.int64),
+        expected=np.zeros((n, C), np.int64),
+        policy_rng=np.zeros(n, np.uint64),
+        violations=np.zeros((n, NUM_CHECKS), np.int64),
+        first_bad=np.zeros(n, np.int64),
+        decisions=np.zeros(n, np.int64),
+        status=np.zeros(n, np.int64),
+        turns=np.zeros(n, np.int64))
+
+
+@njit
+def _expected_totals(s, setup, g, out):
+    """Card totals of game g at setup into out (C,): each Supply pile's setup size plus the
+    starting decks. False if the Supply is not 7 basic piles + 10 kingdom piles from the pool."""
+    P = s.zone.shape[1]
+    ok = True
+    kingdom = 0
+    for c in range(C):
+        out[c] = 0
+        if s.pile[g, IN_SUPPLY, c] == 0:
+            continue
+        out[c] = setup.pile_sizes[c]
+        if c >= BASIC_CARDS:
+            kingdom += 1
+            in_pool = False
+            for i in range(setup.pool.shape[0]):
+                if setup.pool[i] == c:
+                    in_pool = True
+            ok = ok and in_pool
+    for c in range(BASIC_CARDS):
+        ok = ok and s.pile[g, IN_SUPPLY, c] == 1
+    out[COPPER] += 7 * P
+    out[ESTATE] += 3 * P
+    return ok and kingdom == KINGDOM_CARDS
+
+
+@njit
+def _check_cards(s, g, expected, work):
+    """Count every card of game g into work (C,); return (conserved, nothing negative)."""
+    P = s.zone.shape[1]
+    Z = s.zone.shape[2]
+    K = s.deck.shape[2]
+    conserved = True
+    nonneg = True
+    for c in range(C):
+        supply = s.pile[g, SUPPLY, c]
+        trash = s.pile[g, TRASH, c]
+        nonneg = nonneg and supply >= 0 and trash >= 0
+        total = supply + trash
+        for p in range(P):
+            for z in range(Z):
+                k = s.zone[g, p, z, c]
+                nonneg = nonneg and k >= 0
+                total += k
+        work[c] = total
+    for p in range(P):
+        n = s.player[g, p, DECK_LEN]
+        if n < 0 or n > K:  # do not read outside the deck array
+            nonneg = False
+            conserved = False
+            continue
+        for i in range(n):
+            c = s.deck[g, p, i]
+            if c < 0 or c >= C:
+                conserved = False
+            else:
+                work[c] += 1
+        nonneg = nonneg and s.player[g, p, TURNS_TAKEN] >= 0
+    for c in range(C):
+        conserved = conserved and work[c] == expected[c]
+    for f in (ACTIONS, BUYS, COINS, COST_REDUCTION, ACTIONS_PLAYED):
+        nonneg = nonneg and s.game[g, f] >= 0
+    return conserved, nonneg
+
+
+@njit
+def _mask_count(mask_row):
+    n = 0
+    for a in range(NUM_ACTIONS):
+        if mask_row[a]:
+            n += 1
+    return n
+
+
+@njit
+def _decider_ok(s, g):
+    P = s.zone.shape[1]
+    if s.game[g, STATUS] == RUNNING:
+        p = s.game[g, DEC_PLAYER]
+        k = s.game[g, DEC_KIND]
+        tp = s.game[g, TURN_PLAYER]
+        return 0 <= p < P and 0 < k < NUM_DECISIONS and 0 <= tp < P
+    return s.game[g, DEC_PLAYER] == -1
+
+
+@njit
+def _rewards_ok(s, g):
+    """The end-of-game rewards have the documented shape (see the module docstring)."""
+    P = s.zone.shape[1]
+    wins = 0
+    shared = 0
+    losses = 0
+    for p in range(P):
+        r = s.reward[g, p]
+        if r == 1.0:
+            wins += 1
+        elif r == 0.0:
+            shared += 1
+        elif r == -1.0:
+            losses += 1
+    if s.game[g, STATUS] == TRUNCATED:
+        return shared == P
+    return wins + shared + losses == P and (
+        (wins == 1 and shared == 0) or (wins == 0 and shared >= 2))
+
+
+@njit
+def _flag(buf, g, check, decision):
+    buf.violations[g, check] += 1
+    if buf.first_bad[g] < 0:
+        buf.first_bad[g] = decision
+
+
+@njit
+def _audit_state(s, buf, g, decision):
+    """Run the per-decision checks on game g as it stands now (decision = answers so far)."""
+    conserved, nonneg = _check_cards(s, g, buf.expected[g], buf.work[g])
+    if not conserved:
+        _flag(buf, g, CHECK_CONSERVATION, decision)
+    if not nonneg:
+        _flag(buf, g, CHECK_NEGATIVE, decision)
+    n = _mask_count(buf.mask[g])
+    running = s.game[g, STATUS] == RUNNING
+    if (running and n == 0) or (not running and n != 0):
+        _flag(buf, g, CHECK_EMPTY_MASK, decision)
+    if not _decider_ok(s, g):
+        _flag(buf, g, CHECK_DECIDER, decision)
+
+
+@kernel
+def audit_random_games(s, T, cfg, setup, buf, seed, policy_seed, first_index, max_decisions):
+    """Play and audit one random game per row (see the module docstring); results in buf."""
+    for g in prange(s.rng.shape[0]):
+        seed_game(s.rng, g, seed, first_index + g)  # the game's own stream, as VecGame.reset
+        seed_game(buf.policy_rng, g, policy_seed, first_index + g)  # the policy's stream
+        buf.violations[g, :] = 0
+        buf.first_bad[g] = -1
+        new_game(s, T, cfg, setup, g, buf.mask[g], buf.scratch[g])
+        if not _expected_totals(s, setup, g, buf.expected[g]):
+            _flag(buf, g, CHECK_CONSERVATION, 0)
+        d = 0
+        _audit_state(s, buf, g, d)
+        while s.game[g, STATUS] == RUNNING and d < max_decisions:
+            if _mask_count(buf.mask[g]) == 0:
+                break  # already flagged: no legal action to take, the game cannot go on
+            a = random_action(buf.mask[g], buf.policy_rng, g)
+            resolve(s, T, cfg, g, a, buf.mask[g], buf.scratch[g])
+            d += 1
+            _audit_state(s, buf, g, d)
+        st = s.game[g, STATUS]
+        if st != TERMINATED and st != TRUNCATED:
+            _flag(buf, g, CHECK_NOT_ENDED, d)
+        elif not _rewards_ok(s, g):
+            _flag(buf, g, CHECK_REWARD, d)
+        buf.decisions[g] = d
+        buf.status[g] = st
+        buf.turns[g] = s.game[g, TURN_NUMBER]
+
+
+def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_limit: int = 60,
+          *, autoplay_treasures: bool = True, auto_resolve: bool = True, pool=None,
+          first_player: int | None = None, chunk: int = 16384,
+          max_decisions: int = DEFAULT_MAX_DECISIONS) -> dict:
+    """Audit ``n_games`` random games (game i = game i of the run seeded ``seed``).
+
+    Returns a summary dict: ``ok`` (no violation and every game ended), per-check counts of
+    games that failed it (``violating_games``) and of failing states (``violating_states``),
+    ``bad_games`` (the first indices of failing games), totals of decisions, terminated and
+    truncated games, timing, and the per-game arrays under ``per_game``.
+    """
+    from ..cards import TABLE, check_players
+    from ..vector import POLICY_SEED_SALT, make_setup
+
+    players = check_players(players)
+    cfg = Config(players=players, autoplay_treasures=int(bool(autoplay_treasures)),
+                 auto_resolve=int(bool(auto_resolve)), turn_limit=int(turn_limit), log=0,
+                 end_piles=4 if players >= 5 else 3,
+                 first_player=-1 if first_player is None else int(first_player))
+    setup = make_setup(players, kingdom, pool)
+    violations = np.zeros((n_games, NUM_CHECKS), np.int64)
+    first_bad = np.zeros(n_games, np.int64)
+    decisions = np.zeros(n_games, np.int64)
+    status = np.zeros(n_games, np.int64)
+    turns = np.zeros(n_games, np.int64)
+    size = max(1, min(chunk, n_games))
+    s = new_state(size, players)
+    buf = new_buffers(size)
+    t0 = time.perf_counter()
+    for start in range(0, n_games, size):
+        n = min(size, n_games - start)
+        if n < size:
+            s = new_state(n, players)
+            buf = new_buffers(n)
+        audit_random_games(s, TABLE, cfg, setup, buf, int(seed), int(seed) ^ POLICY_SEED_SALT,
+                           start, int(max_decisions))
+        sl = slice(start, start + n)
+        violations[sl] = buf.violations
+        first_bad[sl] = buf.first_bad
+        decisions[sl] = buf.decisions
+        status[sl] = buf.status
+        turns[sl] = buf.turns
+    seconds = time.perf_counter() - t0
+    bad = np.flatnonzero(violations.any(axis=1))
+    return {
+        "ok": bool(len(bad) == 0 and np.isin(status, (TERMINATED, TRUNCATED)).all()),
+        "games": int(n_games),
+        "players": players,
+        "violating_games": {name: int((violations[:, i] > 0).sum())
+                            for i, name in enumerate(CHECK_NAMES)},
+        "violating_states": {name: int(violations[:, i].sum())
+                             for i, name in enumerate(CHECK_NAMES)},
+        "bad_games": [int(i) for i in bad[:20]],
+        "decisions": int(decisions.sum()),
+        "max_decisions_in_a_game": int(decisions.max()) if n_games else 0,
+        "terminated": int((status == TERMINATED).sum()),
+        "truncated": int((status == TRUNCATED).sum()),
+        "mean_turns": float(turns.mean()) if n_games else 0.0,
+        "seconds": seconds,
+        "games_per_second": n_games / seconds if seconds > 0 else float("inf"),
+        "per_game": {"violations": violations, "first_bad": first_bad, "decisions": decisions,
+                     "status": status, "turns": turns},
+    }
