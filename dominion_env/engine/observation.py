@@ -122,39 +122,46 @@ def split(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
 
 @njit
 def write_observation(r, T, viewer, off, out, scratch):
-    """Write game g as seen by ``viewer`` into out (obs_size,) float32."""
+    """Write the game in record r as seen by ``viewer`` into out (obs_size,) float32."""
     P = r.zone.shape[0]
     out[:] = 0.0
     v = viewer
     tp = r.game[TURN_PLAYER]
     n = r.game[UNIVERSE_LEN]
+    # offsets in locals: stores to ``out`` would otherwise force a reload of ``off`` each time
+    o_hand, o_draw, o_discard, o_aside = off[O_HAND], off[O_DRAW], off[O_DISCARD], off[O_ASIDE]
+    o_in_play, o_owned, o_supply = off[O_IN_PLAY], off[O_OWNED], off[O_SUPPLY]
+    o_in_supply, o_trash = off[O_IN_SUPPLY], off[O_TRASH]
     for u in range(n):  # every other card id is 0 everywhere
         c = r.universe[u]
-        out[off[O_HAND] + c] = r.zone[v, HAND, c]
-        out[off[O_DISCARD] + c] = r.zone[v, DISCARD, c]
-        out[off[O_ASIDE] + c] = r.zone[v, ASIDE, c]
-        out[off[O_IN_PLAY] + c] = r.zone[tp, IN_PLAY, c]
-        out[off[O_SUPPLY] + c] = r.pile[SUPPLY, c]
-        out[off[O_IN_SUPPLY] + c] = r.pile[IN_SUPPLY, c]
-        out[off[O_TRASH] + c] = r.pile[TRASH, c]
-    d = off[O_DRAW]
+        out[o_hand + c] = r.zone[v, HAND, c]
+        out[o_discard + c] = r.zone[v, DISCARD, c]
+        out[o_aside + c] = r.zone[v, ASIDE, c]
+        out[o_in_play + c] = r.zone[tp, IN_PLAY, c]
+        out[o_supply + c] = r.pile[SUPPLY, c]
+        out[o_in_supply + c] = r.pile[IN_SUPPLY, c]
+        out[o_trash + c] = r.pile[TRASH, c]
     for i in range(r.player[v, DECK_LEN]):
-        out[d + r.deck[v, i]] += 1.0
+        out[o_draw + r.deck[v, i]] += 1.0
+    o_hand_size, o_draw_size = off[O_HAND_SIZE], off[O_DRAW_SIZE]
+    o_discard_size, o_vp, o_turns = off[O_DISCARD_SIZE], off[O_VP], off[O_TURNS_TAKEN]
+    o_turn_seat, o_target = off[O_TURN_SEAT], off[O_DEC_TARGET]
+    target = r.game[DEC_TARGET]
     for seat in range(P):
         p = (v + seat) % P
-        o = off[O_OWNED] + seat * C
+        o = o_owned + seat * C
         hand_size = 0
         discard_size = 0
-        cards = 0
         for u in range(n):
             c = r.universe[u]
-            k = (r.zone[p, HAND, c] + r.zone[p, DISCARD, c] + r.zone[p, IN_PLAY, c]
-                 + r.zone[p, ASIDE, c])
-            scratch[c] = k
-            hand_size += r.zone[p, HAND, c]
-            discard_size += r.zone[p, DISCARD, c]
+            h = r.zone[p, HAND, c]
+            d = r.zone[p, DISCARD, c]
+            scratch[c] = h + d + r.zone[p, IN_PLAY, c] + r.zone[p, ASIDE, c]
+            hand_size += h
+            discard_size += d
         for i in range(r.player[p, DECK_LEN]):
             scratch[r.deck[p, i]] += 1
+        cards = 0
         fixed = 0
         gardens = 0
         dukes = 0
@@ -164,20 +171,21 @@ def write_observation(r, T, viewer, off, out, scratch):
             out[o + c] = k
             cards += k
             fixed += T[c, VP] * k
-            if T[c, VP_RULE] == VP_GARDENS:
+            rule = T[c, VP_RULE]
+            if rule == VP_GARDENS:
                 gardens += k
-            elif T[c, VP_RULE] == VP_DUKE:
+            elif rule == VP_DUKE:
                 dukes += k
-        out[off[O_HAND_SIZE] + seat] = hand_size
-        out[off[O_DRAW_SIZE] + seat] = r.player[p, DECK_LEN]
-        out[off[O_DISCARD_SIZE] + seat] = discard_size
+        out[o_hand_size + seat] = hand_size
+        out[o_draw_size + seat] = r.player[p, DECK_LEN]
+        out[o_discard_size + seat] = discard_size
         # the same sum as zones.victory_points, from the counts already at hand
-        out[off[O_VP] + seat] = fixed + gardens * (cards // 10) + dukes * scratch[DUCHY]
-        out[off[O_TURNS_TAKEN] + seat] = r.player[p, TURNS_TAKEN]
+        out[o_vp + seat] = fixed + gardens * (cards // 10) + dukes * scratch[DUCHY]
+        out[o_turns + seat] = r.player[p, TURNS_TAKEN]
         if p == tp:
-            out[off[O_TURN_SEAT] + seat] = 1.0
-        if p == r.game[DEC_TARGET]:
-            out[off[O_DEC_TARGET] + seat] = 1.0
+            out[o_turn_seat + seat] = 1.0
+        if p == target:
+            out[o_target + seat] = 1.0
     out[off[O_PHASE] + r.game[PHASE]] = 1.0
     o = off[O_COUNTERS]
     out[o] = r.game[ACTIONS]
