@@ -65,7 +65,7 @@ def _bots(args) -> int:
 
 
 def _cards(args) -> int:
-    from .cards import NAMES, SETS, TABLE, COST, is_implemented, types_of
+    from .cards import COST, NAMES, SETS, TABLE, is_implemented, types_of
 
     for i, n in enumerate(NAMES):
         mark = "" if is_implemented(n) else "  (effect not implemented yet)"

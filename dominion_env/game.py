@@ -20,6 +20,7 @@ from collections import Counter
 import numpy as np
 
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
+from .engine.batch import advance_game, observe_game, score_game
 from .engine.layout import (
     ACTIONS,
     ASIDE,
@@ -46,6 +47,7 @@ from .engine.layout import (
     EV_PLAY,
     EV_REACT,
     EV_REVEAL,
+    EV_SET_ASIDE,
     EV_SHUFFLE,
     EV_TOPDECK,
     EV_TRASH,
@@ -76,7 +78,6 @@ from .engine.layout import (
     TURN_PLAYER,
     TURNS_TAKEN,
 )
-from .engine.batch import advance_game, observe_game, score_game
 from .engine.observation import split
 from .names import action_index, legal_action_names
 from .vector import VecGame
@@ -353,6 +354,6 @@ def _event_text(ev: int, p: int, card: int, amount: int) -> str:
         return f"{who} starts the {PHASE_NAMES[amount]} phase"
     verb = {EV_DRAW: "draws", EV_PLAY: "plays", EV_BUY: "buys", EV_GAIN: "gains",
             EV_TRASH: "trashes", EV_DISCARD: "discards", EV_TOPDECK: "puts onto the deck",
-            EV_REVEAL: "reveals", EV_REACT: "reveals in reaction"}.get(ev, f"event {ev}")
+            EV_REVEAL: "reveals", EV_REACT: "reveals in reaction", EV_SET_ASIDE: "sets aside"}.get(ev, f"event {ev}")
     return f"{who} {verb} {many}"
 

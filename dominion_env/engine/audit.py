@@ -1,6 +1,6 @@
 """The audit: play whole random games and check the engine's invariants at every decision.
 
-``audit_random_games`` plays one game per row, choosing a uniformly random legal action at
+``audit_random_games`` plays one game per record, choosing a uniformly random legal action at
 every decision (``bots.random_action``, from a policy stream of its own), exactly as
 ``batch.play_bots_kernel`` plays bots: ``batch.new_game`` sets the game up and runs it to its
 first decision, ``machine.resolve`` answers each decision and runs to the next one. Right
@@ -29,9 +29,12 @@ it checks:
 
 Per game it returns how many checked states failed each check, the decision index of the
 first failure (-1 if none; 0 is the state right after setup), the decisions answered, the final
-status and the turns started.
+status and the turns started. ``audit(...)`` is the Python entry point: it runs the kernel in
+chunks and sums the results up in a dict. ``state_failures`` (one record) and ``check_game``
+(record g of a batch, e.g. a ``Game``'s state) run the per-decision checks on their own, so a
+test can break a position on purpose and see the right check fire.
 
-Row g plays game number ``first_index + g`` of the run seeded ``seed``: the same game, with the
+Record g plays game number ``first_index + g`` of the run seeded ``seed``: the same game, with the
 same random actions, as row ``first_index + g`` of ``VecGame(..., autoreset=False)`` reset with
 ``seed`` and stepped with ``VecGame.random_actions()`` (the policy stream is seeded with
 ``seed ^ vector.POLICY_SEED_SALT``), so a failing game can be replayed outside the audit.
@@ -117,15 +120,16 @@ def new_buffers(n: int) -> AuditBuffers:
 
 
 @njit
-def _expected_totals(s, setup, g, out):
-    """Card totals of game g at setup into out (C,): each Supply pile's setup size plus the
-    starting decks. False if the Supply is not 7 basic piles + 10 kingdom piles from the pool."""
-    P = s.zone.shape[1]
+def _expected_totals(r, setup, out):
+    """Card totals of the game in record r at setup into out (C,): each Supply pile's setup
+    size plus the starting decks. False if the Supply is not the 7 basic piles plus 10 kingdom
+    piles drawn from the setup's pool."""
+    P = r.zone.shape[0]
     ok = True
     kingdom = 0
     for c in range(C):
         out[c] = 0
-        if s.pile[g, IN_SUPPLY, c] == 0:
+        if r.pile[IN_SUPPLY, c] == 0:
             continue
         out[c] = setup.pile_sizes[c]
         if c >= BASIC_CARDS:
@@ -136,48 +140,51 @@ def _expected_totals(s, setup, g, out):
                     in_pool = True
             ok = ok and in_pool
     for c in range(BASIC_CARDS):
-        ok = ok and s.pile[g, IN_SUPPLY, c] == 1
+        ok = ok and r.pile[IN_SUPPLY, c] == 1
     out[COPPER] += 7 * P
     out[ESTATE] += 3 * P
     return ok and kingdom == KINGDOM_CARDS
 
 
 @njit
-def _check_cards(s, g, expected, work):
-    """Count every card of game g into work (C,); return (conserved, nothing negative)."""
-    P = s.zone.shape[1]
-    Z = s.zone.shape[2]
-    K = s.deck.shape[2]
+def _check_cards(r, expected, work):
+    """Count every card of the game into work (C,); return (conserved, nothing negative).
+
+    Loops over every card id, not only the game's universe, so a card that should not exist
+    in this game anywhere is caught too."""
+    P = r.zone.shape[0]
+    Z = r.zone.shape[1]
+    K = r.deck.shape[1]
     conserved = True
     nonneg = True
     for c in range(C):
-        supply = s.pile[g, SUPPLY, c]
-        trash = s.pile[g, TRASH, c]
+        supply = r.pile[SUPPLY, c]
+        trash = r.pile[TRASH, c]
         nonneg = nonneg and supply >= 0 and trash >= 0
         total = supply + trash
         for p in range(P):
             for z in range(Z):
-                k = s.zone[g, p, z, c]
+                k = r.zone[p, z, c]
                 nonneg = nonneg and k >= 0
                 total += k
         work[c] = total
     for p in range(P):
-        n = s.player[g, p, DECK_LEN]
-        if n < 0 or n > K:  # do not read outside the deck array
+        n = r.player[p, DECK_LEN]
+        nonneg = nonneg and r.player[p, TURNS_TAKEN] >= 0
+        if n < 0 or n > K:  # a broken size: do not read outside the deck array
             nonneg = False
             conserved = False
             continue
         for i in range(n):
-            c = s.deck[g, p, i]
+            c = r.deck[p, i]
             if c < 0 or c >= C:
                 conserved = False
             else:
                 work[c] += 1
-        nonneg = nonneg and s.player[g, p, TURNS_TAKEN] >= 0
     for c in range(C):
         conserved = conserved and work[c] == expected[c]
     for f in (ACTIONS, BUYS, COINS, COST_REDUCTION, ACTIONS_PLAYED):
-        nonneg = nonneg and s.game[g, f] >= 0
+        nonneg = nonneg and r.game[f] >= 0
     return conserved, nonneg
 
 
@@ -191,88 +198,121 @@ def _mask_count(mask_row):
 
 
 @njit
-def _decider_ok(s, g):
-    P = s.zone.shape[1]
-    if s.game[g, STATUS] == RUNNING:
-        p = s.game[g, DEC_PLAYER]
-        k = s.game[g, DEC_KIND]
-        tp = s.game[g, TURN_PLAYER]
+def _decider_ok(r):
+    """While running: a seat decides a real decision kind on a seat's turn; over: nobody."""
+    P = r.zone.shape[0]
+    if r.game[STATUS] == RUNNING:
+        p = r.game[DEC_PLAYER]
+        k = r.game[DEC_KIND]
+        tp = r.game[TURN_PLAYER]
         return 0 <= p < P and 0 < k < NUM_DECISIONS and 0 <= tp < P
-    return s.game[g, DEC_PLAYER] == -1
+    return r.game[DEC_PLAYER] == -1
 
 
 @njit
-def _rewards_ok(s, g):
+def _rewards_ok(r):
     """The end-of-game rewards have the documented shape (see the module docstring)."""
-    P = s.zone.shape[1]
+    P = r.zone.shape[0]
     wins = 0
     shared = 0
     losses = 0
     for p in range(P):
-        r = s.reward[g, p]
-        if r == 1.0:
+        x = r.reward[p]
+        if x == 1.0:
             wins += 1
-        elif r == 0.0:
+        elif x == 0.0:
             shared += 1
-        elif r == -1.0:
+        elif x == -1.0:
             losses += 1
-    if s.game[g, STATUS] == TRUNCATED:
+    if r.game[STATUS] == TRUNCATED:
         return shared == P
     return wins + shared + losses == P and (
         (wins == 1 and shared == 0) or (wins == 0 and shared >= 2))
 
 
 @njit
-def _flag(buf, g, check, decision):
-    buf.violations[g, check] += 1
-    if buf.first_bad[g] < 0:
-        buf.first_bad[g] = decision
+def state_failures(r, mask_row, expected, work):
+    """The per-decision checks on the game in record r as it stands now, with the mask that
+    ``advance`` left in mask_row and the setup totals in expected (C,); work: (C,) scratch.
+    Returns a bit set: bit CHECK_x set when check x fails (0: all good)."""
+    bad = 0
+    conserved, nonneg = _check_cards(r, expected, work)
+    if not conserved:
+        bad |= 1 << CHECK_CONSERVATION
+    if not nonneg:
+        bad |= 1 << CHECK_NEGATIVE
+    n = _mask_count(mask_row)
+    running = r.game[STATUS] == RUNNING
+    if (running and n == 0) or (not running and n != 0):
+        bad |= 1 << CHECK_EMPTY_MASK
+    if not _decider_ok(r):
+        bad |= 1 << CHECK_DECIDER
+    return bad
 
 
 @njit
-def _audit_state(s, buf, g, decision):
-    """Run the per-decision checks on game g as it stands now (decision = answers so far)."""
-    conserved, nonneg = _check_cards(s, g, buf.expected[g], buf.work[g])
-    if not conserved:
-        _flag(buf, g, CHECK_CONSERVATION, decision)
-    if not nonneg:
-        _flag(buf, g, CHECK_NEGATIVE, decision)
-    n = _mask_count(buf.mask[g])
-    running = s.game[g, STATUS] == RUNNING
-    if (running and n == 0) or (not running and n != 0):
-        _flag(buf, g, CHECK_EMPTY_MASK, decision)
-    if not _decider_ok(s, g):
-        _flag(buf, g, CHECK_DECIDER, decision)
+def check_game(s, g, setup, mask_row, work):
+    """``state_failures`` for record g of a batch, the setup totals worked out from its Supply
+    (for tests: take a Game's state mid-game, break it, see the check fire); the Supply-shape
+    part of the conservation check is included. work: (2 * C,) int64 scratch."""
+    expected = work[:C]
+    ok = _expected_totals(s[g], setup, expected)
+    bad = state_failures(s[g], mask_row, expected, work[C:])
+    if not ok:
+        bad |= 1 << CHECK_CONSERVATION
+    return bad
+
+
+@njit
+def _record(violations, first_bad, g, bad, decision):
+    """Count the failing checks of one checked state of game g."""
+    for k in range(NUM_CHECKS):
+        if (bad >> k) & 1:
+            violations[g, k] += 1
+    if bad != 0 and first_bad[g] < 0:
+        first_bad[g] = decision
 
 
 @kernel
 def audit_random_games(s, T, cfg, setup, buf, seed, policy_seed, first_index, max_decisions):
-    """Play and audit one random game per row (see the module docstring); results in buf."""
-    for g in prange(s.rng.shape[0]):
-        seed_game(s.rng, g, seed, first_index + g)  # the game's own stream, as VecGame.reset
-        seed_game(buf.policy_rng, g, policy_seed, first_index + g)  # the policy's stream
-        buf.violations[g, :] = 0
-        buf.first_bad[g] = -1
-        new_game(s, T, cfg, setup, g, buf.mask[g], buf.scratch[g])
-        if not _expected_totals(s, setup, g, buf.expected[g]):
-            _flag(buf, g, CHECK_CONSERVATION, 0)
-        d = 0
-        _audit_state(s, buf, g, d)
-        while s.game[g, STATUS] == RUNNING and d < max_decisions:
-            if _mask_count(buf.mask[g]) == 0:
+    """Play and audit one random game per record of s (see the module docstring).
+
+    Record g plays game number first_index + g of the run seeded ``seed``; the random policy
+    draws from buf.policy_rng[g], seeded with ``policy_seed``. Results go to buf's rows g.
+    """
+    # Take the arrays out of the tuple before the parallel loop: with parallel=True, writes
+    # through ``buf.x[g] = ...`` inside a prange body are silently lost (numba issues #5872,
+    # #7135, #10338); writes through a local name, or inside a called helper, land.
+    mask, scratch, work, expected = buf.mask, buf.scratch, buf.work, buf.expected
+    policy_rng, violations, first_bad = buf.policy_rng, buf.violations, buf.first_bad
+    decisions, status, turns = buf.decisions, buf.status, buf.turns
+    for g in prange(s.shape[0]):
+        r = s[g]
+        seed_game(r.rng, 0, seed, first_index + g)  # the game's own stream, as VecGame.reset
+        seed_game(policy_rng, g, policy_seed, first_index + g)  # the policy's stream
+        violations[g, :] = 0
+        first_bad[g] = -1
+        new_game(r, T, cfg, setup, mask[g], scratch[g])  # runs to the first decision
+        bad = 0 if _expected_totals(r, setup, expected[g]) else 1 << CHECK_CONSERVATION
+        bad |= state_failures(r, mask[g], expected[g], work[g])
+        _record(violations, first_bad, g, bad, 0)
+        d = 0  # decisions answered so far
+        while r.game[STATUS] == RUNNING and d < max_decisions:
+            if _mask_count(mask[g]) == 0:
                 break  # already flagged: no legal action to take, the game cannot go on
-            a = random_action(buf.mask[g], buf.policy_rng, g)
-            resolve(s, T, cfg, g, a, buf.mask[g], buf.scratch[g])
+            a = random_action(mask[g], policy_rng, g)
+            resolve(r, T, cfg, a, mask[g], scratch[g])  # runs to the next decision
             d += 1
-            _audit_state(s, buf, g, d)
-        st = s.game[g, STATUS]
+            _record(violations, first_bad, g, state_failures(r, mask[g], expected[g], work[g]),
+                    d)
+        st = r.game[STATUS]
         if st != TERMINATED and st != TRUNCATED:
-            _flag(buf, g, CHECK_NOT_ENDED, d)
-        elif not _rewards_ok(s, g):
-            _flag(buf, g, CHECK_REWARD, d)
-        buf.decisions[g] = d
-        buf.status[g] = st
-        buf.turns[g] = s.game[g, TURN_NUMBER]
+            _record(violations, first_bad, g, 1 << CHECK_NOT_ENDED, d)
+        elif not _rewards_ok(r):
+            _record(violations, first_bad, g, 1 << CHECK_REWARD, d)
+        decisions[g] = d
+        status[g] = st
+        turns[g] = r.game[TURN_NUMBER]
 
 
 def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_limit: int = 60,

@@ -1,17 +1,89 @@
 """Card effects: the special part of each card, dispatched on its effect id.
 
 The vanilla part (+Cards, +Actions, +Buys, +$) was already applied by ``frames.play_card``;
-a card's frame runs here only when its ``effect`` is not ``EFFECT_NONE``. Each effect is a
-small state machine over ``fr_step`` that may ``ask`` and return, and pops its frame when done.
+a card's frame runs here only when its effect is not ``EFFECT_NONE``. Each effect is a small
+state machine over its frame's step that may ``ask`` and return, and pops its frame when done
+(``base_cards`` documents the decisions of every Base card). The reaction window of an Attack
+is a frame of its own (``attacks.reaction_step``).
 
 Effects land issue by issue (``cards.IMPLEMENTED_EFFECTS``); kingdoms and scenarios refuse a
 card whose effect is not here, so the kernel never meets one.
 """
 
+from ..cards import EFFECT, EFFECT_ID
+from . import base_cards as b
+from .attacks import reaction_step
+from .frames import pop_frame
 from .jit import njit
+from .layout import FR_CARD, REACTION_FRAME, SP
+
+E_CELLAR, E_CHAPEL, E_MOAT, E_HARBINGER, E_MERCHANT, E_VASSAL, E_WORKSHOP = (EFFECT[n] for n in (
+    "Cellar", "Chapel", "Moat", "Harbinger", "Merchant", "Vassal", "Workshop"))
+E_BUREAUCRAT, E_MILITIA, E_MONEYLENDER, E_POACHER, E_REMODEL, E_THRONE_ROOM = (
+    EFFECT[n] for n in ("Bureaucrat", "Militia", "Moneylender", "Poacher", "Remodel",
+                        "Throne Room"))
+E_BANDIT, E_COUNCIL_ROOM, E_LIBRARY, E_MINE, E_SENTRY, E_WITCH, E_ARTISAN = (EFFECT[n] for n in (
+    "Bandit", "Council Room", "Library", "Mine", "Sentry", "Witch", "Artisan"))
+E_CHANCELLOR, E_FEAST, E_SPY, E_THIEF, E_ADVENTURER = (EFFECT[n] for n in (
+    "Chancellor", "Feast", "Spy", "Thief", "Adventurer"))
 
 
 @njit
 def effect_step(r, T, cfg, scratch):
     """Run one step of the top frame's card effect."""
-    raise RuntimeError("card effect not implemented")
+    f = r.game[SP] - 1
+    c = r.frame[f, FR_CARD]
+    if c == REACTION_FRAME:
+        reaction_step(r, T, cfg, f)
+        return
+    e = T[c, EFFECT_ID]
+    if e == E_CELLAR:
+        b.cellar(r, T, cfg, f)
+    elif e == E_CHAPEL:
+        b.chapel(r, T, cfg, f)
+    elif e == E_HARBINGER:
+        b.harbinger(r, T, cfg, f)
+    elif e == E_MERCHANT:
+        b.merchant(r, T, cfg, f)
+    elif e == E_VASSAL:
+        b.vassal(r, T, cfg, f)
+    elif e == E_WORKSHOP:
+        b.workshop(r, T, cfg, f)
+    elif e == E_BUREAUCRAT:
+        b.bureaucrat(r, T, cfg, f)
+    elif e == E_MILITIA:
+        b.militia(r, T, cfg, f)
+    elif e == E_MONEYLENDER:
+        b.moneylender(r, T, cfg, f)
+    elif e == E_POACHER:
+        b.poacher(r, T, cfg, f)
+    elif e == E_REMODEL:
+        b.remodel(r, T, cfg, f)
+    elif e == E_THRONE_ROOM:
+        b.throne_room(r, T, cfg, f)
+    elif e == E_BANDIT:
+        b.bandit(r, T, cfg, f)
+    elif e == E_COUNCIL_ROOM:
+        b.council_room(r, T, cfg, f)
+    elif e == E_LIBRARY:
+        b.library(r, T, cfg, f)
+    elif e == E_MINE:
+        b.mine(r, T, cfg, f)
+    elif e == E_SENTRY:
+        b.sentry(r, T, cfg, f)
+    elif e == E_WITCH:
+        b.witch(r, T, cfg, f)
+    elif e == E_ARTISAN:
+        b.artisan(r, T, cfg, f)
+    elif e == E_CHANCELLOR:
+        b.chancellor(r, T, cfg, f)
+    elif e == E_FEAST:
+        b.feast(r, T, cfg, f)
+    elif e == E_SPY:
+        b.spy(r, T, cfg, f)
+    elif e == E_THIEF:
+        b.thief(r, T, cfg, f)
+    elif e == E_ADVENTURER:
+        b.adventurer(r, T, cfg, f)
+    else:  # Moat: nothing on play beyond +2 Cards (its Reaction is in attacks.py)
+        pop_frame(r)

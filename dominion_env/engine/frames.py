@@ -8,12 +8,14 @@ No recursion, no callbacks: Throne Room on Throne Room is just more frames.
 
 from ..cards import (
     COIN_VALUE,
+    COPPER,
     EFFECT_ID,
     EFFECT_NONE,
     PLUS_ACTIONS,
     PLUS_BUYS,
     PLUS_CARDS,
     PLUS_COINS,
+    SILVER,
     TYPES,
 )
 from .jit import njit
@@ -22,12 +24,14 @@ from .layout import (
     ACTIONS_PLAYED,
     BUYS,
     COINS,
+    COPPER_BONUS,
     COST_ANY_HI,
     DEC_CAN_PASS,
     DEC_CARD,
     DEC_COST_HI,
     DEC_COST_LO,
     DEC_COUNT,
+    DEC_EXCLUDE,
     DEC_KIND,
     DEC_OPTIONS,
     DEC_PLAYER,
@@ -42,6 +46,8 @@ from .layout import (
     FR_STEP,
     HAND,
     IN_PLAY,
+    MERCHANTS,
+    SILVER_PLAYED,
     SP,
     UNIVERSE_LEN,
     ZONE_NONE,
@@ -83,6 +89,7 @@ def ask(r, kind, player, source, zone, types, cost_lo, cost_hi, options, can_pas
     r.game[DEC_CARD] = -1
     r.game[DEC_TARGET] = -1
     r.game[DEC_COUNT] = 0
+    r.game[DEC_EXCLUDE] = 0
 
 
 @njit
@@ -115,10 +122,15 @@ def play_action_from_hand(r, T, cfg, p, c):
 
 @njit
 def play_treasure(r, T, cfg, p, c):
-    """Move Treasure c from p's hand into play and add its $."""
+    """Move Treasure c from p's hand into play and add its $ (with Merchant and Coppersmith)."""
     r.zone[p, HAND, c] -= 1
     r.zone[p, IN_PLAY, c] += 1
     r.game[COINS] += T[c, COIN_VALUE]
+    if c == COPPER:
+        r.game[COINS] += r.game[COPPER_BONUS]
+    elif c == SILVER and not r.game[SILVER_PLAYED]:
+        r.game[SILVER_PLAYED] = 1
+        r.game[COINS] += r.game[MERCHANTS]
     log_event(r, cfg, EV_PLAY, p, c, 1)
 
 

@@ -12,10 +12,13 @@ Action space (one space for every decision, ``NUM_ACTIONS = NUM_CARDS + NUM_OPTI
     "this card" (play/buy/gain/   | "option k" (modes, yes, ...)          | PASS / DONE / NO /
      trash/discard/topdeck/...)   |                                       | end this phase
 
-The pending decision (``dec_*`` fields) says what the index means now. Its mask is a pure
-function of the decision record and the zones (see ``mask.py``): cards of ``dec_zone`` whose
-types include ``dec_types`` and whose current cost lies in ``[dec_cost_lo, dec_cost_hi]``, the
-options in the bit set ``dec_options``, and PASS when ``dec_can_pass``.
+The pending decision (DEC_* fields) says what the index means now. Its mask is a pure
+function of the decision record and the zones (see ``mask.py``): cards of DEC_ZONE whose
+types include DEC_TYPES, whose current cost lies in [DEC_COST_LO, DEC_COST_HI] and whose bit
+is not set in DEC_EXCLUDE; the options in the bit set DEC_OPTIONS; PASS when DEC_CAN_PASS.
+A player zone (hand, discard, ...) is DEC_TARGET's when set (Thief: the attacker picks among
+the victim's revealed cards), else DEC_PLAYER's. A decision whose mask is empty resolves as
+PASS at once: "do as much as you can".
 """
 
 from __future__ import annotations
@@ -72,15 +75,16 @@ ZONE_NONE, ZONE_HAND, ZONE_DISCARD, ZONE_IN_PLAY, ZONE_ASIDE, ZONE_SUPPLY, ZONE_
 
 # frames: the bottom frame of every game is the turn; card frames hold a card id
 TURN_FRAME = -1
+REACTION_FRAME = -2  # the reaction window of an Attack (its player is the attacker)
 # turn frame steps
 T_START, T_ACTION, T_ACTION_ANSWER, T_BUY_START, T_TREASURE, T_TREASURE_ANSWER, T_BUY, \
     T_BUY_ANSWER, T_CLEANUP = range(9)
 
 # log events: (event, player, card, amount)
 EV_TURN, EV_DRAW, EV_SHUFFLE, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK, \
-    EV_REVEAL, EV_REACT, EV_PHASE, EV_END = range(13)
+    EV_REVEAL, EV_REACT, EV_PHASE, EV_END, EV_SET_ASIDE = range(14)
 EVENT_NAMES = ("turn", "draw", "shuffle", "play", "buy", "gain", "trash", "discard", "topdeck",
-               "reveal", "react", "phase", "end")
+               "reveal", "react", "phase", "end", "set_aside")
 
 
 class Config(NamedTuple):
@@ -121,8 +125,14 @@ class Config(NamedTuple):
  SP,              # frames on the stack
  LOG_LEN,         # events written (may exceed the log's rows: the log keeps the first ones)
  UNIVERSE_LEN,    # cards listed in State.universe
- ) = range(25)
-NUM_GAME_FIELDS = 25
+ DEC_EXCLUDE,     # bit c set: card c is not a legal choice (on top of the filters above)
+ UNAFFECTED,      # bit p set: player p revealed Moat against the Attack being resolved
+ REACTED,         # bit 2p+k set: player p revealed Reaction k (Moat, Secret Chamber) already
+ MERCHANTS,       # Merchants played this turn (each: +$1 on the first Silver played)
+ SILVER_PLAYED,   # 1 once a Silver was played this turn
+ COPPER_BONUS,    # extra $ per Copper played this turn (Coppersmith)
+ ) = range(31)
+NUM_GAME_FIELDS = 31
 
 # Per-player scalars: columns of State.player (N, P, NUM_PLAYER_FIELDS) int64
 TURNS_TAKEN, DECK_LEN = range(2)  # completed turns (tie-break); cards in the draw pile
@@ -138,6 +148,7 @@ NUM_PILES = 3
 
 # Frame stack: State.frame (N, FRAME_DEPTH, NUM_FRAME_FIELDS) int64
 FR_CARD, FR_STEP, FR_PLAYER, FR_REG = range(4)  # registers are FR_REG .. FR_REG+FRAME_REGS-1
+R0, R1, R2, R3 = FR_REG, FR_REG + 1, FR_REG + 2, FR_REG + 3
 NUM_FRAME_FIELDS = FR_REG + FRAME_REGS
 
 

@@ -22,6 +22,7 @@ from .layout import (
     ANSWER,
     BUYS,
     COINS,
+    COPPER_BONUS,
     COST_ANY_HI,
     COST_REDUCTION,
     DEC_BUY,
@@ -43,6 +44,7 @@ from .layout import (
     HAND,
     IN_PLAY,
     IN_SUPPLY,
+    MERCHANTS,
     PASS,
     PHASE,
     PHASE_ACTION,
@@ -50,6 +52,7 @@ from .layout import (
     PHASE_CLEANUP,
     PHASE_OVER,
     RUNNING,
+    SILVER_PLAYED,
     SP,
     STATUS,
     SUPPLY,
@@ -207,6 +210,9 @@ def turn_step(r, T, cfg, scratch):
             r.game[COINS] = 0
             r.game[COST_REDUCTION] = 0
             r.game[ACTIONS_PLAYED] = 0
+            r.game[MERCHANTS] = 0
+            r.game[SILVER_PLAYED] = 0
+            r.game[COPPER_BONUS] = 0
             log_event(r, cfg, EV_TURN, p, -1, r.game[TURN_NUMBER])
             r.frame[f, FR_STEP] = T_ACTION
         elif step == T_ACTION:
@@ -289,6 +295,10 @@ def advance(r, T, cfg, mask_row, scratch):
     while r.game[STATUS] == RUNNING:
         if r.game[DEC_KIND] != DEC_NONE:
             n, only = write_mask(r, T, mask_row)
+            if n == 0:  # nothing legal: the effect does as much as it can
+                r.game[ANSWER] = PASS
+                r.game[DEC_KIND] = DEC_NONE
+                continue
             if n == 1 and cfg.auto_resolve:
                 r.game[ANSWER] = only
                 r.game[DEC_KIND] = DEC_NONE

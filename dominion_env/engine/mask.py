@@ -6,10 +6,12 @@ from .layout import (
     DEC_CAN_PASS,
     DEC_COST_HI,
     DEC_COST_LO,
+    DEC_EXCLUDE,
     DEC_KIND,
     DEC_NONE,
     DEC_OPTIONS,
     DEC_PLAYER,
+    DEC_TARGET,
     DEC_TYPES,
     DEC_ZONE,
     NUM_OPTIONS,
@@ -28,13 +30,15 @@ from .zones import current_cost
 
 @njit
 def write_mask(r, T, out):
-    """Write game g's legal actions into out (NUM_ACTIONS,) bool; return (count, last legal).
+    """Write the legal actions into out (NUM_ACTIONS,) bool; return (count, last legal).
 
-    Card zones ZONE_HAND .. ZONE_ASIDE are player zones (zone - 1 is the State.zone index)."""
+    Card zones ZONE_HAND .. ZONE_ASIDE are player zones (zone - 1 is the record's zone index)
+    of DEC_TARGET when set, else of DEC_PLAYER."""
     out[:] = False
     if r.game[DEC_KIND] == DEC_NONE:
         return 0, -1
-    p = r.game[DEC_PLAYER]
+    p = r.game[DEC_TARGET] if r.game[DEC_TARGET] >= 0 else r.game[DEC_PLAYER]
+    excluded = r.game[DEC_EXCLUDE]
     zone = r.game[DEC_ZONE]
     need = r.game[DEC_TYPES]
     lo = r.game[DEC_COST_LO]
@@ -54,7 +58,7 @@ def write_mask(r, T, out):
                 have = True
             else:
                 have = r.zone[p, zone - 1, c] > 0
-            if not have or (T[c, TYPES] & need) != need:
+            if not have or (T[c, TYPES] & need) != need or (excluded >> c) & 1:
                 continue
             cost = current_cost(r, T, c)
             if cost < lo or cost > hi:

@@ -16,13 +16,18 @@ from .layout import (
     COST_REDUCTION,
     DECK_LEN,
     DISCARD,
+    EV_DISCARD,
     EV_DRAW,
     EV_GAIN,
+    EV_REVEAL,
     EV_SHUFFLE,
+    EV_TOPDECK,
+    EV_TRASH,
     HAND,
     IN_PLAY,
     LOG_LEN,
     SUPPLY,
+    TRASH,
     UNIVERSE_LEN,
 )
 
@@ -169,3 +174,68 @@ def victory_points(r, T, p, owned):
         elif T[c, VP_RULE] == VP_DUKE:
             dukes += k
     return fixed + gardens * (cards // 10) + dukes * owned[DUCHY]
+
+
+@njit
+def move(r, cfg, p, c, src, dst, event):
+    """Move one card c of player p from zone src to zone dst (HAND, DISCARD, IN_PLAY, ASIDE)."""
+    r.zone[p, src, c] -= 1
+    r.zone[p, dst, c] += 1
+    log_event(r, cfg, event, p, c, 1)
+
+
+@njit
+def trash_card(r, cfg, p, c, src):
+    """Player p trashes card c from zone src."""
+    r.zone[p, src, c] -= 1
+    r.pile[TRASH, c] += 1
+    log_event(r, cfg, EV_TRASH, p, c, 1)
+
+
+@njit
+def topdeck_card(r, cfg, p, c, src):
+    """Player p puts card c from zone src onto its draw pile."""
+    r.zone[p, src, c] -= 1
+    put_on_deck(r, p, c)
+    log_event(r, cfg, EV_TOPDECK, p, c, 1)
+
+
+@njit
+def zone_size(r, p, z):
+    n = 0
+    for u in range(r.game[UNIVERSE_LEN]):
+        n += r.zone[p, z, r.universe[u]]
+    return n
+
+
+@njit
+def discard_zone(r, cfg, p, z):
+    """Discard every card of p's zone z (revealed or set-aside cards, afterwards)."""
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        k = r.zone[p, z, c]
+        if k > 0:
+            r.zone[p, DISCARD, c] += k
+            r.zone[p, z, c] = 0
+            log_event(r, cfg, EV_DISCARD, p, c, k)
+
+
+@njit
+def reveal_top(r, cfg, p):
+    """Take p's top card (shuffling if needed) into p's ASIDE zone; return it or -1."""
+    c = take_top(r, cfg, p)
+    if c >= 0:
+        r.zone[p, ASIDE, c] += 1
+        log_event(r, cfg, EV_REVEAL, p, c, 1)
+    return c
+
+
+@njit
+def gain_to_deck(r, cfg, p, c):
+    """p gains card c onto its draw pile; False if the pile is empty."""
+    if r.pile[SUPPLY, c] <= 0:
+        return False
+    r.pile[SUPPLY, c] -= 1
+    put_on_deck(r, p, c)
+    log_event(r, cfg, EV_GAIN, p, c, 1)
+    return True

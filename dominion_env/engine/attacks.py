@@ -1,0 +1,125 @@
+"""Attacks: the reaction window and the walk over the victims.
+
+When an Attack is played, ``begin_attack`` pushes a reaction-window frame above the card's
+frame. The window asks each other player in turn order (those holding a Reaction they have not
+yet revealed to this Attack) whether to reveal one: Moat makes its owner unaffected; each
+Reaction is revealed at most once per Attack and resolved fully before the next question. When
+the window pops, the card frame resumes and walks its victims with ``next_victim`` (players
+who revealed Moat are skipped), each victim making its own choices.
+
+The card's vanilla bonuses are applied before the window opens (they only touch the attacker).
+Register R3 of an attacking card's frame holds the seat offset of the current victim.
+"""
+
+from ..cards import ID, REACTION
+from .frames import ask, has_type_in_hand, pop_frame, push_frame
+from .jit import njit
+from .layout import (
+    ANSWER,
+    COST_ANY_HI,
+    DEC_EXCLUDE,
+    DEC_REACT,
+    DEC_SOURCE,
+    EV_REACT,
+    FR_CARD,
+    FR_PLAYER,
+    FR_STEP,
+    HAND,
+    PASS,
+    R0,
+    R3,
+    REACTED,
+    REACTION_FRAME,
+    SP,
+    UNAFFECTED,
+    ZONE_HAND,
+)
+from .zones import log_event
+
+MOAT = ID["Moat"]
+SECRET_CHAMBER = ID["Secret Chamber"]
+REACTION_CARDS = (MOAT, SECRET_CHAMBER)  # index k of a Reaction in the REACTED bits
+
+
+@njit
+def begin_attack(r, f, attacker, next_step):
+    """Open the reaction window; the card frame f resumes at ``next_step`` afterwards."""
+    r.frame[f, FR_STEP] = next_step
+    r.frame[f, R3] = 0
+    r.game[UNAFFECTED] = 0
+    r.game[REACTED] = 0
+    push_frame(r, REACTION_FRAME, attacker)
+    r.frame[r.game[SP] - 1, R0] = 1  # the window starts at the attacker's left neighbour
+
+
+@njit
+def next_victim(r, f, attacker):
+    """Advance the card frame f to the next affected player in turn order; -1 when done."""
+    P = r.zone.shape[0]
+    k = r.frame[f, R3] + 1
+    while k < P:
+        v = (attacker + k) % P
+        if not (r.game[UNAFFECTED] >> v) & 1:
+            r.frame[f, R3] = k
+            return v
+        k += 1
+    r.frame[f, R3] = P
+    return -1
+
+
+@njit
+def current_victim(r, f, attacker):
+    return (attacker + r.frame[f, R3]) % r.zone.shape[0]
+
+
+@njit
+def _revealed_exclusion(r, d):
+    """Card bit set of the Reactions player d already revealed to this Attack."""
+    ex = 0
+    for k in range(2):
+        if (r.game[REACTED] >> (2 * d + k)) & 1:
+            ex |= 1 << REACTION_CARDS[k]
+    return ex
+
+
+@njit
+def reaction_step(r, T, cfg, f):
+    """One step of the reaction window frame f (its player is the attacker)."""
+    P = r.zone.shape[0]
+    attacker = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 1:
+        d = (attacker + r.frame[f, R0]) % P
+        a = r.game[ANSWER]
+        r.frame[f, FR_STEP] = 0
+        if a == PASS:
+            r.frame[f, R0] += 1
+        else:
+            k = 0 if a == MOAT else 1
+            r.game[REACTED] |= 1 << (2 * d + k)
+            log_event(r, cfg, EV_REACT, d, a, 1)
+            if a == MOAT:
+                r.game[UNAFFECTED] |= 1 << d
+            return  # ask the same player again: another Reaction may follow
+    while r.frame[f, R0] < P:
+        d = (attacker + r.frame[f, R0]) % P
+        ex = _revealed_exclusion(r, d)
+        if _has_reaction(r, T, d, ex):
+            r.frame[f, FR_STEP] = 1
+            ask(r, DEC_REACT, d, r.frame[f - 1, FR_CARD], ZONE_HAND, REACTION, 0, COST_ANY_HI,
+                0, 1)
+            r.game[DEC_EXCLUDE] = ex
+            r.game[DEC_SOURCE] = r.frame[f - 1, FR_CARD]
+            return
+        r.frame[f, R0] += 1
+    pop_frame(r)
+
+
+@njit
+def _has_reaction(r, T, d, excluded):
+    if not has_type_in_hand(r, T, d, REACTION):
+        return False
+    for k in range(2):
+        c = REACTION_CARDS[k]
+        if r.zone[d, HAND, c] > 0 and not (excluded >> c) & 1:
+            return True
+    return False

@@ -1,0 +1,662 @@
+"""Base set card effects (2nd edition, plus the six 1st-edition cards).
+
+Each function runs one step of its card's frame ``f`` (the vanilla bonuses were already
+applied by ``frames.play_card``). Step 0 is the first run; a step that asks sets the next step
+first and returns; the answer is in ANSWER when the frame resumes. The decisions each card asks,
+in order (player in brackets; "mandatory" = no PASS):
+
+    Cellar       discard from hand, one at a time, PASS to stop [you]; then draw as many
+    Chapel       trash from hand, up to 4, PASS to stop [you]
+    Moat         (no play effect beyond +2 Cards; its Reaction lives in attacks.py)
+    Harbinger    topdeck a card from your discard pile, or PASS [you]
+    Merchant     (no decision: +$1 on the first Silver played this turn, per Merchant)
+    Vassal       discard the top card; if an Action: option 0 = play it, PASS = leave it [you]
+    Workshop     gain a card costing up to $4, mandatory [you]
+    Bureaucrat   gain a Silver onto your deck; each victim with a Victory card in hand
+                 topdecks one (mandatory) [victim]
+    Militia      each victim discards from hand until 3 remain (mandatory) [victim]
+    Moneylender  trash a Copper from hand for +$3, or PASS [you]
+    Poacher      discard one card per empty Supply pile, as many as possible (mandatory) [you]
+    Remodel      trash from hand (mandatory), then gain costing up to $2 more (mandatory) [you]
+    Throne Room  choose an Action in hand to play twice, or PASS [you]
+    Bandit       gain a Gold; each victim reveals 2 and trashes a revealed non-Copper Treasure,
+                 its choice when two differ [victim]; the rest is discarded
+    Council Room (no decision: each other player draws a card)
+    Library      for each Action drawn: option 0 = set it aside, PASS = keep it [you]
+    Mine         trash a Treasure from hand or PASS; then gain a Treasure to hand costing up to
+                 $3 more (mandatory) [you]
+    Sentry       for each of the top 2 cards (dec_card): option 0 trash, 1 discard, 2 keep;
+                 then, if two different cards are kept, topdeck them one by one [you]
+    Witch        each victim gains a Curse while Curses remain
+    Artisan      gain a card costing up to $5 to hand (mandatory); topdeck a card from hand
+                 (mandatory) [you]
+    Chancellor   if the draw pile is not empty: option 0 = put it into the discard, PASS = no
+    Feast        trash it (once, even under Throne Room); gain a card costing up to $5 [you]
+    Spy          for each player from you in turn order (victims only, you always): option 0 =
+                 discard the revealed card, option 1 = put it back [you, dec_target = owner]
+    Thief        for each victim: trash one of its revealed Treasures (mandatory) [you,
+                 dec_target = victim]; then option 0 = gain the trashed card, PASS = leave it
+    Adventurer   (no decision)
+"""
+
+from ..cards import ACTION, COPPER, CURSE_ID, GOLD, ID, SILVER, TREASURE, TYPES, VICTORY
+from .attacks import begin_attack, current_victim, next_victim
+from .frames import ask, ask_options, play_card, pop_frame
+from .jit import njit
+from .layout import (
+    ANSWER,
+    ASIDE,
+    COINS,
+    COST_ANY_HI,
+    DEC_CARD,
+    DEC_CHOOSE,
+    DEC_COUNT,
+    DEC_DISCARD,
+    DEC_EXCLUDE,
+    DEC_GAIN,
+    DEC_PLAY_TWICE,
+    DEC_TARGET,
+    DEC_TOPDECK,
+    DEC_TRASH,
+    DECK_LEN,
+    DISCARD,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_GAIN,
+    EV_SET_ASIDE,
+    FR_CARD,
+    FR_PLAYER,
+    FR_STEP,
+    HAND,
+    IN_PLAY,
+    IN_SUPPLY,
+    MERCHANTS,
+    OPTION0,
+    PASS,
+    R0,
+    R1,
+    R2,
+    SUPPLY,
+    TRASH,
+    UNAFFECTED,
+    UNIVERSE_LEN,
+    ZONE_ASIDE,
+    ZONE_DISCARD,
+    ZONE_HAND,
+    ZONE_SUPPLY,
+)
+from .zones import (
+    current_cost,
+    discard_zone,
+    draw,
+    gain,
+    gain_to_deck,
+    log_event,
+    move,
+    reveal_top,
+    take_top,
+    topdeck_card,
+    trash_card,
+    zone_size,
+)
+
+CELLAR, CHAPEL, HARBINGER, VASSAL, WORKSHOP = (ID[n] for n in (
+    "Cellar", "Chapel", "Harbinger", "Vassal", "Workshop"))
+BUREAUCRAT, MILITIA, MONEYLENDER, POACHER, REMODEL, THRONE_ROOM = (ID[n] for n in (
+    "Bureaucrat", "Militia", "Moneylender", "Poacher", "Remodel", "Throne Room"))
+BANDIT, LIBRARY, MINE, SENTRY, ARTISAN = (ID[n] for n in (
+    "Bandit", "Library", "Mine", "Sentry", "Artisan"))
+CHANCELLOR, FEAST, SPY, THIEF = (ID[n] for n in ("Chancellor", "Feast", "Spy", "Thief"))
+
+ONLY_COPPER = ~(1 << COPPER)  # DEC_EXCLUDE bits: every card but Copper
+
+
+@njit
+def _ask_card(r, f, next_step, kind, player, source, zone, types, lo, hi, can_pass):
+    r.frame[f, FR_STEP] = next_step
+    ask(r, kind, player, source, zone, types, lo, hi, 0, can_pass)
+
+
+@njit
+def cellar(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 1:
+        a = r.game[ANSWER]
+        if a == PASS:
+            draw(r, cfg, p, r.frame[f, R0])
+            pop_frame(r)
+            return
+        move(r, cfg, p, a, HAND, DISCARD, EV_DISCARD)
+        r.frame[f, R0] += 1
+    _ask_card(r, f, 1, DEC_DISCARD, p, CELLAR, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+
+
+@njit
+def chapel(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 1:
+        a = r.game[ANSWER]
+        if a == PASS:
+            pop_frame(r)
+            return
+        trash_card(r, cfg, p, a, HAND)
+        r.frame[f, R0] += 1
+        if r.frame[f, R0] == 4:
+            pop_frame(r)
+            return
+    _ask_card(r, f, 1, DEC_TRASH, p, CHAPEL, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+    r.game[DEC_COUNT] = 4 - r.frame[f, R0]
+
+
+@njit
+def harbinger(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 0:
+        _ask_card(r, f, 1, DEC_TOPDECK, p, HARBINGER, ZONE_DISCARD, 0, 0, COST_ANY_HI, 1)
+        return
+    a = r.game[ANSWER]
+    if a != PASS:
+        topdeck_card(r, cfg, p, a, DISCARD)
+    pop_frame(r)
+
+
+@njit
+def merchant(r, T, cfg, f):
+    r.game[MERCHANTS] += 1
+    pop_frame(r)
+
+
+@njit
+def vassal(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 0:
+        c = take_top(r, cfg, p)
+        if c < 0:
+            pop_frame(r)
+            return
+        r.zone[p, DISCARD, c] += 1
+        log_event(r, cfg, EV_DISCARD, p, c, 1)
+        if not T[c, TYPES] & ACTION:
+            pop_frame(r)
+            return
+        r.frame[f, R0] = c
+        r.frame[f, FR_STEP] = 1
+        ask_options(r, DEC_CHOOSE, p, VASSAL, 1, 1)
+        r.game[DEC_CARD] = c
+        return
+    c = r.frame[f, R0]
+    pop_frame(r)
+    if r.game[ANSWER] == OPTION0:  # play it: from the discard pile into play, no Action used
+        r.zone[p, DISCARD, c] -= 1
+        r.zone[p, IN_PLAY, c] += 1
+        play_card(r, T, cfg, p, c)
+
+
+@njit
+def _gain_step(r, T, cfg, f, source, hi, types, dest, next_step):
+    """Ask for a mandatory gain from the Supply costing up to ``hi`` into zone ``dest``."""
+    p = r.frame[f, FR_PLAYER]
+    _ask_card(r, f, next_step, DEC_GAIN, p, source, ZONE_SUPPLY, types, 0, hi, 0)
+    r.frame[f, R2] = dest
+
+
+@njit
+def _take_gain(r, cfg, f):
+    a = r.game[ANSWER]
+    if a != PASS:
+        gain(r, cfg, r.frame[f, FR_PLAYER], a, r.frame[f, R2])
+
+
+@njit
+def workshop(r, T, cfg, f):
+    if r.frame[f, FR_STEP] == 0:
+        _gain_step(r, T, cfg, f, WORKSHOP, 4, 0, DISCARD, 1)
+        return
+    _take_gain(r, cfg, f)
+    pop_frame(r)
+
+
+@njit
+def bureaucrat(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        gain_to_deck(r, cfg, p, SILVER)
+        begin_attack(r, f, p, 1)
+        return
+    if step == 2:
+        a = r.game[ANSWER]
+        if a != PASS:
+            topdeck_card(r, cfg, current_victim(r, f, p), a, HAND)
+    while True:
+        v = next_victim(r, f, p)
+        if v < 0:
+            pop_frame(r)
+            return
+        if _has_type(r, T, v, VICTORY):
+            _ask_card(r, f, 2, DEC_TOPDECK, v, BUREAUCRAT, ZONE_HAND, VICTORY, 0, COST_ANY_HI, 0)
+            return
+        # a hand with no Victory card is revealed: nothing to do but show it (public anyway)
+
+
+@njit
+def _has_type(r, T, p, types):
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if r.zone[p, HAND, c] > 0 and (T[c, TYPES] & types) == types:
+            return True
+    return False
+
+
+@njit
+def militia(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        begin_attack(r, f, p, 1)
+        return
+    if step == 2:
+        v = current_victim(r, f, p)
+        a = r.game[ANSWER]
+        move(r, cfg, v, a, HAND, DISCARD, EV_DISCARD)
+        if _ask_down_to_3(r, f, v):
+            return
+    while True:
+        v = next_victim(r, f, p)
+        if v < 0:
+            pop_frame(r)
+            return
+        if _ask_down_to_3(r, f, v):
+            return
+
+
+@njit
+def _ask_down_to_3(r, f, v):
+    n = zone_size(r, v, HAND)
+    if n <= 3:
+        return False
+    _ask_card(r, f, 2, DEC_DISCARD, v, MILITIA, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+    r.game[DEC_COUNT] = n - 3
+    return True
+
+
+@njit
+def moneylender(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 0:
+        if r.zone[p, HAND, COPPER] == 0:
+            pop_frame(r)
+            return
+        _ask_card(r, f, 1, DEC_TRASH, p, MONEYLENDER, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+        r.game[DEC_EXCLUDE] = ONLY_COPPER
+        return
+    if r.game[ANSWER] == COPPER:
+        trash_card(r, cfg, p, COPPER, HAND)
+        r.game[COINS] += 3
+    pop_frame(r)
+
+
+@njit
+def poacher(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 0:
+        empty = 0
+        for u in range(r.game[UNIVERSE_LEN]):
+            c = r.universe[u]
+            if r.pile[IN_SUPPLY, c] and r.pile[SUPPLY, c] == 0:
+                empty += 1
+        n = zone_size(r, p, HAND)
+        r.frame[f, R0] = empty if empty < n else n
+    else:
+        move(r, cfg, p, r.game[ANSWER], HAND, DISCARD, EV_DISCARD)
+        r.frame[f, R0] -= 1
+    if r.frame[f, R0] <= 0:
+        pop_frame(r)
+        return
+    _ask_card(r, f, 1, DEC_DISCARD, p, POACHER, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+    r.game[DEC_COUNT] = r.frame[f, R0]
+
+
+@njit
+def remodel(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        _ask_card(r, f, 1, DEC_TRASH, p, REMODEL, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+        return
+    if step == 1:
+        a = r.game[ANSWER]
+        if a == PASS:  # no card to trash: no gain
+            pop_frame(r)
+            return
+        trash_card(r, cfg, p, a, HAND)
+        _gain_step(r, T, cfg, f, REMODEL, current_cost(r, T, a) + 2, 0, DISCARD, 2)
+        return
+    _take_gain(r, cfg, f)
+    pop_frame(r)
+
+
+@njit
+def throne_room(r, T, cfg, f):
+    """R0 = the chosen card; R1 = 1 once that card left play (Feast trashed itself)."""
+    p = r.frame[f, FR_PLAYER]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        _ask_card(r, f, 1, DEC_PLAY_TWICE, p, THRONE_ROOM, ZONE_HAND, ACTION, 0, COST_ANY_HI, 1)
+        return
+    if step == 1:
+        a = r.game[ANSWER]
+        if a == PASS:
+            pop_frame(r)
+            return
+        r.frame[f, R0] = a
+        r.frame[f, R1] = 0
+        r.zone[p, HAND, a] -= 1
+        r.zone[p, IN_PLAY, a] += 1
+        r.frame[f, FR_STEP] = 2
+        play_card(r, T, cfg, p, a)
+        return
+    if step == 2:
+        r.frame[f, FR_STEP] = 3
+        play_card(r, T, cfg, p, r.frame[f, R0])
+        return
+    pop_frame(r)
+
+
+@njit
+def trash_self_once(r, cfg, f, c):
+    """Trash card c, the card of frame f, from play, unless this copy is already gone: under
+    Throne Room the second play finds it trashed (counts cannot tell copies apart, so the
+    Throne Room frame below remembers)."""
+    p = r.frame[f, FR_PLAYER]
+    under_throne = (f > 0 and r.frame[f - 1, FR_CARD] == THRONE_ROOM
+                    and r.frame[f - 1, R0] == c and r.frame[f - 1, FR_STEP] >= 2)
+    if under_throne and r.frame[f - 1, R1]:
+        return False
+    if r.zone[p, IN_PLAY, c] <= 0:
+        return False
+    trash_card(r, cfg, p, c, IN_PLAY)
+    if under_throne:
+        r.frame[f - 1, R1] = 1
+    return True
+
+
+@njit
+def bandit(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        gain(r, cfg, p, GOLD, DISCARD)
+        begin_attack(r, f, p, 1)
+        return
+    if step == 2:
+        v = current_victim(r, f, p)
+        trash_card(r, cfg, v, r.game[ANSWER], ASIDE)
+        discard_zone(r, cfg, v, ASIDE)
+    while True:
+        v = next_victim(r, f, p)
+        if v < 0:
+            pop_frame(r)
+            return
+        reveal_top(r, cfg, v)
+        reveal_top(r, cfg, v)
+        if _bandit_target(r, T, v):
+            _ask_card(r, f, 2, DEC_TRASH, v, BANDIT, ZONE_ASIDE, TREASURE, 0, COST_ANY_HI, 0)
+            r.game[DEC_EXCLUDE] = 1 << COPPER
+            return
+        discard_zone(r, cfg, v, ASIDE)
+
+
+@njit
+def _bandit_target(r, T, v):
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if r.zone[v, ASIDE, c] > 0 and (T[c, TYPES] & TREASURE) and c != COPPER:
+            return True
+    return False
+
+
+@njit
+def council_room(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    P = r.zone.shape[0]
+    for k in range(1, P):
+        draw(r, cfg, (p + k) % P, 1)
+    pop_frame(r)
+
+
+@njit
+def library(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 1 and r.game[ANSWER] == OPTION0:
+        move(r, cfg, p, r.frame[f, R0], HAND, ASIDE, EV_SET_ASIDE)
+    while zone_size(r, p, HAND) < 7:
+        c = take_top(r, cfg, p)
+        if c < 0:
+            break
+        r.zone[p, HAND, c] += 1
+        log_event(r, cfg, EV_DRAW, p, c, 1)
+        if T[c, TYPES] & ACTION:
+            r.frame[f, R0] = c
+            r.frame[f, FR_STEP] = 1
+            ask_options(r, DEC_CHOOSE, p, LIBRARY, 1, 1)
+            r.game[DEC_CARD] = c
+            return
+    discard_zone(r, cfg, p, ASIDE)
+    pop_frame(r)
+
+
+@njit
+def mine(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        _ask_card(r, f, 1, DEC_TRASH, p, MINE, ZONE_HAND, TREASURE, 0, COST_ANY_HI, 1)
+        return
+    if step == 1:
+        a = r.game[ANSWER]
+        if a == PASS:
+            pop_frame(r)
+            return
+        trash_card(r, cfg, p, a, HAND)
+        _gain_step(r, T, cfg, f, MINE, current_cost(r, T, a) + 3, TREASURE, HAND, 2)
+        return
+    _take_gain(r, cfg, f)
+    pop_frame(r)
+
+
+@njit
+def sentry(r, T, cfg, f):
+    """R0, R1 = the two cards looked at (-1 if none); each is decided in turn."""
+    p = r.frame[f, FR_PLAYER]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        r.frame[f, R0] = reveal_top(r, cfg, p)
+        r.frame[f, R1] = reveal_top(r, cfg, p) if r.frame[f, R0] >= 0 else -1
+    elif step == 1 or step == 2:  # the answer about card R0 (step 1) or R1 (step 2)
+        c = r.frame[f, R0 + step - 1]
+        a = r.game[ANSWER]
+        if a == OPTION0:
+            trash_card(r, cfg, p, c, ASIDE)
+        elif a == OPTION0 + 1:
+            move(r, cfg, p, c, ASIDE, DISCARD, EV_DISCARD)
+    elif step == 3:
+        topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE)
+    if step <= 1:
+        c = r.frame[f, R0 + step]
+        if c >= 0:
+            r.frame[f, FR_STEP] = step + 1
+            ask_options(r, DEC_CHOOSE, p, SENTRY, 0b111, 0)
+            r.game[DEC_CARD] = c
+            return
+    # put the kept cards back: a choice only when two different cards remain
+    kept = zone_size(r, p, ASIDE)
+    if kept == 2 and step != 3:
+        a, b = r.frame[f, R0], r.frame[f, R1]
+        if a != b:
+            _ask_card(r, f, 3, DEC_TOPDECK, p, SENTRY, ZONE_ASIDE, 0, 0, COST_ANY_HI, 0)
+            return
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        while r.zone[p, ASIDE, c] > 0:
+            topdeck_card(r, cfg, p, c, ASIDE)
+    pop_frame(r)
+
+
+@njit
+def witch(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 0:
+        begin_attack(r, f, p, 1)
+        return
+    while True:
+        v = next_victim(r, f, p)
+        if v < 0:
+            break
+        gain(r, cfg, v, CURSE_ID, DISCARD)
+    pop_frame(r)
+
+
+@njit
+def artisan(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        _gain_step(r, T, cfg, f, ARTISAN, 5, 0, HAND, 1)
+        return
+    if step == 1:
+        _take_gain(r, cfg, f)
+        _ask_card(r, f, 2, DEC_TOPDECK, p, ARTISAN, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+        return
+    a = r.game[ANSWER]
+    if a != PASS:
+        topdeck_card(r, cfg, p, a, HAND)
+    pop_frame(r)
+
+
+@njit
+def chancellor(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    if r.frame[f, FR_STEP] == 0:
+        if r.player[p, DECK_LEN] == 0:
+            pop_frame(r)
+            return
+        r.frame[f, FR_STEP] = 1
+        ask_options(r, DEC_CHOOSE, p, CHANCELLOR, 1, 1)
+        return
+    if r.game[ANSWER] == OPTION0:  # the deck goes to the discard pile as it is (not a discard)
+        for i in range(r.player[p, DECK_LEN]):
+            r.zone[p, DISCARD, r.deck[p, i]] += 1
+        r.player[p, DECK_LEN] = 0
+    pop_frame(r)
+
+
+@njit
+def feast(r, T, cfg, f):
+    if r.frame[f, FR_STEP] == 0:
+        trash_self_once(r, cfg, f, FEAST)
+        _gain_step(r, T, cfg, f, FEAST, 5, 0, DISCARD, 1)
+        return
+    _take_gain(r, cfg, f)
+    pop_frame(r)
+
+
+@njit
+def spy(r, T, cfg, f):
+    """R0 = seat offset of the player whose top card is being decided (0 = you)."""
+    p = r.frame[f, FR_PLAYER]
+    P = r.zone.shape[0]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        begin_attack(r, f, p, 1)
+        r.frame[f, R0] = -1
+        return
+    if step == 2:
+        o = (p + r.frame[f, R0]) % P
+        c = r.frame[f, R1]
+        if r.game[ANSWER] == OPTION0:
+            move(r, cfg, o, c, ASIDE, DISCARD, EV_DISCARD)
+        else:
+            topdeck_card(r, cfg, o, c, ASIDE)
+    while True:
+        r.frame[f, R0] += 1
+        k = r.frame[f, R0]
+        if k >= P:
+            pop_frame(r)
+            return
+        o = (p + k) % P
+        if k > 0 and (r.game[UNAFFECTED] >> o) & 1:
+            continue
+        c = reveal_top(r, cfg, o)
+        if c < 0:
+            continue
+        r.frame[f, R1] = c
+        r.frame[f, FR_STEP] = 2
+        ask_options(r, DEC_CHOOSE, p, SPY, 0b11, 0)
+        r.game[DEC_CARD] = c
+        r.game[DEC_TARGET] = o
+        return
+
+
+@njit
+def thief(r, T, cfg, f):
+    """R1 = the Treasure trashed from the current victim (offered to you)."""
+    p = r.frame[f, FR_PLAYER]
+    step = r.frame[f, FR_STEP]
+    if step == 0:
+        begin_attack(r, f, p, 1)
+        return
+    if step == 2:  # you chose which revealed Treasure the victim trashes
+        v = current_victim(r, f, p)
+        c = r.game[ANSWER]
+        trash_card(r, cfg, v, c, ASIDE)
+        discard_zone(r, cfg, v, ASIDE)
+        r.frame[f, R1] = c
+        r.frame[f, FR_STEP] = 3
+        ask_options(r, DEC_CHOOSE, p, THIEF, 1, 1)
+        r.game[DEC_CARD] = c
+        return
+    if step == 3:
+        if r.game[ANSWER] == OPTION0:  # gain it from the trash
+            c = r.frame[f, R1]
+            r.pile[TRASH, c] -= 1
+            r.zone[p, DISCARD, c] += 1
+            log_event(r, cfg, EV_GAIN, p, c, 1)
+    while True:
+        v = next_victim(r, f, p)
+        if v < 0:
+            pop_frame(r)
+            return
+        reveal_top(r, cfg, v)
+        reveal_top(r, cfg, v)
+        if _has_type_in(r, T, v, ASIDE, TREASURE):
+            _ask_card(r, f, 2, DEC_TRASH, p, THIEF, ZONE_ASIDE, TREASURE, 0, COST_ANY_HI, 0)
+            r.game[DEC_TARGET] = v
+            return
+        discard_zone(r, cfg, v, ASIDE)
+
+
+@njit
+def _has_type_in(r, T, p, z, types):
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if r.zone[p, z, c] > 0 and (T[c, TYPES] & types) == types:
+            return True
+    return False
+
+
+@njit
+def adventurer(r, T, cfg, f):
+    p = r.frame[f, FR_PLAYER]
+    found = 0
+    while found < 2:
+        c = reveal_top(r, cfg, p)
+        if c < 0:
+            break
+        if T[c, TYPES] & TREASURE:
+            r.zone[p, ASIDE, c] -= 1
+            r.zone[p, HAND, c] += 1
+            found += 1
+    discard_zone(r, cfg, p, ASIDE)
+    pop_frame(r)
+
