@@ -1,0 +1,20 @@
+"""The notebooks run top to bottom (their code cells, executed in order, without Jupyter)."""
+
+import json
+import pathlib
+
+import pytest
+
+NOTEBOOKS = sorted((pathlib.Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_runs(path):
+    cells = json.loads(path.read_text())["cells"]
+    code = [c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+            for c in cells if c["cell_type"] == "code"]
+    assert code, f"{path.name} has no code cells"
+    scope: dict = {}
+    for i, src in enumerate(code):
+        exec(compile(src, f"{path.name}[cell {i}]", "exec"), scope)  # noqa: S102
+    assert scope["finished"] >= 0 and len(scope["summarize"](scope["res"], scope["names"])) == 2
