@@ -17,8 +17,8 @@ function of the decision record and the zones (see ``mask.py``): cards of DEC_ZO
 types include DEC_TYPES, whose current cost lies in [DEC_COST_LO, DEC_COST_HI] and whose bit
 is not set in DEC_EXCLUDE; the options in the bit set DEC_OPTIONS; PASS when DEC_CAN_PASS.
 A player zone (hand, discard, ...) is DEC_TARGET's when set (Thief: the attacker picks among
-the victim's revealed cards), else DEC_PLAYER's. A decision whose mask is empty resolves as
-PASS at once: "do as much as you can".
+the victim's revealed cards), else DEC_PLAYER's. A decision with nothing to choose (an empty
+mask, or PASS alone) resolves as PASS at once, auto_resolve or not: "do as much as you can".
 """
 
 from __future__ import annotations

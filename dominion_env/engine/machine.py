@@ -297,7 +297,9 @@ def advance(r, T, cfg, mask_row, scratch):
     while r.game[STATUS] == RUNNING:
         if r.game[DEC_KIND] != DEC_NONE:
             n, only = write_mask(r, T, mask_row)
-            if n == 0:  # nothing legal: the effect does as much as it can
+            if n == 0 or (n == 1 and only == PASS):
+                # nothing to choose (no card, no option): not a decision the rules give, so it
+                # never stops, whatever auto_resolve says; the effect does what it can
                 r.game[ANSWER] = PASS
                 r.game[DEC_KIND] = DEC_NONE
                 continue
