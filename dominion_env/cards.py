@@ -126,8 +126,7 @@ EFFECT: dict[str, int] = {name: i for i, name in enumerate(EFFECT_NAMES)}
 
 # Card effects whose code has landed. A kingdom holding any other card is refused with a clear
 # error instead of playing a half-implemented card. Grows issue by issue.
-IMPLEMENTED_EFFECTS: frozenset[str] = frozenset({"none"} | {
-    r[0] for r in _ROWS if r[12] and r[1] in ("base2", "base1")})
+IMPLEMENTED_EFFECTS: frozenset[str] = frozenset({"none"} | {r[0] for r in _ROWS if r[12]})
 
 COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE_ID = (ID[n] for n in BASIC)
 

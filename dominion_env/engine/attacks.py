@@ -37,6 +37,7 @@ from .layout import (
 from .zones import log_event
 
 MOAT = ID["Moat"]
+SC_REACTION_STEP = 10  # a Secret Chamber frame at this step runs its Reaction, not a play
 SECRET_CHAMBER = ID["Secret Chamber"]
 REACTION_CARDS = (MOAT, SECRET_CHAMBER)  # index k of a Reaction in the REACTED bits
 
@@ -99,6 +100,9 @@ def reaction_step(r, T, cfg, f):
             log_event(r, cfg, EV_REACT, d, a, 1)
             if a == MOAT:
                 r.game[UNAFFECTED] |= 1 << d
+            else:  # Secret Chamber: its Reaction runs as a frame of its own, then back here
+                push_frame(r, SECRET_CHAMBER, d)
+                r.frame[r.game[SP] - 1, FR_STEP] = SC_REACTION_STEP
             return  # ask the same player again: another Reaction may follow
     while r.frame[f, R0] < P:
         d = (attacker + r.frame[f, R0]) % P

@@ -12,6 +12,7 @@ card whose effect is not here, so the kernel never meets one.
 
 from ..cards import EFFECT, EFFECT_ID
 from . import base_cards as b
+from . import intrigue_cards as i
 from .attacks import reaction_step
 from .frames import pop_frame
 from .jit import njit
@@ -26,6 +27,16 @@ E_BANDIT, E_COUNCIL_ROOM, E_LIBRARY, E_MINE, E_SENTRY, E_WITCH, E_ARTISAN = (EFF
     "Bandit", "Council Room", "Library", "Mine", "Sentry", "Witch", "Artisan"))
 E_CHANCELLOR, E_FEAST, E_SPY, E_THIEF, E_ADVENTURER = (EFFECT[n] for n in (
     "Chancellor", "Feast", "Spy", "Thief", "Adventurer"))
+E_COURTYARD, E_PAWN, E_SECRET_CHAMBER, E_MASQUERADE, E_SHANTY_TOWN, E_STEWARD, E_SWINDLER = (
+    EFFECT[n] for n in ("Courtyard", "Pawn", "Secret Chamber", "Masquerade", "Shanty Town",
+                        "Steward", "Swindler"))
+E_WISHING_WELL, E_BARON, E_BRIDGE, E_CONSPIRATOR, E_COPPERSMITH, E_IRONWORKS = (
+    EFFECT[n] for n in ("Wishing Well", "Baron", "Bridge", "Conspirator", "Coppersmith",
+                        "Ironworks"))
+E_MINING_VILLAGE, E_SCOUT, E_MINION, E_SABOTEUR, E_TORTURER, E_TRADING_POST, E_TRIBUTE = (
+    EFFECT[n] for n in ("Mining Village", "Scout", "Minion", "Saboteur", "Torturer",
+                        "Trading Post", "Tribute"))
+E_UPGRADE, E_NOBLES = EFFECT["Upgrade"], EFFECT["Nobles"]
 
 
 @njit
@@ -85,5 +96,55 @@ def effect_step(r, T, cfg, scratch):
         b.thief(r, T, cfg, f)
     elif e == E_ADVENTURER:
         b.adventurer(r, T, cfg, f)
-    else:  # Moat: nothing on play beyond +2 Cards (its Reaction is in attacks.py)
+    elif e < E_COURTYARD:  # Moat: nothing on play beyond +2 Cards (Reaction: attacks.py)
         pop_frame(r)
+    else:
+        intrigue_step(r, T, cfg, f, e)
+
+
+@njit
+def intrigue_step(r, T, cfg, f, e):
+    if e == E_COURTYARD:
+        i.courtyard(r, T, cfg, f)
+    elif e == E_PAWN:
+        i.pawn(r, T, cfg, f)
+    elif e == E_SECRET_CHAMBER:
+        i.secret_chamber(r, T, cfg, f)
+    elif e == E_MASQUERADE:
+        i.masquerade(r, T, cfg, f)
+    elif e == E_SHANTY_TOWN:
+        i.shanty_town(r, T, cfg, f)
+    elif e == E_STEWARD:
+        i.steward(r, T, cfg, f)
+    elif e == E_SWINDLER:
+        i.swindler(r, T, cfg, f)
+    elif e == E_WISHING_WELL:
+        i.wishing_well(r, T, cfg, f)
+    elif e == E_BARON:
+        i.baron(r, T, cfg, f)
+    elif e == E_BRIDGE:
+        i.bridge(r, T, cfg, f)
+    elif e == E_CONSPIRATOR:
+        i.conspirator(r, T, cfg, f)
+    elif e == E_COPPERSMITH:
+        i.coppersmith(r, T, cfg, f)
+    elif e == E_IRONWORKS:
+        i.ironworks(r, T, cfg, f)
+    elif e == E_MINING_VILLAGE:
+        i.mining_village(r, T, cfg, f)
+    elif e == E_SCOUT:
+        i.scout(r, T, cfg, f)
+    elif e == E_MINION:
+        i.minion(r, T, cfg, f)
+    elif e == E_SABOTEUR:
+        i.saboteur(r, T, cfg, f)
+    elif e == E_TORTURER:
+        i.torturer(r, T, cfg, f)
+    elif e == E_TRADING_POST:
+        i.trading_post(r, T, cfg, f)
+    elif e == E_TRIBUTE:
+        i.tribute(r, T, cfg, f)
+    elif e == E_UPGRADE:
+        i.upgrade(r, T, cfg, f)
+    else:
+        i.nobles(r, T, cfg, f)

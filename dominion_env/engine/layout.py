@@ -173,6 +173,10 @@ def state_dtype(players: int, log: bool = False) -> np.dtype:
         # ascending; hot loops run over these ~17 ids instead of all C, in the same order, so
         # every result equals that of a loop over every card
         ("universe", np.int16, (C,)),
+        # cards passed face down by Masquerade, per player and card, over the whole game:
+        # what a player neither passing nor receiving cannot know (observation honesty)
+        ("masq_in", np.int32, (P, C)),
+        ("masq_out", np.int32, (P, C)),
         ("reward", np.float32, (P,)),  # +1 sole winner, 0 shared win, -1 else; set at the end
         ("log", np.int32, (LOG_CAP if log else 1, 4)),  # events (EV_*, player, card, amount)
     ])

@@ -91,6 +91,8 @@ def setup_game(r, T, cfg, kingdom, pile_sizes):
     r.zone[:] = 0
     r.pile[:] = 0
     r.player[:] = 0
+    r.masq_in[:] = 0
+    r.masq_out[:] = 0
     for c in range(7):  # the basic cards are always in the Supply
         r.pile[SUPPLY, c] = pile_sizes[c]
         r.pile[IN_SUPPLY, c] = 1

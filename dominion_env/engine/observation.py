@@ -11,7 +11,10 @@ Pieces (C = number of cards, P = players; "seat" pieces are indexed by rotated s
     discard       C    viewer's discard pile, counts
     aside         C    viewer's set-aside / revealed / looked-at cards, counts
     in_play       C    the turn player's cards in play (public), counts
-    owned         P*C  cards owned per seat (gains and trashes are public), counts
+    owned         P*C  cards owned per seat as the viewer knows them: gains and trashes are
+                       public, a Masquerade pass between two other players is not (the passed
+                       card stays counted with its passer; a count may go negative when such a
+                       card is later trashed in public, which is what the viewer then learns)
     supply        C    cards left per Supply pile
     in_supply     C    1 if the card has a Supply pile in this game (the kingdom + basics)
     trash         C    trash, counts
@@ -22,7 +25,7 @@ Pieces (C = number of cards, P = players; "seat" pieces are indexed by rotated s
     hand_size     P    per seat
     draw_size     P    per seat
     discard_size  P    per seat
-    vp            P    current score per seat (Gardens/Duke included)
+    vp            P    current score per seat from the owned counts above (Gardens/Duke incl.)
     turns_taken   P    completed turns per seat (the tie-break)
     decision      D    one-hot: kind of the pending decision (layout.DECISION_NAMES)
     dec_source    C    one-hot: card whose effect asks (all zero for the turn's own choices)
@@ -161,6 +164,15 @@ def write_observation(r, T, viewer, off, out, scratch):
             discard_size += d
         for i in range(r.player[p, DECK_LEN]):
             scratch[r.deck[p, i]] += 1
+        if seat > 0 and P > 2:  # Masquerade passes the viewer took no part in stay unseen
+            hide_in = v != (p + P - 1) % P
+            hide_out = v != (p + 1) % P
+            for u in range(n):
+                c = r.universe[u]
+                if hide_in:
+                    scratch[c] -= r.masq_in[p, c]
+                if hide_out:
+                    scratch[c] += r.masq_out[p, c]
         cards = 0
         fixed = 0
         gardens = 0
