@@ -18,6 +18,7 @@ cards -1, any other card its printed cost):
 * play an Action / Throne Room target: most +Actions first (villages before terminals), then
   the highest cost; never ends the Action phase while an Action is playable
 * play a Treasure: play them all (the lowest card id first)
+* gain a card for another player (Swindler): the lowest keep value
 * discard / trash / pass a card: mandatory -> lowest keep value; optional -> only Curses and
   Victory-only cards, else stop
 * topdeck or order: lowest keep value first (so the best card ends on top)
@@ -53,6 +54,7 @@ from .layout import (
     DEC_PLAY_TWICE,
     DEC_PLAYER,
     DEC_REACT,
+    DEC_TARGET,
     DEC_TRASH,
     DECK_LEN,
     IN_SUPPLY,
@@ -167,6 +169,9 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
     kind = r.game[DEC_KIND]
     p = r.game[DEC_PLAYER]
     can_pass = mask_row[PASS]
+    if kind == DEC_GAIN and r.game[DEC_TARGET] >= 0:
+        # a gain the bot picks for another player (Swindler): the least useful card
+        return _lowest_keep(T, mask_row)
     if kind == DEC_BUY or kind == DEC_GAIN:
         count_owned(r, p, owned)
         for k_rule in range(bots.rules.shape[1]):
@@ -223,16 +228,23 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
     # the lowest keep value; an optional discard, trash or pass gives up only junk
     optional_junk_only = can_pass and (kind == DEC_DISCARD or kind == DEC_TRASH
                                        or kind == DEC_PASS_CARD)
-    best = -1
-    for c in range(NUM_CARDS):
-        if mask_row[c] and (best < 0 or _keep_value(T, c) < _keep_value(T, best)):
-            best = c
+    best = _lowest_keep(T, mask_row)
     if best >= 0 and not (optional_junk_only and _keep_value(T, best) >= 0):
         return best
     for k in range(OPTION0, NUM_ACTIONS):
         if mask_row[k]:
             return k
     return _first_legal(mask_row)
+
+
+@njit
+def _lowest_keep(T, mask_row):
+    """The legal card with the lowest keep value (-1 if no card is legal)."""
+    best = -1
+    for c in range(NUM_CARDS):
+        if mask_row[c] and (best < 0 or _keep_value(T, c) < _keep_value(T, best)):
+            best = c
+    return best
 
 
 @njit
