@@ -65,49 +65,90 @@ def _write_obs(r, T, buf, g):
     write_observation(r, T, viewer, buf.offsets, buf.obs[g], buf.scratch[g])
 
 
+# Each prange body below is one call to a helper: Numba's parfor lowering was seen to drop
+# conditional writes made directly in the loop body (the terminated flags never arrived).
+
+@njit
+def _reset_game(s, g, T, cfg, setup, buf, seed, write_obs):
+    r = s[g]
+    seed_game(r.rng, 0, seed, g)
+    new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
+    for p in range(buf.reward.shape[1]):
+        buf.reward[g, p] = 0.0
+    buf.terminated[g] = False
+    buf.truncated[g] = False
+    if write_obs:
+        _write_obs(r, T, buf, g)
+
+
 @kernel
 def reset_kernel(s, T, cfg, setup, buf, seed, write_obs):
     for g in prange(s.shape[0]):
-        r = s[g]
-        seed_game(r.rng, 0, seed, g)
-        new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
-        buf.reward[g, :] = 0.0
-        buf.terminated[g] = False
-        buf.truncated[g] = False
-        if write_obs:
-            _write_obs(r, T, buf, g)
+        _reset_game(s, g, T, cfg, setup, buf, seed, write_obs)
+
+
+@njit
+def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs):
+    r = s[g]
+    for p in range(buf.reward.shape[1]):
+        buf.reward[g, p] = 0.0
+    buf.terminated[g] = False
+    buf.truncated[g] = False
+    if r.game[STATUS] != RUNNING:
+        return
+    resolve(r, T, cfg, action, buf.mask[g], buf.scratch[g])
+    status = r.game[STATUS]
+    if status != RUNNING:
+        for p in range(buf.reward.shape[1]):
+            buf.reward[g, p] = r.reward[p]
+        buf.terminated[g] = status == TERMINATED
+        buf.truncated[g] = status == TRUNCATED
+        if autoreset:
+            new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
+    if write_obs:
+        _write_obs(r, T, buf, g)
 
 
 @kernel
 def step_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs):
     for g in prange(s.shape[0]):
-        r = s[g]
-        buf.reward[g, :] = 0.0
-        buf.terminated[g] = False
-        buf.truncated[g] = False
-        if r.game[STATUS] != RUNNING:
-            continue
-        resolve(r, T, cfg, actions[g], buf.mask[g], buf.scratch[g])
-        if r.game[STATUS] != RUNNING:
-            buf.reward[g, :] = r.reward[:]
-            buf.terminated[g] = r.game[STATUS] == TERMINATED
-            buf.truncated[g] = r.game[STATUS] == TRUNCATED
-            if autoreset:
-                new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
-        if write_obs:
-            _write_obs(r, T, buf, g)
+        _step_game(s, g, T, cfg, setup, buf, actions[g], autoreset, write_obs)
+
+
+@njit
+def _seed_row(rng, g, seed):
+    seed_game(rng, g, seed, g)
 
 
 @kernel
 def seed_kernel(rng, seed):
     for g in prange(rng.shape[0]):
-        seed_game(rng, g, seed, g)
+        _seed_row(rng, g, seed)
+
+
+@njit
+def _random_row(mask, rng, out, g):
+    out[g] = random_action(mask[g], rng, g)
 
 
 @kernel
 def random_actions_kernel(mask, rng, out):
     for g in prange(mask.shape[0]):
-        out[g] = random_action(mask[g], rng, g)
+        _random_row(mask, rng, out, g)
+
+
+@njit
+def _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
+                   bot_rng, turns):
+    r = s[g]
+    seed_game(r.rng, 0, seed, first_index + g)
+    seed_game(bot_rng, g, seed + 1, first_index + g)
+    new_game(r, T, cfg, setup, mask[g], scratch[g])
+    while r.game[STATUS] == RUNNING:
+        b = seat_bot[g, r.game[DEC_PLAYER]]
+        a = bot_action(r, T, bots, b, mask[g], bot_rng, g, scratch[g])
+        resolve(r, T, cfg, a, mask[g], scratch[g])
+    turns[g] = r.game[TURN_NUMBER]
 
 
 @kernel
@@ -120,15 +161,8 @@ def play_bots_kernel(s, T, cfg, setup, mask, scratch, seed, first_index, seat_bo
     bot_rng[g]. Results stay in the records (reward, STATUS); turns[g] = turns started.
     """
     for g in prange(s.shape[0]):
-        r = s[g]
-        seed_game(r.rng, 0, seed, first_index + g)
-        seed_game(bot_rng, g, seed + 1, first_index + g)
-        new_game(r, T, cfg, setup, mask[g], scratch[g])
-        while r.game[STATUS] == RUNNING:
-            b = seat_bot[g, r.game[DEC_PLAYER]]
-            a = bot_action(r, T, bots, b, mask[g], bot_rng, g, scratch[g])
-            resolve(r, T, cfg, a, mask[g], scratch[g])
-        turns[g] = r.game[TURN_NUMBER]
+        _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
+                       bot_rng, turns)
 
 
 # -- one game of a batch, for the Python side (Game, tests): g is the record's index ----------

@@ -152,6 +152,8 @@ def random_action(mask_row, rng, g):
     for a in range(NUM_ACTIONS):
         if mask_row[a]:
             n += 1
+    if n == 0:  # a finished game (no autoreset): nothing to choose
+        return PASS
     k = np.int64((next_u64(rng, g) >> np.uint64(33)) % np.uint64(n))
     for a in range(NUM_ACTIONS):
         if mask_row[a]:

@@ -97,9 +97,9 @@ def shuffle_discard_into_deck(r, cfg, p):
 def take_top(r, cfg, p):
     """Remove and return the top card of p's deck, shuffling first if it is empty; -1 if none."""
     if r.player[p, DECK_LEN] == 0:
+        if zone_size(r, p, DISCARD) == 0:
+            return -1  # nothing to shuffle: no shuffle happens (nor is logged)
         shuffle_discard_into_deck(r, cfg, p)
-        if r.player[p, DECK_LEN] == 0:
-            return -1
     n = r.player[p, DECK_LEN] - 1
     r.player[p, DECK_LEN] = n
     return np.int64(r.deck[p, n])
