@@ -13,7 +13,7 @@ import numpy as np
 
 from .cards import NUM_CARDS, TABLE, check_players
 from .engine.batch import play_bots_kernel
-from .engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, Config, new_state
+from .engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, Config, new_log, new_state
 from .vector import make_setup
 
 
@@ -53,12 +53,12 @@ def play_games(bot_table, n_games: int, players: int = 2, kingdom="random", *, s
         raise ValueError(f"seat_bot holds bot ids outside 0..{nb - 1}")
     setup = make_setup(players, kingdom)
     cfg = Config(players=players, autoplay_treasures=1, auto_resolve=1, turn_limit=turn_limit,
-                 log=0, end_piles=4 if players >= 5 else 3, first_player=0)
+                 log=0, end_piles=4 if players >= 5 else 3, first_player=0, log_buf=new_log(False))
     reward = np.zeros((n_games, players), np.float32)
     turns = np.zeros(n_games, np.int64)
     status = np.zeros(n_games, np.int64)
     size = min(chunk, n_games)
-    s = new_state(size, players)
+    s = new_state(size)
     mask = np.zeros((size, NUM_ACTIONS), np.bool_)
     scratch = np.zeros((size, NUM_CARDS), np.int64)
     bot_rng = np.zeros(size, np.uint64)
@@ -66,11 +66,11 @@ def play_games(bot_table, n_games: int, players: int = 2, kingdom="random", *, s
     for start in range(0, n_games, size):
         n = min(size, n_games - start)
         if n < size:
-            s = new_state(n, players)
+            s = new_state(n)
             mask, scratch, bot_rng, t = mask[:n], scratch[:n], bot_rng[:n], t[:n]
         play_bots_kernel(s, TABLE, cfg, setup, mask, scratch, seed, start,
                          seat_bot[start:start + n], bot_table, bot_rng, t)
-        reward[start:start + n] = s["reward"]
+        reward[start:start + n] = s["reward"][:, :players]
         turns[start:start + n] = t
         status[start:start + n] = s["game"][:, STATUS]
         if progress is not None:

@@ -63,6 +63,7 @@ from .engine.layout import (
     PHASE_ACTION,
     PHASE_BUY,
     PHASE_NAMES,
+    PLAYERS,
     RUNNING,
     SP,
     STATUS,
@@ -152,7 +153,7 @@ class Game:
     @property
     def rewards(self) -> np.ndarray:
         """(P,) +1 sole winner, 0 shared win, -1 otherwise; zeros until the game ends."""
-        return self.state["reward"][0].copy()
+        return self.state["reward"][0, :self.players].copy()
 
     @property
     def turn(self) -> dict:
@@ -216,8 +217,9 @@ class Game:
     def log(self) -> list[str]:
         """The events so far, one readable line each (a perfect-information debug log)."""
         s = self.state
-        n = min(int(s["game"][0, LOG_LEN]), s["log"].shape[1])
-        return [_event_text(*map(int, row)) for row in s["log"][0, :n]]
+        buf = self._vec.config.log_buf
+        n = min(int(s["game"][0, LOG_LEN]), buf.shape[0])
+        return [_event_text(*map(int, row)) for row in buf[:n]]
 
     # -- scenarios -----------------------------------------------------------------------
 
@@ -245,6 +247,8 @@ class Game:
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
         s["zone"][0] = 0
         s["player"][0] = 0
+        s["masq_in"][0] = 0
+        s["masq_out"][0] = 0
         s["pile"][0, TRASH] = 0
         for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY), (aside, ASIDE)):
             for p, cards in self._per_player(arg).items():
@@ -271,12 +275,13 @@ class Game:
         if turns_taken is not None:
             if len(turns_taken) != P:
                 raise ValueError(f"turns_taken needs {P} values")
-            s["player"][0, :, TURNS_TAKEN] = turns_taken
+            s["player"][0, :P, TURNS_TAKEN] = turns_taken
         gm = s["game"][0]
         gm[:] = 0
         gm[STATUS] = RUNNING
         gm[TURN_PLAYER] = turn_player
-        gm[TURN_NUMBER] = int(s["player"][0, :, TURNS_TAKEN].sum()) + 1
+        gm[TURN_NUMBER] = int(s["player"][0, :P, TURNS_TAKEN].sum()) + 1
+        gm[PLAYERS] = P
         gm[PHASE], step = phases[phase]
         gm[ACTIONS], gm[BUYS], gm[COINS] = actions, buys, coins
         gm[SP] = 1

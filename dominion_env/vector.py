@@ -41,7 +41,7 @@ from .engine.batch import (
     seed_kernel,
     step_kernel,
 )
-from .engine.layout import DEC_PLAYER, NUM_ACTIONS, RUNNING, STATUS, Config, new_state
+from .engine.layout import DEC_PLAYER, NUM_ACTIONS, RUNNING, STATUS, Config, new_log, new_state
 from .engine.observation import obs_offsets, obs_size
 from .kingdoms import check_pool, resolve_kingdom
 
@@ -98,9 +98,12 @@ class VecGame:
             players=players, autoplay_treasures=_as_flag("autoplay_treasures", autoplay_treasures),
             auto_resolve=_as_flag("auto_resolve", auto_resolve), turn_limit=int(turn_limit),
             log=_as_flag("log", log), end_piles=4 if players >= 5 else 3,
-            first_player=-1 if first_player is None else int(first_player))
+            first_player=-1 if first_player is None else int(first_player),
+            log_buf=new_log(bool(log) and num_games == 1))
+        if log and num_games != 1:
+            raise ValueError("log=True is for a single game (Game); a batch does not log")
         self.setup = make_setup(players, kingdom, pool)
-        self.state = new_state(self.num_games, players, log=bool(log))
+        self.state = new_state(self.num_games)
         n = self.num_games
         self.buffers = Buffers(
             obs=np.zeros((n, obs_size(players)), np.float32),

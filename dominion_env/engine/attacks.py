@@ -26,6 +26,7 @@ from .layout import (
     FR_STEP,
     HAND,
     PASS,
+    PLAYERS,
     R0,
     R3,
     REACTED,
@@ -56,7 +57,7 @@ def begin_attack(r, f, attacker, next_step):
 @njit
 def next_victim(r, f, attacker):
     """Advance the card frame f to the next affected player in turn order; -1 when done."""
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     k = r.frame[f, R3] + 1
     while k < P:
         v = (attacker + k) % P
@@ -70,7 +71,7 @@ def next_victim(r, f, attacker):
 
 @njit
 def current_victim(r, f, attacker):
-    return (attacker + r.frame[f, R3]) % r.zone.shape[0]
+    return (attacker + r.frame[f, R3]) % r.game[PLAYERS]
 
 
 @njit
@@ -86,7 +87,7 @@ def _revealed_exclusion(r, d):
 @njit
 def reaction_step(r, T, cfg, f):
     """One step of the reaction window frame f (its player is the attacker)."""
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     attacker = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 1:
         d = (attacker + r.frame[f, R0]) % P

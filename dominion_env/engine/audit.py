@@ -63,6 +63,7 @@ from .layout import (
     IN_SUPPLY,
     NUM_ACTIONS,
     NUM_DECISIONS,
+    PLAYERS,
     RUNNING,
     STATUS,
     SUPPLY,
@@ -73,6 +74,7 @@ from .layout import (
     TURN_PLAYER,
     TURNS_TAKEN,
     Config,
+    new_log,
     new_state,
 )
 from .machine import resolve
@@ -124,7 +126,7 @@ def _expected_totals(r, setup, out):
     """Card totals of the game in record r at setup into out (C,): each Supply pile's setup
     size plus the starting decks. False if the Supply is not the 7 basic piles plus 10 kingdom
     piles drawn from the setup's pool."""
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     ok = True
     kingdom = 0
     for c in range(C):
@@ -152,7 +154,7 @@ def _check_cards(r, expected, work):
 
     Loops over every card id, not only the game's universe, so a card that should not exist
     in this game anywhere is caught too."""
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     Z = r.zone.shape[1]
     K = r.deck.shape[1]
     conserved = True
@@ -200,7 +202,7 @@ def _mask_count(mask_row):
 @njit
 def _decider_ok(r):
     """While running: a seat decides a real decision kind on a seat's turn; over: nobody."""
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     if r.game[STATUS] == RUNNING:
         p = r.game[DEC_PLAYER]
         k = r.game[DEC_KIND]
@@ -212,7 +214,7 @@ def _decider_ok(r):
 @njit
 def _rewards_ok(r):
     """The end-of-game rewards have the documented shape (see the module docstring)."""
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     wins = 0
     shared = 0
     losses = 0
@@ -333,7 +335,8 @@ def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_
     cfg = Config(players=players, autoplay_treasures=int(bool(autoplay_treasures)),
                  auto_resolve=int(bool(auto_resolve)), turn_limit=int(turn_limit), log=0,
                  end_piles=4 if players >= 5 else 3,
-                 first_player=-1 if first_player is None else int(first_player))
+                 first_player=-1 if first_player is None else int(first_player),
+                 log_buf=new_log(False))
     setup = make_setup(players, kingdom, pool)
     violations = np.zeros((n_games, NUM_CHECKS), np.int64)
     first_bad = np.zeros(n_games, np.int64)
@@ -341,13 +344,13 @@ def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_
     status = np.zeros(n_games, np.int64)
     turns = np.zeros(n_games, np.int64)
     size = max(1, min(chunk, n_games))
-    s = new_state(size, players)
+    s = new_state(size)
     buf = new_buffers(size)
     t0 = time.perf_counter()
     for start in range(0, n_games, size):
         n = min(size, n_games - start)
         if n < size:
-            s = new_state(n, players)
+            s = new_state(n)
             buf = new_buffers(n)
         audit_random_games(s, TABLE, cfg, setup, buf, int(seed), int(seed) ^ POLICY_SEED_SALT,
                            start, int(max_decisions))

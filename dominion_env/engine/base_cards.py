@@ -73,6 +73,7 @@ from .layout import (
     MERCHANTS,
     OPTION0,
     PASS,
+    PLAYERS,
     R0,
     R1,
     R2,
@@ -419,7 +420,7 @@ def _bandit_target(r, T, v):
 @njit
 def council_room(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     for k in range(1, P):
         draw(r, cfg, (p + k) % P, 1)
     pop_frame(r)
@@ -565,7 +566,7 @@ def feast(r, T, cfg, f):
 def spy(r, T, cfg, f):
     """R0 = seat offset of the player whose top card is being decided (0 = you)."""
     p = r.frame[f, FR_PLAYER]
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     step = r.frame[f, FR_STEP]
     if step == 0:
         begin_attack(r, f, p, 1)

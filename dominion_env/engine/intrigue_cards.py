@@ -79,6 +79,7 @@ from .layout import (
     IN_PLAY,
     OPTION0,
     PASS,
+    PLAYERS,
     R0,
     R1,
     TRASH,
@@ -182,7 +183,7 @@ def secret_chamber(r, T, cfg, f):
 def masquerade(r, T, cfg, f):
     """R0 = seat offset of the player picking now (0 = you)."""
     p = r.frame[f, FR_PLAYER]
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     step = r.frame[f, FR_STEP]
     if step == 3:  # your optional trash, after the pass
         if r.game[ANSWER] != PASS:
@@ -411,7 +412,7 @@ def scout(r, T, cfg, f):
 @njit
 def minion(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     step = r.frame[f, FR_STEP]
     if step == 0:
         begin_attack(r, f, p, 1)
@@ -528,7 +529,7 @@ def trading_post(r, T, cfg, f):
 @njit
 def tribute(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
-    left = (p + 1) % r.zone.shape[0]
+    left = (p + 1) % r.game[PLAYERS]
     a = reveal_top(r, cfg, left)
     b = reveal_top(r, cfg, left) if a >= 0 else -1
     discard_zone(r, cfg, left, ASIDE)

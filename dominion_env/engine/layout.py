@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import NUM_CARDS
+from ..cards import MAX_PLAYERS, NUM_CARDS
 
 C = NUM_CARDS
 NUM_OPTIONS = 6
@@ -37,7 +37,7 @@ OPTION0 = C  # action index of option 0
 
 FRAME_DEPTH = 32  # Throne Room chains and nested attacks stay far below this
 FRAME_REGS = 4  # integer registers per frame
-LOG_CAP = 4096  # events kept per game when logging is on (Game); 0 rows otherwise
+LOG_CAP = 1 << 16  # events kept when logging is on (Game: a batch of one game)
 
 COST_ANY_HI = 1 << 20  # cost cap meaning "no cap"
 
@@ -94,9 +94,10 @@ class Config(NamedTuple):
     autoplay_treasures: int  # 1: the Buy phase plays every Treasure in hand before buying
     auto_resolve: int  # 1: a decision with exactly one legal action is taken without stopping
     turn_limit: int  # the game is truncated before any player would start turn turn_limit+1
-    log: int  # 1: record events in State.log (Game); 0: no logging (batches)
+    log: int  # 1: record events in log_buf (Game, a batch of one); 0: no logging (batches)
     end_piles: int  # empty Supply piles that end the game: 3, or 4 with 5-6 players
     first_player: int  # -1: random per game; else that seat starts
+    log_buf: np.ndarray  # (L, 4) int32 events (EV_*, player, card, amount), see new_log
 
 
 # Per-game scalars: columns of State.game (N, NUM_GAME_FIELDS) int64
@@ -131,8 +132,9 @@ class Config(NamedTuple):
  MERCHANTS,       # Merchants played this turn (each: +$1 on the first Silver played)
  SILVER_PLAYED,   # 1 once a Silver was played this turn
  COPPER_BONUS,    # extra $ per Copper played this turn (Coppersmith)
- ) = range(31)
-NUM_GAME_FIELDS = 31
+ PLAYERS,         # players in this game (the record has room for MAX_PLAYERS)
+ ) = range(32)
+NUM_GAME_FIELDS = 32
 
 # Per-player scalars: columns of State.player (N, P, NUM_PLAYER_FIELDS) int64
 TURNS_TAKEN, DECK_LEN = range(2)  # completed turns (tie-break); cards in the draw pile
@@ -152,18 +154,20 @@ R0, R1, R2, R3 = FR_REG, FR_REG + 1, FR_REG + 2, FR_REG + 3
 NUM_FRAME_FIELDS = FR_REG + FRAME_REGS
 
 
-def state_dtype(players: int, log: bool = False) -> np.dtype:
+def state_dtype() -> np.dtype:
     """The record of one game. A batch is a numpy array of these records, shape (N,).
 
     Kernels take one game's record ``r = state[g]``, which Numba passes as a single pointer:
     a call costs the same whatever the state holds (a tuple of arrays is passed field by field
     and cost ~50 ns a call, measured). Copying a game is copying its record; saving a batch is
-    saving one array. K = deck capacity, L = log rows (1 when logging is off).
+    saving one array. Per-player fields have room for MAX_PLAYERS whatever the game's PLAYERS:
+    one record type for every player count means one compilation (each record shape is a new
+    Numba type and costs a full compile of the engine). K = deck capacity.
     """
-    P = players
+    P = MAX_PLAYERS
     return np.dtype([
         ("rng", np.uint64, (1,)),  # splitmix64 state of this game's stream
-        ("game", np.int64, (NUM_GAME_FIELDS,)),  # per-game scalars, STATUS .. UNIVERSE_LEN
+        ("game", np.int64, (NUM_GAME_FIELDS,)),  # per-game scalars, STATUS .. PLAYERS
         ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN, DECK_LEN per player
         ("zone", np.int32, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts
         ("deck", np.int16, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
@@ -178,7 +182,6 @@ def state_dtype(players: int, log: bool = False) -> np.dtype:
         ("masq_in", np.int32, (P, C)),
         ("masq_out", np.int32, (P, C)),
         ("reward", np.float32, (P,)),  # +1 sole winner, 0 shared win, -1 else; set at the end
-        ("log", np.int32, (LOG_CAP if log else 1, 4)),  # events (EV_*, player, card, amount)
     ])
 
 
@@ -190,6 +193,11 @@ def deck_capacity(players: int) -> int:
     return int(basics + 10 * 12)
 
 
-def new_state(n: int, players: int, log: bool = False) -> np.ndarray:
-    """Zeroed records for ``n`` games of ``players`` players (call a reset kernel next)."""
-    return np.zeros(n, state_dtype(players, log))
+def new_state(n: int) -> np.ndarray:
+    """Zeroed records for ``n`` games (call a reset kernel next)."""
+    return np.zeros(n, state_dtype())
+
+
+def new_log(log: bool) -> np.ndarray:
+    """The event log buffer of a Config: LOG_CAP rows when logging, a dummy row otherwise."""
+    return np.zeros((LOG_CAP if log else 1, 4), np.int32)

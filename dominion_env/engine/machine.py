@@ -51,6 +51,7 @@ from .layout import (
     PHASE_BUY,
     PHASE_CLEANUP,
     PHASE_OVER,
+    PLAYERS,
     RUNNING,
     SILVER_PLAYED,
     SP,
@@ -86,8 +87,9 @@ HAND_SIZE = 5
 def setup_game(r, T, cfg, kingdom, pile_sizes):
     """Start the game: Supply from ``pile_sizes`` (C,) for the basics and the kingdom card ids,
     7 Coppers and 3 Estates per player (not from the Supply), 5 cards each, first turn."""
-    P = r.zone.shape[0]
     r.game[:] = 0
+    r.game[PLAYERS] = cfg.players
+    P = cfg.players
     r.zone[:] = 0
     r.pile[:] = 0
     r.player[:] = 0
@@ -121,7 +123,7 @@ def set_universe(r):
     n = 0
     for c in range(r.pile.shape[1]):
         present = r.pile[IN_SUPPLY, c] > 0 or r.pile[TRASH, c] > 0
-        for p in range(r.zone.shape[0]):
+        for p in range(r.game[PLAYERS]):
             for z in range(r.zone.shape[1]):
                 present = present or r.zone[p, z, c] > 0
             for i in range(r.player[p, DECK_LEN]):
@@ -135,7 +137,7 @@ def set_universe(r):
 @njit
 def finish_game(r, T, cfg, status, scratch):
     """End the game: rewards per player (+1 sole winner, 0 shared win, -1 otherwise)."""
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     r.game[STATUS] = status
     r.game[PHASE] = PHASE_OVER
     r.game[DEC_KIND] = DEC_NONE
@@ -277,7 +279,7 @@ def turn_step(r, T, cfg, scratch):
             if game_over(r, cfg):
                 finish_game(r, T, cfg, TERMINATED, scratch)
                 return
-            nxt = (p + 1) % r.zone.shape[0]
+            nxt = (p + 1) % r.game[PLAYERS]
             if r.player[nxt, TURNS_TAKEN] >= cfg.turn_limit:
                 finish_game(r, T, cfg, TRUNCATED, scratch)
                 return

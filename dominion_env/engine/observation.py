@@ -65,6 +65,7 @@ from .layout import (
     NUM_DECISIONS,
     NUM_PHASES,
     PHASE,
+    PLAYERS,
     SUPPLY,
     TRASH,
     TURN_NUMBER,
@@ -126,7 +127,7 @@ def split(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
 @njit
 def write_observation(r, T, viewer, off, out, scratch):
     """Write the game in record r as seen by ``viewer`` into out (obs_size,) float32."""
-    P = r.zone.shape[0]
+    P = r.game[PLAYERS]
     out[:] = 0.0
     v = viewer
     tp = r.game[TURN_PLAYER]

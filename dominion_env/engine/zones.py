@@ -66,11 +66,11 @@ def seed_game(rng, g, seed, index):
 def log_event(r, cfg, event, player, card, amount):
     if cfg.log:
         i = r.game[LOG_LEN]
-        if i < r.log.shape[0]:
-            r.log[i, 0] = event
-            r.log[i, 1] = player
-            r.log[i, 2] = card
-            r.log[i, 3] = amount
+        if i < cfg.log_buf.shape[0]:
+            cfg.log_buf[i, 0] = event
+            cfg.log_buf[i, 1] = player
+            cfg.log_buf[i, 2] = card
+            cfg.log_buf[i, 3] = amount
         r.game[LOG_LEN] = i + 1
 
 
