@@ -23,7 +23,8 @@ next game in that row (same-step autoreset). The finished game's last state is n
 Arrays returned are the VecGame's own buffers, overwritten by the next call: copy what you keep.
 
 Version history
-    v1  foundation: turn structure, vanilla kingdom cards, Gardens/Duke scoring, 2-6 players.
+    v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
+        Base cards, Intrigue 1st edition), 2-6 players, every decision of every player.
 """
 
 from __future__ import annotations

@@ -901,8 +901,9 @@ def test_throne_room_on_militia_two_attacks_two_reaction_windows():
     3 of 6)."""
     sc = Scenario(hands={0: ["Throne Room", "Militia"],
                          1: ["Moat", "Copper", "Copper", "Estate", "Estate", "Silver"]})
-    sc.run([play("Throne Room"), S(0, "play_twice", "Militia", coins=2),
-            S(1, "react", "Moat", legal=["Moat", "PASS"], source="Militia", coins=4),
+    # the reaction window opens before each Militia does anything, its +$2 included
+    sc.run([play("Throne Room"), S(0, "play_twice", "Militia", coins=0),
+            S(1, "react", "Moat", legal=["Moat", "PASS"], source="Militia", coins=2),
             S(1, "react", "PASS", legal=["Moat", "PASS"], source="Militia", coins=4),
             S(1, "discard", "Estate", count=3), S(1, "discard", "Estate", count=2),
             S(1, "discard", "Copper", count=1)])

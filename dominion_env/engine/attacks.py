@@ -1,13 +1,13 @@
 """Attacks: the reaction window and the walk over the victims.
 
-When an Attack is played, ``begin_attack`` pushes a reaction-window frame above the card's
-frame. The window asks each other player in turn order (those holding a Reaction they have not
+When an Attack is played, ``frames.play_card`` pushes the card's frame (waiting at
+ATTACK_PENDING) and a reaction-window frame above it, before the Attack does anything. The window asks each other player in turn order (those holding a Reaction they have not
 yet revealed to this Attack) whether to reveal one: Moat makes its owner unaffected; each
 Reaction is revealed at most once per Attack and resolved fully before the next question. When
 the window pops, the card frame resumes and walks its victims with ``next_victim`` (players
 who revealed Moat are skipped), each victim making its own choices.
 
-The card's vanilla bonuses are applied before the window opens (they only touch the attacker).
+When the window closes, the card's vanilla bonuses are applied and its effect starts at step 0.
 Register R3 of an attacking card's frame holds the seat offset of the current victim.
 """
 
@@ -30,7 +30,6 @@ from .layout import (
     R0,
     R3,
     REACTED,
-    REACTION_FRAME,
     SP,
     UNAFFECTED,
     ZONE_HAND,
@@ -41,17 +40,6 @@ MOAT = ID["Moat"]
 SC_REACTION_STEP = 10  # a Secret Chamber frame at this step runs its Reaction, not a play
 SECRET_CHAMBER = ID["Secret Chamber"]
 REACTION_CARDS = (MOAT, SECRET_CHAMBER)  # index k of a Reaction in the REACTED bits
-
-
-@njit
-def begin_attack(r, f, attacker, next_step):
-    """Open the reaction window; the card frame f resumes at ``next_step`` afterwards."""
-    r.frame[f, FR_STEP] = next_step
-    r.frame[f, R3] = 0
-    r.game[UNAFFECTED] = 0
-    r.game[REACTED] = 0
-    push_frame(r, REACTION_FRAME, attacker)
-    r.frame[r.game[SP] - 1, R0] = 1  # the window starts at the attacker's left neighbour
 
 
 @njit

@@ -8,16 +8,19 @@ after setup and after every answer (so at every decision, and once more on the f
 it checks:
 
 ``conservation``  for every card id: the cards each player owns (hand, discard, in play, aside,
-                  draw pile) summed over the players, plus the Supply, plus the trash, equal
-                  the total at setup: the Supply pile sizes of the game's piles plus 7 Coppers
-                  and 3 Estates per player. The totals come from the setup arguments, not from
-                  the engine's own bookkeeping; the Supply must also hold the 7 basic piles and
-                  exactly 10 kingdom piles, all drawn from the setup's pool, and every draw
-                  pile entry must be a valid card id.
+                  draw pile) summed over every seat of the record (seats beyond the game's
+                  players must stay empty), plus the Supply, plus the trash, equal the total at
+                  setup: the Supply pile sizes of the game's piles plus 7 Coppers and 3 Estates
+                  per player. The totals come from the setup arguments and the configured player
+                  count, not from the engine's own bookkeeping; the Supply must also hold the 7
+                  basic piles and exactly 10 kingdom piles, all drawn from the setup's pool, the
+                  record's player count must be the configured one, and every draw pile entry
+                  must be a valid card id.
 ``empty_mask``    while the game is running the mask ``advance`` wrote holds at least one legal
                   action; once it is over the mask is all False.
 ``decider``       while running, the player who decides is a seat 0..P-1, the decision kind is
-                  a real one and the turn player is a seat; once over, the decider is -1.
+                  a real one and the turn player is a seat; once over, the decider is -1 (P,
+                  the record's player count, must itself be 2..MAX_PLAYERS).
 ``negative``      no count is negative: zone counts, Supply and trash piles, draw pile sizes
                   (which must also fit the deck array), turns taken, and the turn's Actions,
                   Buys, $, cost reduction and Actions played.
@@ -122,11 +125,11 @@ def new_buffers(n: int) -> AuditBuffers:
 
 
 @njit
-def _expected_totals(r, setup, out):
+def _expected_totals(r, setup, players, out):
     """Card totals of the game in record r at setup into out (C,): each Supply pile's setup
-    size plus the starting decks. False if the Supply is not the 7 basic piles plus 10 kingdom
-    piles drawn from the setup's pool."""
-    P = r.game[PLAYERS]
+    size plus the starting decks of ``players`` players. False if the Supply is not the 7
+    basic piles plus 10 kingdom piles drawn from the setup's pool."""
+    P = players
     ok = True
     kingdom = 0
     for c in range(C):
@@ -152,29 +155,31 @@ def _expected_totals(r, setup, out):
 def _check_cards(r, expected, work):
     """Count every card of the game into work (C,); return (conserved, nothing negative).
 
-    Loops over every card id, not only the game's universe, so a card that should not exist
-    in this game anywhere is caught too."""
-    P = r.game[PLAYERS]
+    Loops over every card id, not only the game's universe, and over every seat of the record
+    (it has room for MAX_PLAYERS), so a card that should not exist in this game, or sits in a
+    seat nobody plays, is caught too. (Inner loops run along the card axis without branches,
+    so they compile to vector code: this runs at every decision.)"""
+    S = r.zone.shape[0]
     Z = r.zone.shape[1]
     K = r.deck.shape[1]
-    conserved = True
-    nonneg = True
+    lowest = 0  # the smallest count seen; negative means some count is
     for c in range(C):
         supply = r.pile[SUPPLY, c]
         trash = r.pile[TRASH, c]
-        nonneg = nonneg and supply >= 0 and trash >= 0
-        total = supply + trash
-        for p in range(P):
-            for z in range(Z):
+        lowest = min(lowest, supply, trash)
+        work[c] = supply + trash
+    for p in range(S):
+        for z in range(Z):
+            for c in range(C):
                 k = r.zone[p, z, c]
-                nonneg = nonneg and k >= 0
-                total += k
-        work[c] = total
-    for p in range(P):
+                lowest = min(lowest, k)
+                work[c] += k
+    conserved = True
+    for p in range(S):
+        lowest = min(lowest, r.player[p, TURNS_TAKEN])
         n = r.player[p, DECK_LEN]
-        nonneg = nonneg and r.player[p, TURNS_TAKEN] >= 0
         if n < 0 or n > K:  # a broken size: do not read outside the deck array
-            nonneg = False
+            lowest = -1  # reported under "negative" as well
             conserved = False
             continue
         for i in range(n):
@@ -183,11 +188,12 @@ def _check_cards(r, expected, work):
                 conserved = False
             else:
                 work[c] += 1
+    mismatch = 0
     for c in range(C):
-        conserved = conserved and work[c] == expected[c]
+        mismatch += work[c] != expected[c]
     for f in (ACTIONS, BUYS, COINS, COST_REDUCTION, ACTIONS_PLAYED):
-        nonneg = nonneg and r.game[f] >= 0
-    return conserved, nonneg
+        lowest = min(lowest, r.game[f])
+    return conserved and mismatch == 0, lowest >= 0
 
 
 @njit
@@ -203,6 +209,8 @@ def _mask_count(mask_row):
 def _decider_ok(r):
     """While running: a seat decides a real decision kind on a seat's turn; over: nobody."""
     P = r.game[PLAYERS]
+    if P < 2 or P > r.zone.shape[0]:
+        return False
     if r.game[STATUS] == RUNNING:
         p = r.game[DEC_PLAYER]
         k = r.game[DEC_KIND]
@@ -258,7 +266,7 @@ def check_game(s, g, setup, mask_row, work):
     (for tests: take a Game's state mid-game, break it, see the check fire); the Supply-shape
     part of the conservation check is included. work: (2 * C,) int64 scratch."""
     expected = work[:C]
-    ok = _expected_totals(s[g], setup, expected)
+    ok = _expected_totals(s[g], setup, s[g].game[PLAYERS], expected)
     bad = state_failures(s[g], mask_row, expected, work[C:])
     if not ok:
         bad |= 1 << CHECK_CONSERVATION
@@ -295,7 +303,8 @@ def audit_random_games(s, T, cfg, setup, buf, seed, policy_seed, first_index, ma
         violations[g, :] = 0
         first_bad[g] = -1
         new_game(r, T, cfg, setup, mask[g], scratch[g])  # runs to the first decision
-        bad = 0 if _expected_totals(r, setup, expected[g]) else 1 << CHECK_CONSERVATION
+        ok = _expected_totals(r, setup, cfg.players, expected[g])
+        bad = 0 if ok and r.game[PLAYERS] == cfg.players else 1 << CHECK_CONSERVATION
         bad |= state_failures(r, mask[g], expected[g], work[g])
         _record(violations, first_bad, g, bad, 0)
         d = 0  # decisions answered so far

@@ -40,7 +40,7 @@ in order (player in brackets; "mandatory" = no PASS):
 """
 
 from ..cards import ACTION, COPPER, CURSE_ID, GOLD, ID, SILVER, TREASURE, TYPES, VICTORY
-from .attacks import begin_attack, current_victim, next_victim
+from .attacks import current_victim, next_victim
 from .frames import ask, ask_options, play_card, pop_frame
 from .jit import njit
 from .layout import (
@@ -223,8 +223,6 @@ def bureaucrat(r, T, cfg, f):
     step = r.frame[f, FR_STEP]
     if step == 0:
         gain_to_deck(r, cfg, p, SILVER)
-        begin_attack(r, f, p, 1)
-        return
     if step == 2:
         a = r.game[ANSWER]
         if a != PASS:
@@ -253,9 +251,6 @@ def _has_type(r, T, p, types):
 def militia(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
-    if step == 0:
-        begin_attack(r, f, p, 1)
-        return
     if step == 2:
         v = current_victim(r, f, p)
         a = r.game[ANSWER]
@@ -388,8 +383,6 @@ def bandit(r, T, cfg, f):
     step = r.frame[f, FR_STEP]
     if step == 0:
         gain(r, cfg, p, GOLD, DISCARD)
-        begin_attack(r, f, p, 1)
-        return
     if step == 2:
         v = current_victim(r, f, p)
         trash_card(r, cfg, v, r.game[ANSWER], ASIDE)
@@ -507,9 +500,6 @@ def sentry(r, T, cfg, f):
 @njit
 def witch(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
-    if r.frame[f, FR_STEP] == 0:
-        begin_attack(r, f, p, 1)
-        return
     while True:
         v = next_victim(r, f, p)
         if v < 0:
@@ -569,9 +559,7 @@ def spy(r, T, cfg, f):
     P = r.game[PLAYERS]
     step = r.frame[f, FR_STEP]
     if step == 0:
-        begin_attack(r, f, p, 1)
         r.frame[f, R0] = -1
-        return
     if step == 2:
         o = (p + r.frame[f, R0]) % P
         c = r.frame[f, R1]
@@ -604,9 +592,6 @@ def thief(r, T, cfg, f):
     """R1 = the Treasure trashed from the current victim (offered to you)."""
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
-    if step == 0:
-        begin_attack(r, f, p, 1)
-        return
     if step == 2:  # you chose which revealed Treasure the victim trashes
         v = current_victim(r, f, p)
         c = r.game[ANSWER]

@@ -14,9 +14,9 @@ from ..cards import EFFECT, EFFECT_ID
 from . import base_cards as b
 from . import intrigue_cards as i
 from .attacks import reaction_step
-from .frames import pop_frame
+from .frames import apply_vanilla, pop_frame
 from .jit import njit
-from .layout import FR_CARD, REACTION_FRAME, SP
+from .layout import ATTACK_PENDING, FR_CARD, FR_PLAYER, FR_STEP, REACTION_FRAME, SP
 
 E_CELLAR, E_CHAPEL, E_MOAT, E_HARBINGER, E_MERCHANT, E_VASSAL, E_WORKSHOP = (EFFECT[n] for n in (
     "Cellar", "Chapel", "Moat", "Harbinger", "Merchant", "Vassal", "Workshop"))
@@ -47,6 +47,9 @@ def effect_step(r, T, cfg, scratch):
     if c == REACTION_FRAME:
         reaction_step(r, T, cfg, f)
         return
+    if r.frame[f, FR_STEP] == ATTACK_PENDING:  # the reaction window has closed
+        r.frame[f, FR_STEP] = 0
+        apply_vanilla(r, T, cfg, r.frame[f, FR_PLAYER], c)
     e = T[c, EFFECT_ID]
     if e == E_CELLAR:
         b.cellar(r, T, cfg, f)

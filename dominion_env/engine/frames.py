@@ -7,6 +7,7 @@ No recursion, no callbacks: Throne Room on Throne Room is just more frames.
 """
 
 from ..cards import (
+    ATTACK,
     COIN_VALUE,
     COPPER,
     EFFECT_ID,
@@ -22,6 +23,7 @@ from .jit import njit
 from .layout import (
     ACTIONS,
     ACTIONS_PLAYED,
+    ATTACK_PENDING,
     BUYS,
     COINS,
     COPPER_BONUS,
@@ -47,8 +49,11 @@ from .layout import (
     HAND,
     IN_PLAY,
     MERCHANTS,
+    REACTED,
+    REACTION_FRAME,
     SILVER_PLAYED,
     SP,
+    UNAFFECTED,
     UNIVERSE_LEN,
     ZONE_NONE,
 )
@@ -101,16 +106,33 @@ def ask_options(r, kind, player, source, options, can_pass):
 @njit
 def play_card(r, T, cfg, p, c):
     """Play Action c for p (already in play): count the play, apply its vanilla bonuses, and
-    push a frame for its special effect if it has one. Throne Room calls this twice."""
+    push a frame for its special effect if it has one. Throne Room calls this twice. An Attack
+    first opens the reaction window; its bonuses wait until the window closes."""
     r.game[ACTIONS_PLAYED] += 1
     log_event(r, cfg, EV_PLAY, p, c, 1)
+    if T[c, TYPES] & ATTACK:
+        # the reaction window comes before the Attack does anything (its bonuses included):
+        # the card's frame waits at ATTACK_PENDING under the window's frame
+        push_frame(r, c, p)
+        r.frame[r.game[SP] - 1, FR_STEP] = ATTACK_PENDING
+        r.game[UNAFFECTED] = 0
+        r.game[REACTED] = 0
+        push_frame(r, REACTION_FRAME, p)
+        r.frame[r.game[SP] - 1, FR_REG] = 1  # the window starts at the attacker's left
+        return
+    apply_vanilla(r, T, cfg, p, c)
+    if T[c, EFFECT_ID] != EFFECT_NONE:
+        push_frame(r, c, p)
+
+
+@njit
+def apply_vanilla(r, T, cfg, p, c):
+    """+Cards, +Actions, +Buys, +$ of card c for p."""
     if T[c, PLUS_CARDS] > 0:
         draw(r, cfg, p, T[c, PLUS_CARDS])
     r.game[ACTIONS] += T[c, PLUS_ACTIONS]
     r.game[BUYS] += T[c, PLUS_BUYS]
     r.game[COINS] += T[c, PLUS_COINS]
-    if T[c, EFFECT_ID] != EFFECT_NONE:
-        push_frame(r, c, p)
 
 
 @njit

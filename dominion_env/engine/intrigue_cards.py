@@ -43,7 +43,7 @@ brackets; "mandatory" = no PASS):
 """
 
 from ..cards import ACTION, CURSE_ID, ESTATE, ID, SILVER, TREASURE, TYPES, VICTORY
-from .attacks import SC_REACTION_STEP, begin_attack, current_victim, next_victim
+from .attacks import SC_REACTION_STEP, current_victim, next_victim
 from .base_cards import THRONE_ROOM, trash_self_once
 from .frames import ask, ask_options, pop_frame
 from .jit import njit
@@ -266,9 +266,6 @@ def steward(r, T, cfg, f):
 def swindler(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
-    if step == 0:
-        begin_attack(r, f, p, 1)
-        return
     if step == 2 and r.game[ANSWER] != PASS:
         gain(r, cfg, current_victim(r, f, p), r.game[ANSWER], DISCARD)
     while True:
@@ -415,9 +412,6 @@ def minion(r, T, cfg, f):
     P = r.game[PLAYERS]
     step = r.frame[f, FR_STEP]
     if step == 0:
-        begin_attack(r, f, p, 1)
-        return
-    if step == 1:
         r.frame[f, FR_STEP] = 2
         ask_options(r, DEC_CHOOSE, p, MINION, 0b11, 0)
         return
@@ -440,9 +434,6 @@ def saboteur(r, T, cfg, f):
     """R1 = cost of the card the current victim trashed."""
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
-    if step == 0:
-        begin_attack(r, f, p, 1)
-        return
     if step == 2:
         v = current_victim(r, f, p)
         if r.game[ANSWER] != PASS:
@@ -475,9 +466,6 @@ def torturer(r, T, cfg, f):
     """R1 = discards the current victim still owes."""
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
-    if step == 0:
-        begin_attack(r, f, p, 1)
-        return
     if step == 2:  # the victim chose
         v = current_victim(r, f, p)
         if r.game[ANSWER] == OPTION0 + 1:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import config as numba_config
 
 from ..cards import MAX_PLAYERS, NUM_CARDS
 
@@ -76,6 +77,7 @@ ZONE_NONE, ZONE_HAND, ZONE_DISCARD, ZONE_IN_PLAY, ZONE_ASIDE, ZONE_SUPPLY, ZONE_
 # frames: the bottom frame of every game is the turn; card frames hold a card id
 TURN_FRAME = -1
 REACTION_FRAME = -2  # the reaction window of an Attack (its player is the attacker)
+ATTACK_PENDING = -1  # step of an Attack's frame until its reaction window has closed
 # turn frame steps
 T_START, T_ACTION, T_ACTION_ANSWER, T_BUY_START, T_TREASURE, T_TREASURE_ANSWER, T_BUY, \
     T_BUY_ANSWER, T_CLEANUP = range(9)
@@ -194,8 +196,13 @@ def deck_capacity(players: int) -> int:
 
 
 def new_state(n: int) -> np.ndarray:
-    """Zeroed records for ``n`` games (call a reset kernel next)."""
-    return np.zeros(n, state_dtype())
+    """Zeroed records for ``n`` games (call a reset kernel next).
+
+    Under NUMBA_DISABLE_JIT the kernels run as Python and read fields as attributes
+    (``r.game``), which numpy gives records of a recarray; compiled code takes the plain array.
+    """
+    state = np.zeros(n, state_dtype())
+    return state.view(np.recarray) if numba_config.DISABLE_JIT else state
 
 
 def new_log(log: bool) -> np.ndarray:

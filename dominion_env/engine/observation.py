@@ -29,7 +29,8 @@ Pieces (C = number of cards, P = players; "seat" pieces are indexed by rotated s
     turns_taken   P    completed turns per seat (the tie-break)
     decision      D    one-hot: kind of the pending decision (layout.DECISION_NAMES)
     dec_source    C    one-hot: card whose effect asks (all zero for the turn's own choices)
-    dec_card      C    one-hot: card the decision is about (Vassal's, Library's, Sentry's ...)
+    dec_card      C    one-hot: card the decision is about (Vassal's, Library's, Sentry's ...);
+                       this and dec_params are written only when the viewer is the decider
     dec_target    P    one-hot: seat the decision is about (the victim an attacker chooses for)
     dec_params    3    cost floor, cost cap (capped at 20), picks still wanted
 
@@ -55,6 +56,7 @@ from .layout import (
     DEC_COST_LO,
     DEC_COUNT,
     DEC_KIND,
+    DEC_PLAYER,
     DEC_SOURCE,
     DEC_TARGET,
     DECK_LEN,
@@ -210,6 +212,8 @@ def write_observation(r, T, viewer, off, out, scratch):
     out[off[O_DECISION] + r.game[DEC_KIND]] = 1.0
     if r.game[DEC_SOURCE] >= 0:
         out[off[O_DEC_SOURCE] + r.game[DEC_SOURCE]] = 1.0
+    if v != r.game[DEC_PLAYER]:
+        return  # what another player is asked about (Library's drawn card ...) stays theirs
     if r.game[DEC_CARD] >= 0:
         out[off[O_DEC_CARD] + r.game[DEC_CARD]] = 1.0
     o = off[O_DEC_PARAMS]
