@@ -811,14 +811,16 @@ def test_each_reaction_once_per_attack_again_for_the_next_attack():
     sc = Scenario(hands={0: ["Throne Room", "Militia"],
                          1: ["Secret Chamber", "Copper", "Copper", "Estate", "Estate"]},
                   decks={1: ["Silver", "Gold", "Duchy", "Province", "Curse"]})
-    sc.run([play("Throne Room"), S(0, "play_twice", "Militia", coins=2),
+    # each window opens before its Militia does anything, its +$2 included
+    sc.run([play("Throne Room"), S(0, "play_twice", "Militia", coins=0),
             S(1, "react", "Secret Chamber", legal=["Secret Chamber", "PASS"]),
-            S(1, "topdeck", "Estate", count=2), S(1, "topdeck", "Estate", count=1),
+            S(1, "topdeck", "Estate", count=2),
+            S(1, "topdeck", "Estate", count=1, coins=2),
             # no second reveal of the same Reaction: straight on to the Attack
             S(1, "discard", "Copper", count=2,
               legal=["Secret Chamber", "Copper", "Silver", "Gold"]),
-            S(1, "discard", "Copper", count=1, coins=4),
-            S(1, "react", "Secret Chamber", legal=["Secret Chamber", "PASS"], coins=4),
+            S(1, "discard", "Copper", count=1, coins=2),
+            S(1, "react", "Secret Chamber", legal=["Secret Chamber", "PASS"], coins=2),
             S(1, "topdeck", "Estate", count=2,
               legal=["Secret Chamber", "Silver", "Gold", "Estate"]),
             S(1, "topdeck", "Estate", count=1)])
@@ -1165,6 +1167,27 @@ def test_minion_reactions_come_first_then_mode_then_hands_of_5_or_more():
               3: dict(hand=["Secret Chamber", "Gold", "Province", "Curse"],
                       deck=["Gold", "Duchy", "Estate"])},
              turn=(1, 1, 0), next="play_treasure")
+
+
+def test_reaction_window_comes_before_the_attack_does_anything():
+    """Torturer: P1 reveals Secret Chamber before P0 draws its 3 cards; Swindler: its +$2 comes
+    after the window too."""
+    sc = Scenario(hands={0: ["Torturer"], 1: ["Secret Chamber", "Copper"]},
+                  decks={0: ["Copper", "Estate", "Silver", "Gold"], 1: ["Duchy", "Estate"]})
+    sc.run([play("Torturer"), S(1, "react", "Secret Chamber", source="Torturer")])
+    assert sc.g.zones(0)["hand"] == {} and len(sc.g.zones(0)["deck"]) == 4
+    sc.run([S(1, "topdeck", "Duchy", count=2), S(1, "topdeck", "Estate", count=1)])
+    assert sc.g.zones(0)["hand"] == {"Copper": 1, "Estate": 1, "Silver": 1}
+    sc.run([S(1, "choose", "option 0", legal=TWO),
+            S(1, "discard", "Copper", count=2, legal=["Secret Chamber", "Copper"]),
+            S(1, "discard", "Secret Chamber", count=1)])
+    sc.check({0: dict(hand=["Copper", "Estate", "Silver"], deck=["Gold"], in_play=["Torturer"]),
+              1: dict(hand=[], deck=["Estate", "Duchy"], discard=["Copper", "Secret Chamber"])},
+             turn=(0, 1, 0), next="play_treasure")
+
+    sc = Scenario(hands={0: ["Swindler"], 1: ["Moat"]}, decks={1: ["Silver"]})
+    sc.run([play("Swindler", coins=0), S(1, "react", "Moat", coins=2)])
+    sc.check({0: dict(hand=[], in_play=["Swindler"])}, turn=(0, 1, 2), next="buy")
 
 
 def test_minion_moat_against_the_coin_mode():
