@@ -10,7 +10,8 @@ What it shares with the engine is only what must be shared to compare the two st
 * the card data (``dominion_env.cards``: ids, cost, types, $ value, VP, pile sizes);
 * the action encoding (``dominion_env.engine.layout``: card id / option k / PASS) and the
   decision kinds (DEC_*), with the decisions each card asks as documented in the contract
-  docstring of ``dominion_env/engine/base_cards.py``;
+  docstring of ``dominion_env/engine/base_cards.py`` (Base) and
+  ``dominion_env/engine/intrigue_cards.py`` (Intrigue);
 * the random stream: splitmix64 seeded per (seed, game index), a random kingdom drawn by a
   partial Fisher-Yates from the pool in ascending card-id order, the starting 7 Coppers and 3
   Estates shuffled (discard pile laid out in ascending card-id order, then Fisher-Yates from the
@@ -45,6 +46,7 @@ from dominion_env.cards import (
     COST,
     ID,
     NAMES,
+    NUM_CARDS,
     REACTION,
     TABLE,
     TREASURE,
@@ -58,6 +60,8 @@ from dominion_env.engine.layout import (
     DEC_CHOOSE,
     DEC_DISCARD,
     DEC_GAIN,
+    DEC_NAME,
+    DEC_PASS_CARD,
     DEC_PLAY_ACTION,
     DEC_PLAY_TREASURE,
     DEC_PLAY_TWICE,
@@ -84,6 +88,7 @@ COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE = (
     ID[n] for n in ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse"))
 BASIC_CARDS = (COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE)
 MOAT = ID["Moat"]
+SECRET_CHAMBER = ID["Secret Chamber"]
 GARDENS = ID["Gardens"]
 DUKE = ID["Duke"]
 
@@ -92,7 +97,7 @@ OPTION2 = OPTION0 + 2
 
 
 def cost_of(c):
-    """Cost of a card. No Base card changes costs, so this is always the printed cost."""
+    """Printed cost of a card (Bridge lowers the current cost: ReferenceGame.cost)."""
     return int(TABLE[c, COST])
 
 
@@ -339,6 +344,10 @@ class ReferenceGame:
             self.players[p].aside[c] += 1
         return c
 
+    def cost(self, c):
+        """Current cost: Bridge lowers every card's cost this turn, never below $0."""
+        return max(0, cost_of(c) - self.cost_reduction)
+
     def gain(self, p, c, to="discard"):
         if self.supply[c] <= 0:
             return False
@@ -376,7 +385,7 @@ class ReferenceGame:
 
     def gain_from_supply(self, p, source, max_cost, to="discard", card_type=None):
         """A mandatory gain of a card costing up to ``max_cost`` (of ``card_type``)."""
-        legal = self.supply_cards(lambda c: cost_of(c) <= max_cost
+        legal = self.supply_cards(lambda c: self.cost(c) <= max_cost
                                   and (card_type is None or is_a(c, card_type)))
         c = yield from self.ask(Decision(DEC_GAIN, p, frozenset(legal), source))
         if c != PASS:
@@ -412,6 +421,9 @@ class ReferenceGame:
         self.actions, self.buys, self.coins = 1, 1, 0
         self.merchants_played = 0  # +$1 each on the first Silver played this turn
         self.silver_played = False
+        self.cost_reduction = 0  # Bridge: -$1 per play this turn, cumulative
+        self.copper_bonus = 0  # Coppersmith: +$1 per Copper per play this turn
+        self.actions_played = 0  # Conspirator counts every play (Throne Room's included)
 
         # Action phase
         self.phase = PHASE_ACTION
@@ -439,12 +451,12 @@ class ReferenceGame:
                     break
                 self.play_treasure(p, c)
         while self.buys > 0:
-            legal = self.supply_cards(lambda c: cost_of(c) <= self.coins) | {PASS}
+            legal = self.supply_cards(lambda c: self.cost(c) <= self.coins) | {PASS}
             c = yield from self.ask(Decision(DEC_BUY, p, frozenset(legal)))
             if c == PASS:
                 break
             self.buys -= 1
-            self.coins -= cost_of(c)
+            self.coins -= self.cost(c)
             self.gain(p, c)
 
         # Clean-up phase
@@ -458,6 +470,8 @@ class ReferenceGame:
         me = self.players[p]
         move(me.hand, me.in_play, c)
         self.coins += int(TABLE[c, COIN_VALUE])
+        if c == COPPER:
+            self.coins += self.copper_bonus
         if c == SILVER and not self.silver_played:
             self.silver_played = True
             self.coins += self.merchants_played
@@ -465,6 +479,7 @@ class ReferenceGame:
     def play(self, p, c, this, how="hand"):
         """Play Action card c (already moved into play) and follow its instructions."""
         self.plays[(c, how)] += 1
+        self.actions_played += 1
         effect = getattr(self, "card_" + NAMES[c].lower().replace(" ", "_"))
         yield from effect(p, this)
 
@@ -519,6 +534,8 @@ class ReferenceGame:
                 if a == PASS:
                     break
                 revealed.add(a)
+                if a == SECRET_CHAMBER:  # +2 Cards, then 2 cards from hand onto the deck
+                    yield from self.secret_chamber_reaction(d)
                 if a == MOAT:  # Moat stays in hand; its owner is unaffected
                     unaffected.add(d)
         return [v for v in self.others(p) if v not in unaffected]
@@ -693,7 +710,7 @@ class ReferenceGame:
         if c == PASS:  # no card to trash: no gain
             return
         self.trash_from(me.hand, c)
-        yield from self.gain_from_supply(p, ID["Remodel"], cost_of(c) + 2)
+        yield from self.gain_from_supply(p, ID["Remodel"], self.cost(c) + 2)
 
     def card_throne_room(self, p, this):
         """You may play an Action card from your hand twice."""
@@ -757,7 +774,7 @@ class ReferenceGame:
         if c == PASS:
             return
         self.trash_from(me.hand, c)
-        yield from self.gain_from_supply(p, ID["Mine"], cost_of(c) + 3, to="hand",
+        yield from self.gain_from_supply(p, ID["Mine"], self.cost(c) + 3, to="hand",
                                          card_type=TREASURE)
 
     def card_sentry(self, p, this):
@@ -885,3 +902,330 @@ class ReferenceGame:
             move(me.aside, me.hand, c)
         self.discard_all(p, me.aside)
         yield from ()
+
+    # Intrigue (1st edition); Great Hall is with the vanilla cards, Harem and Duke need no code
+
+    def secret_chamber_reaction(self, d):
+        """Secret Chamber revealed to an Attack: +2 Cards, then put 2 cards from your hand on
+        top of your deck (one at a time, as many as the hand allows)."""
+        hand = self.players[d].hand
+        self.draw(d, 2)
+        for left in (2, 1):
+            if not Player.size(hand):
+                break
+            c = yield from self.ask(Decision(DEC_TOPDECK, d, frozenset(self.cards_in(hand)),
+                                             SECRET_CHAMBER, count=left))
+            self.topdeck_from(d, hand, c)
+
+    def card_courtyard(self, p, this):
+        """+3 Cards. Put a card from your hand on top of your deck."""
+        me = self.players[p]
+        self.draw(p, 3)
+        c = yield from self.ask(Decision(DEC_TOPDECK, p, frozenset(self.cards_in(me.hand)),
+                                         ID["Courtyard"]))
+        if c != PASS:
+            self.topdeck_from(p, me.hand, c)
+
+    # Pawn's six pairs of two different choices, option k
+    PAWN_PAIRS = (("card", "action"), ("card", "buy"), ("card", "coin"), ("action", "buy"),
+                  ("action", "coin"), ("buy", "coin"))
+
+    def card_pawn(self, p, this):
+        """Choose two: +1 Card; +1 Action; +1 Buy; +$1 (the choices must be different)."""
+        a = yield from self.ask(Decision(DEC_CHOOSE, p,
+                                         frozenset(OPTION0 + k for k in range(6)), ID["Pawn"]))
+        pair = self.PAWN_PAIRS[a - OPTION0]
+        if "card" in pair:
+            self.draw(p, 1)
+        if "action" in pair:
+            self.actions += 1
+        if "buy" in pair:
+            self.buys += 1
+        if "coin" in pair:
+            self.coins += 1
+
+    def card_secret_chamber(self, p, this):
+        """Discard any number of cards. +$1 per card discarded."""
+        me = self.players[p]
+        while True:
+            c = yield from self.ask(Decision(DEC_DISCARD, p,
+                                             frozenset(self.cards_in(me.hand) | {PASS}),
+                                             SECRET_CHAMBER))
+            if c == PASS:
+                break
+            move(me.hand, me.discard, c)
+            self.coins += 1
+
+    def card_masquerade(self, p, this):
+        """+2 Cards. Each player passes a card from his hand to the left at once. Then you may
+        trash a card from your hand."""
+        self.draw(p, 2)
+        for o in [p] + self.others(p):  # picks are made face down, then all move together
+            hand = self.players[o].hand
+            if not Player.size(hand):
+                continue
+            c = yield from self.ask(Decision(DEC_PASS_CARD, o, frozenset(self.cards_in(hand)),
+                                             ID["Masquerade"]))
+            move(hand, self.players[o].aside, c)
+        for o in range(self.P):
+            left = self.players[(o + 1) % self.P]
+            aside = self.players[o].aside
+            left.hand.update(+aside)
+            aside.clear()
+        me = self.players[p]
+        c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand) | {PASS}),
+                                         ID["Masquerade"]))
+        if c != PASS:
+            self.trash_from(me.hand, c)
+
+    def card_shanty_town(self, p, this):
+        """+2 Actions. Reveal your hand. If you have no Action cards in hand, +2 Cards."""
+        self.actions += 2
+        if not self.cards_in(self.players[p].hand, lambda c: is_a(c, ACTION)):
+            self.draw(p, 2)
+        yield from ()
+
+    def card_steward(self, p, this):
+        """Choose one: +2 Cards; or +$2; or trash 2 cards from your hand."""
+        me = self.players[p]
+        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1, OPTION2}),
+                                         ID["Steward"]))
+        if a == OPTION0:
+            self.draw(p, 2)
+        elif a == OPTION1:
+            self.coins += 2
+        else:
+            for left in (2, 1):
+                if not Player.size(me.hand):
+                    break
+                c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand)),
+                                                 ID["Steward"], count=left))
+                self.trash_from(me.hand, c)
+
+    def card_swindler(self, p, this):
+        """+$2. Each other player trashes the top card of his deck and gains a card with the same
+        cost that you choose."""
+        victims = yield from self.attack(p, ID["Swindler"])
+        self.coins += 2
+        for v in victims:
+            c = self.take_top(v)
+            if c is None:
+                continue
+            self.trash[c] += 1
+            cost = self.cost(c)
+            legal = self.supply_cards(lambda x: self.cost(x) == cost)
+            g = yield from self.ask(Decision(DEC_GAIN, p, frozenset(legal), ID["Swindler"],
+                                             card=c, target=v))
+            if g != PASS:
+                self.gain(v, g)
+
+    def card_wishing_well(self, p, this):
+        """+1 Card, +1 Action. Name a card, then reveal the top card of your deck. If it is the
+        named card, put it in your hand (otherwise it goes back)."""
+        me = self.players[p]
+        self.draw(p, 1)
+        self.actions += 1
+        named = yield from self.ask(Decision(DEC_NAME, p, frozenset(range(NUM_CARDS)),
+                                             ID["Wishing Well"]))
+        c = self.take_top(p)
+        if c is None:
+            return
+        if c == named:
+            me.hand[c] += 1
+        else:
+            me.deck.append(c)
+
+    def card_baron(self, p, this):
+        """+1 Buy. You may discard an Estate. If you do, +$4; otherwise gain an Estate."""
+        me = self.players[p]
+        self.buys += 1
+        a = PASS
+        if me.hand[ESTATE] > 0:
+            a = yield from self.ask(Decision(DEC_DISCARD, p, frozenset({ESTATE, PASS}),
+                                             ID["Baron"]))
+        if a == ESTATE:
+            move(me.hand, me.discard, ESTATE)
+            self.coins += 4
+        else:
+            self.gain(p, ESTATE)
+
+    def card_bridge(self, p, this):
+        """+1 Buy, +$1. All cards cost $1 less this turn, but not less than $0."""
+        self.buys += 1
+        self.coins += 1
+        self.cost_reduction += 1
+        yield from ()
+
+    def card_conspirator(self, p, this):
+        """+$2. If you've played 3 or more Actions this turn (counting this), +1 Card +1 Action."""
+        self.coins += 2
+        if self.actions_played >= 3:
+            self.draw(p, 1)
+            self.actions += 1
+        yield from ()
+
+    def card_coppersmith(self, p, this):
+        """Copper produces an extra $1 this turn."""
+        self.copper_bonus += 1
+        yield from ()
+
+    def card_ironworks(self, p, this):
+        """Gain a card costing up to $4. If it is an Action card, +1 Action; Treasure, +$1;
+        Victory, +1 Card."""
+        legal = self.supply_cards(lambda c: self.cost(c) <= 4)
+        c = yield from self.ask(Decision(DEC_GAIN, p, frozenset(legal), ID["Ironworks"]))
+        if c == PASS or not self.gain(p, c):
+            return
+        if is_a(c, ACTION):
+            self.actions += 1
+        if is_a(c, TREASURE):
+            self.coins += 1
+        if is_a(c, VICTORY):
+            self.draw(p, 1)
+
+    def card_mining_village(self, p, this):
+        """+1 Card, +2 Actions. You may trash this card immediately. If you do, +$2."""
+        self.draw(p, 1)
+        self.actions += 2
+        if this.trashed:  # under Throne Room, trashed by the first play: nothing to trash
+            return
+        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}),
+                                         ID["Mining Village"]))
+        if a == OPTION0:
+            this.trashed = True
+            self.trash_from(self.players[p].in_play, this.card)
+            self.coins += 2
+
+    def card_scout(self, p, this):
+        """+1 Action. Reveal the top 4 cards of your deck. Put the revealed Victory cards into
+        your hand. Put the other cards on top of your deck in any order."""
+        me = self.players[p]
+        self.actions += 1
+        for _ in range(4):
+            c = self.reveal_top(p)
+            if c is None:
+                break
+            if is_a(c, VICTORY):
+                move(me.aside, me.hand, c)
+        while len(self.cards_in(me.aside)) >= 2:  # an order only matters between different
+            c = yield from self.ask(Decision(DEC_TOPDECK, p, frozenset(self.cards_in(me.aside)),
+                                             ID["Scout"]))
+            self.topdeck_from(p, me.aside, c)
+        for c in list(self.cards_in(me.aside)):
+            while me.aside[c] > 0:
+                self.topdeck_from(p, me.aside, c)
+
+    def card_minion(self, p, this):
+        """+1 Action. Choose one: +$2; or discard your hand, +4 Cards, and each other player
+        with at least 5 cards in hand discards his hand and draws 4 cards."""
+        victims = yield from self.attack(p, ID["Minion"])
+        self.actions += 1
+        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1}),
+                                         ID["Minion"]))
+        if a == OPTION0:
+            self.coins += 2
+            return
+        self.discard_all(p, self.players[p].hand)
+        self.draw(p, 4)
+        for v in victims:
+            if Player.size(self.players[v].hand) >= 5:
+                self.discard_all(v, self.players[v].hand)
+                self.draw(v, 4)
+
+    def card_saboteur(self, p, this):
+        """Each other player reveals cards from the top of his deck until revealing one costing
+        $3 or more. He trashes that card and may gain a card costing at most $2 less than it. He
+        discards the other revealed cards."""
+        victims = yield from self.attack(p, ID["Saboteur"])
+        for v in victims:
+            aside = self.players[v].aside
+            while True:
+                c = self.reveal_top(v)
+                if c is None or self.cost(c) >= 3:
+                    break
+            if c is not None:
+                cost = self.cost(c)
+                self.trash_from(aside, c)
+                legal = self.supply_cards(lambda x: self.cost(x) <= cost - 2) | {PASS}
+                g = yield from self.ask(Decision(DEC_GAIN, v, frozenset(legal),
+                                                 ID["Saboteur"]))
+                if g != PASS:
+                    self.gain(v, g)
+            self.discard_all(v, aside)
+
+    def card_torturer(self, p, this):
+        """+3 Cards. Each other player chooses one: he discards 2 cards; or he gains a Curse
+        card, putting it in his hand."""
+        victims = yield from self.attack(p, ID["Torturer"])
+        self.draw(p, 3)
+        for v in victims:
+            hand = self.players[v].hand
+            a = yield from self.ask(Decision(DEC_CHOOSE, v, frozenset({OPTION0, OPTION1}),
+                                             ID["Torturer"]))
+            if a == OPTION1:
+                self.gain(v, CURSE, to="hand")
+                continue
+            for left in (2, 1):
+                if not Player.size(hand):
+                    break
+                c = yield from self.ask(Decision(DEC_DISCARD, v, frozenset(self.cards_in(hand)),
+                                                 ID["Torturer"], count=left))
+                move(hand, self.players[v].discard, c)
+
+    def card_trading_post(self, p, this):
+        """Trash 2 cards from your hand. If you do, gain a Silver card; put it into your hand."""
+        me = self.players[p]
+        trashed = 0
+        while trashed < 2 and Player.size(me.hand):
+            c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand)),
+                                             ID["Trading Post"], count=2 - trashed))
+            self.trash_from(me.hand, c)
+            trashed += 1
+        if trashed == 2:
+            self.gain(p, SILVER, to="hand")
+
+    def card_tribute(self, p, this):
+        """The player to your left reveals then discards the top 2 cards of his deck. For each
+        differently named card revealed: Action +2 Actions; Treasure +$2; Victory +2 Cards."""
+        left = (p + 1) % self.P
+        revealed = []
+        for _ in range(2):
+            c = self.reveal_top(left)
+            if c is None:
+                break
+            revealed.append(c)
+        self.discard_all(left, self.players[left].aside)
+        for c in dict.fromkeys(revealed):  # differently named cards, in the order revealed
+            if is_a(c, ACTION):
+                self.actions += 2
+            if is_a(c, TREASURE):
+                self.coins += 2
+            if is_a(c, VICTORY):
+                self.draw(p, 2)
+        yield from ()
+
+    def card_upgrade(self, p, this):
+        """+1 Card, +1 Action. Trash a card from your hand. Gain a card costing exactly $1 more
+        than it."""
+        me = self.players[p]
+        self.draw(p, 1)
+        self.actions += 1
+        c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand)),
+                                         ID["Upgrade"]))
+        if c == PASS:
+            return
+        self.trash_from(me.hand, c)
+        cost = self.cost(c) + 1
+        legal = self.supply_cards(lambda x: self.cost(x) == cost)
+        g = yield from self.ask(Decision(DEC_GAIN, p, frozenset(legal), ID["Upgrade"]))
+        if g != PASS:
+            self.gain(p, g)
+
+    def card_nobles(self, p, this):
+        """Choose one: +3 Cards; or +2 Actions."""
+        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1}),
+                                         ID["Nobles"]))
+        if a == OPTION0:
+            self.draw(p, 3)
+        else:
+            self.actions += 2

@@ -6,7 +6,8 @@ random among the engine's legal actions by a numpy Generator (one stream per gam
 runs; a few runs use an "eager" policy (PASS seldom) or a "greedy" one (buys the priciest card)
 to reach the deep card interactions, the $6 cards and games that end by the rules. Kingdoms:
 the First Game set, random kingdoms drawn from the 32 Base cards (plus Great Hall, Harem and
-Duke for scoring), a few fixed ones; 2, 3 and 4 players; auto_resolve with autoplayed
+Duke for scoring), random kingdoms drawn from all 64 cards (Base and Intrigue), the six
+recommended Intrigue kingdoms, a few fixed ones; 2 to 6 players; auto_resolve with autoplayed
 Treasures, and auto_resolve off with Treasures played one by one; autoreset rows too.
 At every decision they must agree on:
 
@@ -85,6 +86,11 @@ BASE_POOL = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s in ("base2", 
 # the Intrigue cards with no effect of their own: Great Hall / Harem / Duke scoring
 SCORING_POOL = BASE_POOL + ("Great Hall", "Harem", "Duke")
 FIRST_GAME = RECOMMENDED["First Game"]
+# every kingdom card: the 32 Base cards and the 25 Intrigue cards
+ALL_POOL = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s != "basic")
+INTRIGUE_POOL = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s == "intrigue1")
+INTRIGUE_KINGDOMS = ("Victory Dance", "Secret Schemes", "Best Wishes", "Deconstruction",
+                     "Hand Madness", "Underlings")
 ZONE_NAMES = ("hand", "discard", "in_play", "aside")
 
 
@@ -140,6 +146,21 @@ RUNS = (
     Run("manual-4p", 4, FIRST_GAME, None, 60, 17, auto_resolve=False, autoplay=False),
     Run("autoreset-2p", 2, "random", BASE_POOL, 100, 18, autoreset=True, rounds=3,
         turn_limit=20),
+    # random kingdoms from all 64 cards (Base and Intrigue), 2 to 6 players
+    Run("all-2p", 2, "random", ALL_POOL, 300, 31),
+    Run("all-3p", 3, "random", ALL_POOL, 200, 32),
+    Run("all-4p", 4, "random", ALL_POOL, 120, 33),
+    Run("all-5p", 5, "random", ALL_POOL, 80, 34),
+    Run("all-6p", 6, "random", ALL_POOL, 60, 35),
+    Run("all-eager-3p", 3, "random", ALL_POOL, 150, 36, policy="eager"),
+    Run("all-greedy-4p", 4, "random", ALL_POOL, 100, 37, policy="greedy"),
+    Run("all-manual-2p", 2, "random", ALL_POOL, 150, 38, auto_resolve=False, autoplay=False),
+    Run("intrigue-eager-2p", 2, "random", INTRIGUE_POOL, 150, 39, policy="eager"),
+) + tuple(
+    # the six recommended Intrigue kingdoms, 2 to 6 players
+    Run(f"{name}-{players}p", players, RECOMMENDED[name], None, 80, 40 + k,
+        policy=("eager", "greedy", "uniform")[k % 3], auto_resolve=k != 3, autoplay=k != 3)
+    for k, (name, players) in enumerate(zip(INTRIGUE_KINGDOMS, (2, 3, 4, 5, 6, 3)))
 )
 RUN_BY_LABEL = {run.label: run for run in RUNS}
 
@@ -459,6 +480,24 @@ def test_the_runs_cover_every_card_and_decision(report):
     for n in ("Gardens", "Duke", "Great Hall", "Harem", "Curse", "Province"):
         assert report.scored[ID[n]] >= 10, f"{n} scored in only {report.scored[ID[n]]} games"
     assert report.ties["broken by turns"] > 0 and report.ties["shared"] > 0, report.ties
+
+
+INTRIGUE_ACTIONS = tuple(n for n in INTRIGUE_POOL if n not in ("Duke", "Harem"))
+
+
+def test_the_runs_cover_intrigue(report):
+    """Not a comparison: every Intrigue Action card is played, the Secret Chamber Reaction is
+    revealed, and games of 5 and 6 players are compared."""
+    played = Counter()
+    for (c, _how), k in report.plays.items():
+        played[NAMES[c]] += k
+    rare = {n: played[n] for n in INTRIGUE_ACTIONS if played[n] < 50}
+    assert not rare, f"Intrigue cards played fewer than 50 times: {rare}"
+    assert report.asked[DEC_REACT, ID["Torturer"]] > 0
+    assert report.plays[ID["Mining Village"], "Throne Room"] > 0
+    for card in ("Secret Chamber", "Masquerade", "Swindler", "Saboteur", "Torturer", "Scout",
+                 "Upgrade", "Wishing Well"):
+        assert sum(k for (kind, c), k in report.asked.items() if c == ID[card]) >= 20, card
 
 
 def test_engine_agrees_with_reference(report):

@@ -41,7 +41,7 @@ in order (player in brackets; "mandatory" = no PASS):
 
 from ..cards import ACTION, COPPER, CURSE_ID, GOLD, ID, SILVER, TREASURE, TYPES, VICTORY
 from .attacks import current_victim, next_victim
-from .frames import ask, ask_options, play_card, pop_frame
+from .frames import ask_card, ask_options, play_card, pop_frame
 from .jit import njit
 from .layout import (
     ANSWER,
@@ -113,12 +113,6 @@ ONLY_COPPER = ~(1 << COPPER)  # DEC_EXCLUDE bits: every card but Copper
 
 
 @njit
-def _ask_card(r, f, next_step, kind, player, source, zone, types, lo, hi, can_pass):
-    r.frame[f, FR_STEP] = next_step
-    ask(r, kind, player, source, zone, types, lo, hi, 0, can_pass)
-
-
-@njit
 def cellar(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 1:
@@ -129,7 +123,7 @@ def cellar(r, T, cfg, f):
             return
         move(r, cfg, p, a, HAND, DISCARD, EV_DISCARD)
         r.frame[f, R0] += 1
-    _ask_card(r, f, 1, DEC_DISCARD, p, CELLAR, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+    ask_card(r, f, 1, DEC_DISCARD, p, CELLAR, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
 
 
 @njit
@@ -145,7 +139,7 @@ def chapel(r, T, cfg, f):
         if r.frame[f, R0] == 4:
             pop_frame(r)
             return
-    _ask_card(r, f, 1, DEC_TRASH, p, CHAPEL, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+    ask_card(r, f, 1, DEC_TRASH, p, CHAPEL, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
     r.game[DEC_COUNT] = 4 - r.frame[f, R0]
 
 
@@ -153,7 +147,7 @@ def chapel(r, T, cfg, f):
 def harbinger(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 0:
-        _ask_card(r, f, 1, DEC_TOPDECK, p, HARBINGER, ZONE_DISCARD, 0, 0, COST_ANY_HI, 1)
+        ask_card(r, f, 1, DEC_TOPDECK, p, HARBINGER, ZONE_DISCARD, 0, 0, COST_ANY_HI, 1)
         return
     a = r.game[ANSWER]
     if a != PASS:
@@ -197,7 +191,7 @@ def vassal(r, T, cfg, f):
 def _gain_step(r, T, cfg, f, source, hi, types, dest, next_step):
     """Ask for a mandatory gain from the Supply costing up to ``hi`` into zone ``dest``."""
     p = r.frame[f, FR_PLAYER]
-    _ask_card(r, f, next_step, DEC_GAIN, p, source, ZONE_SUPPLY, types, 0, hi, 0)
+    ask_card(r, f, next_step, DEC_GAIN, p, source, ZONE_SUPPLY, types, 0, hi, 0)
     r.frame[f, R2] = dest
 
 
@@ -233,7 +227,7 @@ def bureaucrat(r, T, cfg, f):
             pop_frame(r)
             return
         if _has_type(r, T, v, VICTORY):
-            _ask_card(r, f, 2, DEC_TOPDECK, v, BUREAUCRAT, ZONE_HAND, VICTORY, 0, COST_ANY_HI, 0)
+            ask_card(r, f, 2, DEC_TOPDECK, v, BUREAUCRAT, ZONE_HAND, VICTORY, 0, COST_ANY_HI, 0)
             return
         # a hand with no Victory card is revealed: nothing to do but show it (public anyway)
 
@@ -271,7 +265,7 @@ def _ask_down_to_3(r, f, v):
     n = zone_size(r, v, HAND)
     if n <= 3:
         return False
-    _ask_card(r, f, 2, DEC_DISCARD, v, MILITIA, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+    ask_card(r, f, 2, DEC_DISCARD, v, MILITIA, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
     r.game[DEC_COUNT] = n - 3
     return True
 
@@ -283,7 +277,7 @@ def moneylender(r, T, cfg, f):
         if r.zone[p, HAND, COPPER] == 0:
             pop_frame(r)
             return
-        _ask_card(r, f, 1, DEC_TRASH, p, MONEYLENDER, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+        ask_card(r, f, 1, DEC_TRASH, p, MONEYLENDER, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
         r.game[DEC_EXCLUDE] = ONLY_COPPER
         return
     if r.game[ANSWER] == COPPER:
@@ -309,7 +303,7 @@ def poacher(r, T, cfg, f):
     if r.frame[f, R0] <= 0:
         pop_frame(r)
         return
-    _ask_card(r, f, 1, DEC_DISCARD, p, POACHER, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+    ask_card(r, f, 1, DEC_DISCARD, p, POACHER, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
     r.game[DEC_COUNT] = r.frame[f, R0]
 
 
@@ -318,7 +312,7 @@ def remodel(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
     if step == 0:
-        _ask_card(r, f, 1, DEC_TRASH, p, REMODEL, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+        ask_card(r, f, 1, DEC_TRASH, p, REMODEL, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
         return
     if step == 1:
         a = r.game[ANSWER]
@@ -338,7 +332,7 @@ def throne_room(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
     if step == 0:
-        _ask_card(r, f, 1, DEC_PLAY_TWICE, p, THRONE_ROOM, ZONE_HAND, ACTION, 0, COST_ANY_HI, 1)
+        ask_card(r, f, 1, DEC_PLAY_TWICE, p, THRONE_ROOM, ZONE_HAND, ACTION, 0, COST_ANY_HI, 1)
         return
     if step == 1:
         a = r.game[ANSWER]
@@ -395,7 +389,7 @@ def bandit(r, T, cfg, f):
         reveal_top(r, cfg, v)
         reveal_top(r, cfg, v)
         if _bandit_target(r, T, v):
-            _ask_card(r, f, 2, DEC_TRASH, v, BANDIT, ZONE_ASIDE, TREASURE, 0, COST_ANY_HI, 0)
+            ask_card(r, f, 2, DEC_TRASH, v, BANDIT, ZONE_ASIDE, TREASURE, 0, COST_ANY_HI, 0)
             r.game[DEC_EXCLUDE] = 1 << COPPER
             return
         discard_zone(r, cfg, v, ASIDE)
@@ -445,7 +439,7 @@ def mine(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
     if step == 0:
-        _ask_card(r, f, 1, DEC_TRASH, p, MINE, ZONE_HAND, TREASURE, 0, COST_ANY_HI, 1)
+        ask_card(r, f, 1, DEC_TRASH, p, MINE, ZONE_HAND, TREASURE, 0, COST_ANY_HI, 1)
         return
     if step == 1:
         a = r.game[ANSWER]
@@ -488,7 +482,7 @@ def sentry(r, T, cfg, f):
     if kept == 2 and step != 3:
         a, b = r.frame[f, R0], r.frame[f, R1]
         if a != b:
-            _ask_card(r, f, 3, DEC_TOPDECK, p, SENTRY, ZONE_ASIDE, 0, 0, COST_ANY_HI, 0)
+            ask_card(r, f, 3, DEC_TOPDECK, p, SENTRY, ZONE_ASIDE, 0, 0, COST_ANY_HI, 0)
             return
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
@@ -517,7 +511,7 @@ def artisan(r, T, cfg, f):
         return
     if step == 1:
         _take_gain(r, cfg, f)
-        _ask_card(r, f, 2, DEC_TOPDECK, p, ARTISAN, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+        ask_card(r, f, 2, DEC_TOPDECK, p, ARTISAN, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
         return
     a = r.game[ANSWER]
     if a != PASS:
@@ -616,7 +610,7 @@ def thief(r, T, cfg, f):
         reveal_top(r, cfg, v)
         reveal_top(r, cfg, v)
         if _has_type_in(r, T, v, ASIDE, TREASURE):
-            _ask_card(r, f, 2, DEC_TRASH, p, THIEF, ZONE_ASIDE, TREASURE, 0, COST_ANY_HI, 0)
+            ask_card(r, f, 2, DEC_TRASH, p, THIEF, ZONE_ASIDE, TREASURE, 0, COST_ANY_HI, 0)
             r.game[DEC_TARGET] = v
             return
         discard_zone(r, cfg, v, ASIDE)

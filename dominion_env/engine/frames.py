@@ -98,6 +98,13 @@ def ask(r, kind, player, source, zone, types, cost_lo, cost_hi, options, can_pas
 
 
 @njit
+def ask_card(r, f, next_step, kind, player, source, zone, types, lo, hi, can_pass):
+    """A card decision asked by frame f, which resumes at ``next_step`` with the answer."""
+    r.frame[f, FR_STEP] = next_step
+    ask(r, kind, player, source, zone, types, lo, hi, 0, can_pass)
+
+
+@njit
 def ask_options(r, kind, player, source, options, can_pass):
     """A decision among options only (modes, yes/no)."""
     ask(r, kind, player, source, ZONE_NONE, 0, 0, COST_ANY_HI, options, can_pass)

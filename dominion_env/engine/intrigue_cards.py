@@ -45,7 +45,7 @@ brackets; "mandatory" = no PASS):
 from ..cards import ACTION, CURSE_ID, ESTATE, ID, SILVER, TREASURE, TYPES, VICTORY
 from .attacks import SC_REACTION_STEP, current_victim, next_victim
 from .base_cards import THRONE_ROOM, trash_self_once
-from .frames import ask, ask_options, pop_frame
+from .frames import ask_card, ask_options, pop_frame
 from .jit import njit
 from .layout import (
     ACTIONS,
@@ -118,16 +118,10 @@ PAWN_PAIRS = (0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100)
 
 
 @njit
-def _ask_card(r, f, next_step, kind, player, source, zone, types, lo, hi, can_pass):
-    r.frame[f, FR_STEP] = next_step
-    ask(r, kind, player, source, zone, types, lo, hi, 0, can_pass)
-
-
-@njit
 def courtyard(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 0:
-        _ask_card(r, f, 1, DEC_TOPDECK, p, COURTYARD, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+        ask_card(r, f, 1, DEC_TOPDECK, p, COURTYARD, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
         return
     if r.game[ANSWER] != PASS:
         topdeck_card(r, cfg, p, r.game[ANSWER], HAND)
@@ -165,7 +159,7 @@ def secret_chamber(r, T, cfg, f):
         if step == SC_REACTION_STEP + 2 or zone_size(r, p, HAND) == 0:
             pop_frame(r)
             return
-        _ask_card(r, f, step + 1, DEC_TOPDECK, p, SECRET_CHAMBER, ZONE_HAND, 0, 0, COST_ANY_HI,
+        ask_card(r, f, step + 1, DEC_TOPDECK, p, SECRET_CHAMBER, ZONE_HAND, 0, 0, COST_ANY_HI,
                   0)
         r.game[DEC_COUNT] = SC_REACTION_STEP + 2 - step
         return
@@ -176,7 +170,7 @@ def secret_chamber(r, T, cfg, f):
             return
         move(r, cfg, p, a, HAND, DISCARD, EV_DISCARD)
         r.game[COINS] += 1
-    _ask_card(r, f, 1, DEC_DISCARD, p, SECRET_CHAMBER, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+    ask_card(r, f, 1, DEC_DISCARD, p, SECRET_CHAMBER, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
 
 
 @njit
@@ -203,7 +197,7 @@ def masquerade(r, T, cfg, f):
             break
         o = (p + k) % P
         if zone_size(r, o, HAND) > 0:
-            _ask_card(r, f, 1, DEC_PASS_CARD, o, MASQUERADE, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+            ask_card(r, f, 1, DEC_PASS_CARD, o, MASQUERADE, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
             return
     for o in range(P):  # every pick moves at once, each to the player on the left
         left = (o + 1) % P
@@ -215,7 +209,7 @@ def masquerade(r, T, cfg, f):
                 r.zone[left, HAND, c] += k
                 r.masq_out[o, c] += k
                 r.masq_in[left, c] += k
-    _ask_card(r, f, 3, DEC_TRASH, p, MASQUERADE, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+    ask_card(r, f, 3, DEC_TRASH, p, MASQUERADE, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
 
 
 @njit
@@ -247,7 +241,7 @@ def steward(r, T, cfg, f):
             r.game[COINS] += 2
         else:
             r.frame[f, R0] = 2
-            _ask_card(r, f, 2, DEC_TRASH, p, STEWARD, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+            ask_card(r, f, 2, DEC_TRASH, p, STEWARD, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
             r.game[DEC_COUNT] = 2
             return
         pop_frame(r)
@@ -256,7 +250,7 @@ def steward(r, T, cfg, f):
         trash_card(r, cfg, p, r.game[ANSWER], HAND)
     r.frame[f, R0] -= 1
     if r.frame[f, R0] > 0 and zone_size(r, p, HAND) > 0:
-        _ask_card(r, f, 2, DEC_TRASH, p, STEWARD, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+        ask_card(r, f, 2, DEC_TRASH, p, STEWARD, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
         r.game[DEC_COUNT] = r.frame[f, R0]
         return
     pop_frame(r)
@@ -279,7 +273,7 @@ def swindler(r, T, cfg, f):
         r.pile[TRASH, c] += 1
         log_event(r, cfg, EV_TRASH, v, c, 1)
         cost = current_cost(r, T, c)
-        _ask_card(r, f, 2, DEC_GAIN, p, SWINDLER, ZONE_SUPPLY, 0, cost, cost, 0)
+        ask_card(r, f, 2, DEC_GAIN, p, SWINDLER, ZONE_SUPPLY, 0, cost, cost, 0)
         r.game[DEC_TARGET] = v
         r.game[DEC_CARD] = c
         return
@@ -289,7 +283,7 @@ def swindler(r, T, cfg, f):
 def wishing_well(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 0:
-        _ask_card(r, f, 1, DEC_NAME, p, WISHING_WELL, ZONE_ANY, 0, 0, COST_ANY_HI, 0)
+        ask_card(r, f, 1, DEC_NAME, p, WISHING_WELL, ZONE_ANY, 0, 0, COST_ANY_HI, 0)
         return
     pop_frame(r)
     c = take_top(r, cfg, p)
@@ -306,7 +300,7 @@ def wishing_well(r, T, cfg, f):
 def baron(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 0 and r.zone[p, HAND, ESTATE] > 0:
-        _ask_card(r, f, 1, DEC_DISCARD, p, BARON, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+        ask_card(r, f, 1, DEC_DISCARD, p, BARON, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
         r.game[DEC_EXCLUDE] = ONLY_ESTATE
         return
     pop_frame(r)
@@ -341,7 +335,7 @@ def coppersmith(r, T, cfg, f):
 def ironworks(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 0:
-        _ask_card(r, f, 1, DEC_GAIN, p, IRONWORKS, ZONE_SUPPLY, 0, 0, 4, 0)
+        ask_card(r, f, 1, DEC_GAIN, p, IRONWORKS, ZONE_SUPPLY, 0, 0, 4, 0)
         return
     pop_frame(r)
     c = r.game[ANSWER]
@@ -396,7 +390,7 @@ def scout(r, T, cfg, f):
         if r.zone[p, ASIDE, r.universe[u]] > 0:
             kinds += 1
     if kinds >= 2:
-        _ask_card(r, f, 1, DEC_TOPDECK, p, SCOUT, ZONE_ASIDE, 0, 0, COST_ANY_HI, 0)
+        ask_card(r, f, 1, DEC_TOPDECK, p, SCOUT, ZONE_ASIDE, 0, 0, COST_ANY_HI, 0)
         return
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
@@ -457,7 +451,7 @@ def saboteur(r, T, cfg, f):
             continue
         cost = current_cost(r, T, found)
         trash_card(r, cfg, v, found, ASIDE)
-        _ask_card(r, f, 2, DEC_GAIN, v, SABOTEUR, ZONE_SUPPLY, 0, 0, cost - 2, 1)
+        ask_card(r, f, 2, DEC_GAIN, v, SABOTEUR, ZONE_SUPPLY, 0, 0, cost - 2, 1)
         return
 
 
@@ -492,7 +486,7 @@ def torturer(r, T, cfg, f):
 def _ask_torturer_discard(r, f, v):
     if r.frame[f, R1] <= 0 or zone_size(r, v, HAND) == 0:
         return False
-    _ask_card(r, f, 3, DEC_DISCARD, v, TORTURER, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+    ask_card(r, f, 3, DEC_DISCARD, v, TORTURER, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
     r.game[DEC_COUNT] = r.frame[f, R1]
     return True
 
@@ -506,7 +500,7 @@ def trading_post(r, T, cfg, f):
             trash_card(r, cfg, p, r.game[ANSWER], HAND)
             r.frame[f, R0] += 1
     if r.frame[f, R0] < 2 and zone_size(r, p, HAND) > 0:
-        _ask_card(r, f, 1, DEC_TRASH, p, TRADING_POST, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+        ask_card(r, f, 1, DEC_TRASH, p, TRADING_POST, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
         r.game[DEC_COUNT] = 2 - r.frame[f, R0]
         return
     if r.frame[f, R0] == 2:
@@ -540,7 +534,7 @@ def upgrade(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
     if step == 0:
-        _ask_card(r, f, 1, DEC_TRASH, p, UPGRADE, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+        ask_card(r, f, 1, DEC_TRASH, p, UPGRADE, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
         return
     if step == 1:
         a = r.game[ANSWER]
@@ -549,7 +543,7 @@ def upgrade(r, T, cfg, f):
             return
         trash_card(r, cfg, p, a, HAND)
         cost = current_cost(r, T, a) + 1
-        _ask_card(r, f, 2, DEC_GAIN, p, UPGRADE, ZONE_SUPPLY, 0, cost, cost, 0)
+        ask_card(r, f, 2, DEC_GAIN, p, UPGRADE, ZONE_SUPPLY, 0, cost, cost, 0)
         return
     if r.game[ANSWER] != PASS:
         gain(r, cfg, p, r.game[ANSWER], DISCARD)
