@@ -164,25 +164,27 @@ def state_dtype() -> np.dtype:
     and cost ~50 ns a call, measured). Copying a game is copying its record; saving a batch is
     saving one array. Per-player fields have room for MAX_PLAYERS whatever the game's PLAYERS:
     one record type for every player count means one compilation (each record shape is a new
-    Numba type and costs a full compile of the engine). K = deck capacity.
+    Numba type and costs a full compile of the engine). Counts are int16 (a pile never holds
+    more than 120 cards), card ids int8 (C = 64): a small record keeps big batches in cache.
+    K = deck capacity.
     """
     P = MAX_PLAYERS
     return np.dtype([
         ("rng", np.uint64, (1,)),  # splitmix64 state of this game's stream
         ("game", np.int64, (NUM_GAME_FIELDS,)),  # per-game scalars, STATUS .. PLAYERS
         ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN, DECK_LEN per player
-        ("zone", np.int32, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts
-        ("deck", np.int16, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
+        ("zone", np.int16, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts
+        ("deck", np.int8, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
         ("pile", np.int32, (NUM_PILES, C)),  # SUPPLY / IN_SUPPLY / TRASH per card id
-        ("frame", np.int64, (FRAME_DEPTH, NUM_FRAME_FIELDS)),  # the frame stack
+        ("frame", np.int32, (FRAME_DEPTH, NUM_FRAME_FIELDS)),  # the frame stack
         # ids of the cards that exist in this game (Supply cards plus any a scenario placed),
         # ascending; hot loops run over these ~17 ids instead of all C, in the same order, so
         # every result equals that of a loop over every card
         ("universe", np.int16, (C,)),
         # cards passed face down by Masquerade, per player and card, over the whole game:
         # what a player neither passing nor receiving cannot know (observation honesty)
-        ("masq_in", np.int32, (P, C)),
-        ("masq_out", np.int32, (P, C)),
+        ("masq_in", np.int16, (P, C)),
+        ("masq_out", np.int16, (P, C)),
         ("reward", np.float32, (P,)),  # +1 sole winner, 0 shared win, -1 else; set at the end
     ])
 
