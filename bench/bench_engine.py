@@ -49,11 +49,11 @@ def timed(fn, min_time):
             return n / elapsed
 
 
-def bench_random_play(batches, min_time):
-    print("\nrandom play, 2 players, random kingdoms, observation + mask every decision")
+def bench_random_play(batches, min_time, kingdom):
+    print(f"\nrandom play, 2 players, kingdom {kingdom!r}, observation + mask every decision")
     print(f"{'batch':>6} {'decisions/s':>14} {'write-only baseline/s':>22} {'ratio':>7}")
     for n in batches:
-        vec = VecGame(n, players=2)
+        vec = VecGame(n, players=2, kingdom=kingdom)
         vec.reset(seed=1)
         play = timed(lambda: vec.step(vec.random_actions()), min_time) * n
         obs, mask = vec.observation.copy(), vec.action_mask.copy()
@@ -92,11 +92,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="shorter timings")
     ap.add_argument("--no-compile", action="store_true", help="skip the compile-time runs")
+    ap.add_argument("--kingdom", default="random",
+                    help="'random' (each game its own, from all cards), a set name, or 10 "
+                         "comma-separated names (the foundation's workload: the 10 vanilla cards)")
     args = ap.parse_args()
     print(f"cores: {os.cpu_count()}, numba threads: {numba.get_num_threads()}, "
           f"numba {numba.__version__}, numpy {np.__version__}")
     min_time = 0.5 if args.quick else 2.0
-    bench_random_play((1, 64, 1024, 4096), min_time)
+    kingdom = args.kingdom if "," not in args.kingdom else args.kingdom.split(",")
+    bench_random_play((1, 64, 1024, 4096), min_time, kingdom)
     bench_bot_games(50_000 if args.quick else 200_000)
     if not args.no_compile:
         bench_compile()
