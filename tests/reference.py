@@ -518,22 +518,22 @@ class ReferenceGame:
 
     def attack(self, p, card):
         """The Attack card ``card`` is played: each other player, in turn order, may reveal
-        Reactions from hand (each at most once per Attack), before the Attack does anything.
+        Reactions from hand (each copy at most once per Attack), before the Attack does anything.
         Returns the players the Attack affects (those who did not reveal Moat), in turn order."""
         unaffected = set()
         for d in self.others(p):
             hand = self.players[d].hand
-            revealed = set()
+            revealed = Counter()  # each copy in hand may be revealed once
             while True:
                 can_reveal = {c for c in self.cards_in(hand, lambda c: is_a(c, REACTION))
-                              if c not in revealed}
+                              if revealed[c] < hand[c]}
                 if not can_reveal:
                     break
                 a = yield from self.ask(Decision(DEC_REACT, d, frozenset(can_reveal | {PASS}),
                                                  card))
                 if a == PASS:
                     break
-                revealed.add(a)
+                revealed[a] += 1
                 if a == SECRET_CHAMBER:  # +2 Cards, then 2 cards from hand onto the deck
                     yield from self.secret_chamber_reaction(d)
                 if a == MOAT:  # Moat stays in hand; its owner is unaffected

@@ -1367,3 +1367,35 @@ def test_recommended_intrigue_kingdom_plays(name, players):
         sources.update(int(x) for x in vec.state["game"][:, DEC_SOURCE])
         np.testing.assert_array_equal(_cards_in_game(vec), total)
     assert sources & kingdom
+
+
+def test_two_secret_chambers_each_revealed_once_to_one_attack():
+    """Each Reaction card in hand may be revealed once per Attack: with two Secret Chambers in
+    hand, the second copy is offered after the first one resolved, then no more."""
+    from dominion_env import Game
+
+    g = Game(["Militia", "Secret Chamber", "Village", "Smithy", "Market", "Festival",
+              "Laboratory", "Cellar", "Chapel", "Moat"], seed=0, auto_resolve=False,
+             autoplay_treasures=False)
+    g.set_scenario(hands={0: ["Militia"],
+                          1: ["Secret Chamber", "Secret Chamber", "Copper", "Estate", "Estate"]},
+                   decks={1: ["Gold", "Silver", "Duchy", "Curse"]})
+    g.step("Militia")
+    assert g.decision["kind"] == "react" and g.legal_actions() == ["Secret Chamber", "PASS"]
+    g.step("Secret Chamber")  # +2 Cards: Gold, Silver
+    assert g.zones(1)["hand"] == {"Secret Chamber": 2, "Copper": 1, "Estate": 2, "Gold": 1,
+                                  "Silver": 1}
+    g.step("Estate")
+    g.step("Estate")
+    assert g.zones(1)["deck"] == ["Estate", "Estate", "Duchy", "Curse"]
+    # the second copy: still two in hand, one revealed
+    assert g.decision["kind"] == "react" and g.legal_actions() == ["Secret Chamber", "PASS"]
+    g.step("Secret Chamber")  # draws the two Estates back
+    g.step("Secret Chamber")  # puts one Secret Chamber back: one copy left, both revealed
+    g.step("Estate")
+    assert g.zones(1)["deck"] == ["Estate", "Secret Chamber", "Duchy", "Curse"]
+    # no Reaction left to reveal: Militia resolves, P1 discards down to 3
+    assert g.decision["kind"] == "discard" and g.current_player == 1
+    assert g.zones(1)["hand"] == {"Secret Chamber": 1, "Copper": 1, "Estate": 1, "Gold": 1,
+                                  "Silver": 1}
+    assert g.turn["coins"] == 2

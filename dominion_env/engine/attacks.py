@@ -3,7 +3,9 @@
 When an Attack is played, ``frames.play_card`` pushes the card's frame (waiting at
 ATTACK_PENDING) and a reaction-window frame above it, before the Attack does anything. The window asks each other player in turn order (those holding a Reaction they have not
 yet revealed to this Attack) whether to reveal one: Moat makes its owner unaffected; each
-Reaction is revealed at most once per Attack and resolved fully before the next question. When
+Reaction card in hand is revealed at most once per Attack (a second copy may be revealed
+too; counts cannot tell copies apart, so a Reaction stays revealable while the hand holds more
+copies than were revealed) and resolved fully before the next question. When
 the window pops, the card frame resumes and walks its victims with ``next_victim`` (players
 who revealed Moat are skipped), each victim making its own choices.
 
@@ -39,7 +41,7 @@ from .zones import log_event
 MOAT = ID["Moat"]
 SC_REACTION_STEP = 10  # a Secret Chamber frame at this step runs its Reaction, not a play
 SECRET_CHAMBER = ID["Secret Chamber"]
-REACTION_CARDS = (MOAT, SECRET_CHAMBER)  # index k of a Reaction in the REACTED bits
+REACTION_CARDS = (MOAT, SECRET_CHAMBER)  # index k of a Reaction in the REACTED counts
 
 
 @njit
@@ -62,13 +64,24 @@ def current_victim(r, f, attacker):
     return (attacker + r.frame[f, R3]) % r.game[PLAYERS]
 
 
+REVEAL_BITS = 4  # REACTED holds a 4-bit reveal count per (player, Reaction)
+
+
+@njit
+def _reveals(r, d, k):
+    """How many times player d revealed Reaction k to this Attack."""
+    return (r.game[REACTED] >> (REVEAL_BITS * (2 * d + k))) & 15
+
+
 @njit
 def _revealed_exclusion(r, d):
-    """Card bit set of the Reactions player d already revealed to this Attack."""
+    """Card bit set of the Reactions player d cannot reveal (again) to this Attack: each copy
+    in hand once, so a Reaction is out once its reveals reach the copies in hand."""
     ex = 0
     for k in range(2):
-        if (r.game[REACTED] >> (2 * d + k)) & 1:
-            ex |= 1 << REACTION_CARDS[k]
+        c = REACTION_CARDS[k]
+        if _reveals(r, d, k) >= r.zone[d, HAND, c]:
+            ex |= 1 << c
     return ex
 
 
@@ -85,7 +98,7 @@ def reaction_step(r, T, cfg, f):
             r.frame[f, R0] += 1
         else:
             k = 0 if a == MOAT else 1
-            r.game[REACTED] |= 1 << (2 * d + k)
+            r.game[REACTED] += 1 << (REVEAL_BITS * (2 * d + k))
             log_event(r, cfg, EV_REACT, d, a, 1)
             if a == MOAT:
                 r.game[UNAFFECTED] |= 1 << d

@@ -130,7 +130,7 @@ class Config(NamedTuple):
  UNIVERSE_LEN,    # cards listed in State.universe
  DEC_EXCLUDE,     # bit c set: card c is not a legal choice (on top of the filters above)
  UNAFFECTED,      # bit p set: player p revealed Moat against the Attack being resolved
- REACTED,         # bit 2p+k set: player p revealed Reaction k (Moat, Secret Chamber) already
+ REACTED,         # 4 bits at 4*(2p+k): times player p revealed Reaction k (Moat, Secret Chamber)
  MERCHANTS,       # Merchants played this turn (each: +$1 on the first Silver played)
  SILVER_PLAYED,   # 1 once a Silver was played this turn
  COPPER_BONUS,    # extra $ per Copper played this turn (Coppersmith)
