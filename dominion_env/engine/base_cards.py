@@ -308,22 +308,33 @@ def poacher(r, T, cfg, f):
 
 
 @njit
-def remodel(r, T, cfg, f):
+def trash_then_gain(r, T, cfg, f, source, trash_types, may_skip, more, gain_types, dest, exact):
+    """Trash a card from hand (with ``trash_types``; PASS allowed when ``may_skip``), then gain
+    a card with ``gain_types`` costing up to $``more`` more than it (exactly that when
+    ``exact``) into zone ``dest``; no trash, no gain. Remodel, Mine and Upgrade."""
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
     if step == 0:
-        ask_card(r, f, 1, DEC_TRASH, p, REMODEL, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
+        ask_card(r, f, 1, DEC_TRASH, p, source, ZONE_HAND, trash_types, 0, COST_ANY_HI, may_skip)
         return
     if step == 1:
         a = r.game[ANSWER]
-        if a == PASS:  # no card to trash: no gain
+        if a == PASS:
             pop_frame(r)
             return
         trash_card(r, cfg, p, a, HAND)
-        _gain_step(r, T, cfg, f, REMODEL, current_cost(r, T, a) + 2, 0, DISCARD, 2)
+        cost = current_cost(r, T, a) + more
+        ask_card(r, f, 2, DEC_GAIN, p, source, ZONE_SUPPLY, gain_types, cost if exact else 0,
+                 cost, 0)
+        r.frame[f, R2] = dest
         return
     _take_gain(r, cfg, f)
     pop_frame(r)
+
+
+@njit
+def remodel(r, T, cfg, f):
+    trash_then_gain(r, T, cfg, f, REMODEL, 0, 0, 2, 0, DISCARD, False)
 
 
 @njit
@@ -436,21 +447,7 @@ def library(r, T, cfg, f):
 
 @njit
 def mine(r, T, cfg, f):
-    p = r.frame[f, FR_PLAYER]
-    step = r.frame[f, FR_STEP]
-    if step == 0:
-        ask_card(r, f, 1, DEC_TRASH, p, MINE, ZONE_HAND, TREASURE, 0, COST_ANY_HI, 1)
-        return
-    if step == 1:
-        a = r.game[ANSWER]
-        if a == PASS:
-            pop_frame(r)
-            return
-        trash_card(r, cfg, p, a, HAND)
-        _gain_step(r, T, cfg, f, MINE, current_cost(r, T, a) + 3, TREASURE, HAND, 2)
-        return
-    _take_gain(r, cfg, f)
-    pop_frame(r)
+    trash_then_gain(r, T, cfg, f, MINE, TREASURE, 1, 3, TREASURE, HAND, False)
 
 
 @njit

@@ -44,7 +44,7 @@ brackets; "mandatory" = no PASS):
 
 from ..cards import ACTION, CURSE_ID, ESTATE, ID, SILVER, TREASURE, TYPES, VICTORY
 from .attacks import SC_REACTION_STEP, current_victim, next_victim
-from .base_cards import THRONE_ROOM, trash_self_once
+from .base_cards import THRONE_ROOM, trash_self_once, trash_then_gain
 from .frames import ask_card, ask_options, pop_frame
 from .jit import njit
 from .layout import (
@@ -531,23 +531,7 @@ def tribute(r, T, cfg, f):
 
 @njit
 def upgrade(r, T, cfg, f):
-    p = r.frame[f, FR_PLAYER]
-    step = r.frame[f, FR_STEP]
-    if step == 0:
-        ask_card(r, f, 1, DEC_TRASH, p, UPGRADE, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
-        return
-    if step == 1:
-        a = r.game[ANSWER]
-        if a == PASS:
-            pop_frame(r)
-            return
-        trash_card(r, cfg, p, a, HAND)
-        cost = current_cost(r, T, a) + 1
-        ask_card(r, f, 2, DEC_GAIN, p, UPGRADE, ZONE_SUPPLY, 0, cost, cost, 0)
-        return
-    if r.game[ANSWER] != PASS:
-        gain(r, cfg, p, r.game[ANSWER], DISCARD)
-    pop_frame(r)
+    trash_then_gain(r, T, cfg, f, UPGRADE, 0, 0, 1, 0, DISCARD, True)
 
 
 @njit
