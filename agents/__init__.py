@@ -5,6 +5,6 @@
 """
 
 from .library import BOTS, get_bot
-from .strategy import Bot, compile_bots
+from .strategy import Bot, compile_bots, kingdom_for, load_bots
 
-__all__ = ["BOTS", "Bot", "compile_bots", "get_bot"]
+__all__ = ["BOTS", "Bot", "compile_bots", "get_bot", "kingdom_for", "load_bots"]

@@ -37,6 +37,7 @@ from ..cards import (
     CURSE,
     NUM_CARDS,
     PLUS_ACTIONS,
+    PROVINCE,
     TREASURE,
     TYPES,
     VICTORY,
@@ -57,15 +58,17 @@ from .layout import (
     DEC_TARGET,
     DEC_TRASH,
     DECK_LEN,
+    HAND,
     IN_SUPPLY,
     NUM_ACTIONS,
     OPTION0,
     PASS,
+    PLAYERS,
     SUPPLY,
     TURNS_TAKEN,
     UNIVERSE_LEN,
 )
-from .zones import count_owned, next_u64
+from .zones import count_owned, next_u64, victory_points
 
 BOT_PRIORITY, BOT_RANDOM = 0, 1
 MAX_RULES = 32
@@ -81,7 +84,16 @@ Q_COINS = 4  # $ available now
 Q_TURN = 5  # the bot's current turn number (1 = its first turn)
 Q_CARDS = 6  # total cards the bot owns
 Q_EMPTY_PILES = 7  # empty Supply piles
-QUANTITY_NAMES = ("none", "money", "count", "pile", "coins", "turn", "cards", "empty_piles")
+Q_GAINS_TO_END = 8  # fewest gains that end the game: Provinces left, or the smallest piles
+Q_VP = 9  # the bot's own score now
+Q_VP_LEAD = 10  # own score minus the best other player's score
+Q_ACTION_CARDS = 11  # Action cards the bot owns
+Q_TREASURE_CARDS = 12  # Treasure cards the bot owns
+Q_VICTORY_CARDS = 13  # Victory cards the bot owns
+Q_HAND = 14  # copies of card ``arg`` in the bot's hand now
+QUANTITY_NAMES = ("none", "money", "count", "pile", "coins", "turn", "cards", "empty_piles",
+                  "gains_to_end", "vp", "vp_lead", "action_cards", "treasure_cards",
+                  "victory_cards", "hand")
 
 OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE = range(6)
 OP_SYMBOLS = ("<", "<=", ">", ">=", "==", "!=")
@@ -117,7 +129,59 @@ def _quantity(r, T, p, q, arg, owned):
             if r.pile[IN_SUPPLY, c] and r.pile[SUPPLY, c] == 0:
                 e += 1
         return e
+    if q == Q_GAINS_TO_END:
+        return gains_to_end(r)
+    if q == Q_VP or q == Q_VP_LEAD:
+        # victory_points reuses ``owned`` as scratch: recount the bot's cards afterwards
+        own = victory_points(r, T, p, owned)
+        x = own
+        if q == Q_VP_LEAD:
+            best = -(1 << 30)
+            for o in range(r.game[PLAYERS]):
+                if o != p:
+                    best = max(best, victory_points(r, T, o, owned))
+            x = own - best
+        count_owned(r, p, owned)
+        return x
+    if q == Q_ACTION_CARDS or q == Q_TREASURE_CARDS or q == Q_VICTORY_CARDS:
+        bit = ACTION if q == Q_ACTION_CARDS else (TREASURE if q == Q_TREASURE_CARDS else VICTORY)
+        n = 0
+        for u in range(r.game[UNIVERSE_LEN]):
+            c = r.universe[u]
+            if T[c, TYPES] & bit:
+                n += owned[c]
+        return n
+    if q == Q_HAND:
+        return r.zone[p, HAND, arg]
     return 0
+
+
+@njit
+def gains_to_end(r):
+    """The fewest gains that would end the game now: the Provinces left, or the sum of the
+    smallest Supply piles that would make the ending number of empty piles (3; 4 with 5-6
+    players), whichever is less. Empty piles count as 0."""
+    k = 4 if r.game[PLAYERS] >= 5 else 3
+    big = 1 << 30
+    m0 = big
+    m1 = big
+    m2 = big
+    m3 = big
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if not r.pile[IN_SUPPLY, c]:
+            continue
+        x = r.pile[SUPPLY, c]
+        if x < m3:  # insert into the sorted four smallest
+            m3 = x
+            if m3 < m2:
+                m2, m3 = m3, m2
+            if m2 < m1:
+                m1, m2 = m2, m1
+            if m1 < m0:
+                m0, m1 = m1, m0
+    piles = m0 + m1 + m2 + (m3 if k == 4 else 0)
+    return min(piles, r.pile[SUPPLY, PROVINCE])
 
 
 @njit
