@@ -20,7 +20,7 @@ from collections import Counter
 import numpy as np
 
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
-from .engine.batch import advance_game, observe_game, score_game
+from .engine.batch import advance_game, bot_action_game, observe_game, score_game
 from .engine.layout import (
     ACTIONS,
     ASIDE,
@@ -114,6 +114,23 @@ class Game:
                              f"({self.decision['kind']}); legal: {self.legal_actions()}")
         self._vec.step(np.array([a], dtype=np.int64))
         return self
+
+    def bot_action(self, bot, seed: int = 0) -> str:
+        """The action a scripted bot (an ``agents.Bot`` or a bot name) would take now, by name.
+
+        The bot answers for whoever decides now; a random bot draws from a stream seeded
+        ``seed``. Nothing is played: pass the answer to ``step`` to play it."""
+        from agents import compile_bots, get_bot
+
+        from .names import action_name
+
+        if self.done:
+            raise RuntimeError("the game is over; no decision is pending")
+        table = compile_bots([get_bot(bot) if isinstance(bot, str) else bot])
+        rng = np.full(1, np.uint64(seed * 0x9E3779B97F4A7C15 % (1 << 64) | 1), np.uint64)
+        a = bot_action_game(self.state, 0, TABLE, table, 0, self._vec.action_mask[0], rng,
+                            self._vec.buffers.scratch[0])
+        return action_name(int(a))
 
     # -- what is going on ----------------------------------------------------------------
 

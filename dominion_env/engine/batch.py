@@ -174,6 +174,11 @@ def advance_game(s, g, T, cfg, mask_row, scratch_row):
 
 
 @njit
+def bot_action_game(s, g, T, bots, b, mask_row, bot_rng, scratch_row):
+    return bot_action(s[g], T, bots, b, mask_row, bot_rng, g, scratch_row)
+
+
+@njit
 def observe_game(s, g, T, viewer, offsets, out, scratch_row):
     write_observation(s[g], T, viewer, offsets, out, scratch_row)
 
