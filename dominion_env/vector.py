@@ -21,10 +21,21 @@ describe the finished game, and the observation, mask and current player already
 next game in that row (same-step autoreset). The finished game's last state is not kept.
 
 Arrays returned are the VecGame's own buffers, overwritten by the next call: copy what you keep.
+``final_observation[g]`` holds the finished game's last observation on the step row g ends
+(from the view of the player who acted last; the learner's in learner mode).
+
+Learner mode (``opponents=[...]``): one seat per game is the learner's (``learner_seat``: a
+fixed seat, or a random seat drawn per game) and compiled bots play every other seat inside the
+step kernel, so reset and step return only at the learner's decisions: ``current_player[g] ==
+learner_seat[g]`` in every running game, and the observation and mask are the learner's.
+``learner_rewards[g]`` is the learner's reward in the game that ended on this step (taken
+before autoreset deals a new game, whose learner seat may differ).
 
 Version history
     v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
         Base cards, Intrigue 1st edition), 2-6 players, every decision of every player.
+    v2  learner mode (compiled bot opponents inside the step), final_observation,
+        learner_seat, learner_rewards. Games, observations and rewards are unchanged from v1.
 """
 
 from __future__ import annotations
@@ -36,6 +47,7 @@ import numpy as np
 from .cards import ID, NAMES, NUM_CARDS, TABLE, check_players, pile_size
 from .engine.batch import (
     Buffers,
+    Opponents,
     Setup,
     random_actions_kernel,
     reset_kernel,
@@ -46,7 +58,7 @@ from .engine.layout import DEC_PLAYER, NUM_ACTIONS, RUNNING, STATUS, Config, new
 from .engine.observation import obs_offsets, obs_size
 from .kingdoms import check_pool, resolve_kingdom
 
-VERSION = 1
+VERSION = 2
 POLICY_SEED_SALT = 0x5EED  # the random-action stream is not the game's own stream
 
 
@@ -70,6 +82,44 @@ def make_setup(players: int, kingdom, pool=None) -> Setup:
     return Setup(ids, ids.copy(), 0, sizes)
 
 
+def make_opponents(opponents, learner_seat, players: int, n: int) -> Opponents:
+    """Learner-mode settings: ``opponents`` is None, a BotTable, or a list of bots (names or
+    ``agents.Bot``): one bot for every other seat, or players-1 bots for the non-learner seats
+    in seat order."""
+    from .engine.bots import MAX_RULES, RULE_WIDTH, BotTable
+
+    rng = np.zeros(n, np.uint64)
+    if opponents is None:
+        if learner_seat is not None:
+            raise ValueError("learner_seat needs opponents (the bots that play the other seats)")
+        rules = np.full((1, MAX_RULES, RULE_WIDTH), -1, np.int64)
+        return Opponents(0, -1, np.zeros(1, np.int64), np.zeros(1, np.int64), rules, rng)
+    if learner_seat is not None and not (
+            isinstance(learner_seat, (int, np.integer)) and not isinstance(learner_seat, bool)
+            and 0 <= learner_seat < players):
+        raise ValueError(f"learner_seat must be None (random) or 0..{players - 1}, "
+                         f"got {learner_seat!r}")
+    if isinstance(opponents, BotTable):
+        table = opponents
+    else:
+        from agents import compile_bots, get_bot
+
+        if isinstance(opponents, str) or not hasattr(opponents, "__len__"):
+            opponents = [opponents]
+        table = compile_bots([get_bot(b) if isinstance(b, str) else b for b in opponents])
+    nb = table.kind.shape[0]
+    if nb == 1:
+        seat_bot = np.zeros(players - 1, np.int64)
+    elif nb == players - 1:
+        seat_bot = np.arange(players - 1, dtype=np.int64)
+    else:
+        raise ValueError(f"opponents: give 1 bot or {players - 1} (one per other seat) for "
+                         f"{players} players, got {nb}")
+    return Opponents(1, -1 if learner_seat is None else int(learner_seat), seat_bot,
+                     np.ascontiguousarray(table.kind, np.int64),
+                     np.ascontiguousarray(table.rules, np.int64), rng)
+
+
 def _as_flag(name, value) -> int:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")
@@ -82,7 +132,7 @@ class VecGame:
     def __init__(self, num_games: int, players: int = 2, kingdom="random", *, pool=None,
                  autoplay_treasures: bool = True, auto_resolve: bool = True,
                  turn_limit: int = 100, first_player: int | None = None, autoreset: bool = True,
-                 log: bool = False):
+                 log: bool = False, opponents=None, learner_seat: int | None = None):
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
                 or num_games < 1:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
@@ -111,7 +161,10 @@ class VecGame:
             mask=np.zeros((n, NUM_ACTIONS), np.bool_),
             reward=np.zeros((n, players), np.float32),
             terminated=np.zeros(n, np.bool_), truncated=np.zeros(n, np.bool_),
-            scratch=np.zeros((n, NUM_CARDS), np.int64), offsets=obs_offsets(players))
+            scratch=np.zeros((n, NUM_CARDS), np.int64), offsets=obs_offsets(players),
+            final_obs=np.zeros((n, obs_size(players)), np.float32),
+            learner=np.full(n, -1, np.int64), learner_reward=np.zeros(n, np.float32))
+        self.opponents = make_opponents(opponents, learner_seat, players, n)
         self._policy_rng = np.zeros(n, np.uint64)
         self._ready = False
 
@@ -121,7 +174,8 @@ class VecGame:
         """Start every game anew; game g is game number g of a run seeded ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        reset_kernel(self.state, TABLE, self.config, self.setup, self.buffers, int(seed), 1)
+        reset_kernel(self.state, TABLE, self.config, self.setup, self.buffers, int(seed), 1,
+                     self.opponents)
         seed_kernel(self._policy_rng, int(seed) ^ POLICY_SEED_SALT)
         self._ready = True
         return self._result()
@@ -132,7 +186,7 @@ class VecGame:
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
         step_kernel(self.state, TABLE, self.config, self.setup, self.buffers, actions,
-                    self.autoreset, 1)
+                    self.autoreset, 1, self.opponents)
         return self._result()
 
     def random_actions(self) -> np.ndarray:
@@ -166,6 +220,21 @@ class VecGame:
     @property
     def truncated(self) -> np.ndarray:
         return self.buffers.truncated
+
+    @property
+    def final_observation(self) -> np.ndarray:
+        """(N, O): on the step a game ends, its last observation (see the module docstring)."""
+        return self.buffers.final_obs
+
+    @property
+    def learner_seat(self) -> np.ndarray:
+        """(N,) the learner's seat in the game now in each row (learner mode; else -1)."""
+        return self.buffers.learner
+
+    @property
+    def learner_rewards(self) -> np.ndarray:
+        """(N,) the learner's reward in the game that ended on this step (else 0)."""
+        return self.buffers.learner_reward
 
     @property
     def running(self) -> np.ndarray:

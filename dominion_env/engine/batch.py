@@ -2,20 +2,26 @@
 
 Each runs over the games with ``prange``; a game only ever touches its own record, its own RNG
 stream and its own scratch row, so results do not depend on the batch size or thread count.
+
+Learner mode (``Opponents.enabled``): one seat per game is the learner's and compiled bots play
+every other seat inside the same kernel call, so reset and step return only at the learner's
+decisions (or at a game's end). The learner's seat is fixed or drawn per game from the
+opponents' own stream, which also feeds the bots' random choices.
 """
 
 from typing import NamedTuple
 
 import numpy as np
 
-from .bots import bot_action, random_action
+from .bots import BotTable, bot_action, random_action
 from .jit import kernel, njit, prange
-from .layout import DEC_PLAYER, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
+from .layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
 from .machine import advance, resolve, set_universe, setup_game
 from .observation import write_observation
 from .zones import below, seed_game, victory_points
 
 KINGDOM_CARDS = 10
+OPPONENT_SEED_SALT = 0x0BB0  # the opponents' stream is not the game's own stream
 
 
 class Setup(NamedTuple):
@@ -37,6 +43,20 @@ class Buffers(NamedTuple):
     truncated: np.ndarray  # (N,) bool, the game hit the turn limit on this step
     scratch: np.ndarray  # (N, C) int64, per-game work space
     offsets: np.ndarray  # (pieces+1,) int64, observation layout offsets
+    final_obs: np.ndarray  # (N, O) float32, a game's last observation on the step it ends
+    learner: np.ndarray  # (N,) int64, the learner's seat (learner mode; else -1)
+    learner_reward: np.ndarray  # (N,) float32, the learner's reward on the step a game ends
+
+
+class Opponents(NamedTuple):
+    """Compiled bots playing every seat but the learner's (learner mode), or nothing."""
+
+    enabled: int  # 1: learner mode
+    fixed_seat: int  # the learner's seat, or -1 for a random seat per game
+    seat_bot: np.ndarray  # (P-1,) int64: bot id of the k-th non-learner seat (seat order)
+    bot_kind: np.ndarray  # BotTable.kind (a nested named tuple does not pass through prange)
+    bot_rules: np.ndarray  # BotTable.rules
+    rng: np.ndarray  # (N,) uint64, the bots' and the seat draw's stream per game
 
 
 @njit
@@ -69,50 +89,96 @@ def _write_obs(r, T, buf, g):
 # conditional writes made directly in the loop body (the terminated flags never arrived).
 
 @njit
-def _reset_game(s, g, T, cfg, setup, buf, seed, write_obs):
+def _play_opponents(r, T, cfg, buf, opp, g):
+    """Learner mode: the bots answer every decision until the learner's or the game's end."""
+    if not opp.enabled:
+        return
+    learner = buf.learner[g]
+    bots = BotTable(opp.bot_kind, opp.bot_rules)
+    while r.game[STATUS] == RUNNING and r.game[DEC_PLAYER] != learner:
+        p = r.game[DEC_PLAYER]
+        b = opp.seat_bot[p if p < learner else p - 1]
+        a = bot_action(r, T, bots, b, buf.mask[g], opp.rng, g, buf.scratch[g])
+        resolve(r, T, cfg, a, buf.mask[g], buf.scratch[g])
+
+
+@njit
+def _start_game(r, g, T, cfg, setup, buf, opp):
+    """A new game in record r (from its RNG state), run to the learner's first decision.
+
+    A game that ends before the learner ever decides (only possible with a tiny turn limit)
+    is dealt again: a result no learner action had a part in is not a learning signal."""
+    for _ in range(1000):
+        new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
+        if not opp.enabled:
+            return
+        if opp.fixed_seat >= 0:
+            buf.learner[g] = opp.fixed_seat
+        else:
+            buf.learner[g] = below(opp.rng, g, r.game[PLAYERS])
+        _play_opponents(r, T, cfg, buf, opp, g)
+        if r.game[STATUS] == RUNNING:
+            return
+
+
+@njit
+def _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp):
     r = s[g]
     seed_game(r.rng, 0, seed, g)
-    new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
+    buf.learner[g] = -1
+    if opp.enabled:
+        seed_game(opp.rng, g, seed ^ OPPONENT_SEED_SALT, g)
+    _start_game(r, g, T, cfg, setup, buf, opp)
     for p in range(buf.reward.shape[1]):
         buf.reward[g, p] = 0.0
     buf.terminated[g] = False
     buf.truncated[g] = False
+    buf.learner_reward[g] = 0.0
     if write_obs:
         _write_obs(r, T, buf, g)
 
 
 @kernel
-def reset_kernel(s, T, cfg, setup, buf, seed, write_obs):
+def reset_kernel(s, T, cfg, setup, buf, seed, write_obs, opp):
     for g in prange(s.shape[0]):
-        _reset_game(s, g, T, cfg, setup, buf, seed, write_obs)
+        _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
 
 
 @njit
-def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs):
+def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
     r = s[g]
     for p in range(buf.reward.shape[1]):
         buf.reward[g, p] = 0.0
     buf.terminated[g] = False
     buf.truncated[g] = False
+    buf.learner_reward[g] = 0.0
     if r.game[STATUS] != RUNNING:
         return
+    actor = r.game[DEC_PLAYER]
     resolve(r, T, cfg, action, buf.mask[g], buf.scratch[g])
+    _play_opponents(r, T, cfg, buf, opp, g)
     status = r.game[STATUS]
     if status != RUNNING:
         for p in range(buf.reward.shape[1]):
             buf.reward[g, p] = r.reward[p]
         buf.terminated[g] = status == TERMINATED
         buf.truncated[g] = status == TRUNCATED
+        viewer = actor
+        if opp.enabled:
+            viewer = buf.learner[g]
+            buf.learner_reward[g] = r.reward[viewer]
+        if write_obs:
+            write_observation(r, T, viewer, buf.offsets, buf.final_obs[g], buf.scratch[g])
         if autoreset:
-            new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
+            _start_game(r, g, T, cfg, setup, buf, opp)
     if write_obs:
         _write_obs(r, T, buf, g)
 
 
 @kernel
-def step_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs):
+def step_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs, opp):
     for g in prange(s.shape[0]):
-        _step_game(s, g, T, cfg, setup, buf, actions[g], autoreset, write_obs)
+        _step_game(s, g, T, cfg, setup, buf, actions[g], autoreset, write_obs, opp)
 
 
 @njit
