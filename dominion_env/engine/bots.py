@@ -12,18 +12,33 @@ these arrays.
 Buy and gain decisions walk the priority list and take the first legal card whose conditions
 hold; otherwise PASS if allowed (a forced gain takes the most expensive legal card).
 
-Every other decision gets a plain, documented default (``keep value``: Curse -2, Victory-only
-cards -1, any other card its printed cost):
+Every other decision gets a documented default, after the public simulators' habits
+(``keep value``: Curse -2, Victory-only cards -1, any other card its printed cost; "trash-worthy",
+Dominiate's convention: Curses, Estates while more than 2 gains end the game, Coppers while the
+bot's Treasures total more than $4):
 
-* play an Action / Throne Room target: most +Actions first (villages before terminals), then
-  the highest cost; never ends the Action phase while an Action is playable
+* play an Action / Throne Room target: most +Actions first (villages before cantrips before
+  terminals), then the highest cost; never ends the Action phase while an Action is playable
 * play a Treasure: play them all (the lowest card id first)
 * gain a card for another player (Swindler): the lowest keep value
-* discard / trash / pass a card: mandatory -> lowest keep value; optional -> only Curses and
-  Victory-only cards, else stop
-* topdeck or order: lowest keep value first (so the best card ends on top)
+* discard / pass a card: mandatory -> lowest keep value; optional (Cellar, Secret Chamber,
+  Baron's Estate) -> only Curses and Victory-only cards, else stop
+* trash: mandatory -> lowest keep value; optional (Chapel, Moneylender, Masquerade) -> a
+  trash-worthy card, else stop; Mine -> the best Treasure below Gold; Thief -> the victim's
+  best Treasure
+* topdeck: Harbinger and Secret Chamber -> the best card (Harbinger skips junk); Courtyard and
+  Artisan -> an Action it cannot play this turn, else the lowest keep value; otherwise (Bureaucrat
+  victims, Sentry and Scout orders) the lowest keep value first, so the best card ends on top
 * reveal a Reaction: always
-* choose an option: the lowest legal option; name a card: the commonest card in its draw pile
+* options: Library sets an Action aside only with no Action left; Sentry trashes trash-worthy
+  cards, discards other Victory cards, keeps the rest; Spy discards a victim's good card and
+  its own junk; Thief gains anything better than Copper; Pawn +Card +$1 (+Card +Action with an
+  Action and none left); Steward trashes 2 trash-worthy cards, else +$2 when that reaches $6 or
+  $8, else +2 Cards; Nobles +2 Actions with an Action in hand and none left, else +3 Cards;
+  Minion +$2 when it reaches $6 or another Minion can follow, else the attack; Torturer victims
+  discard 2 unless the Curses are gone; Mining Village is trashed when its $2 reaches $6 or $8;
+  Vassal plays, Chancellor discards the deck
+* name a card (Wishing Well): the commonest card in its draw pile
 """
 
 from typing import NamedTuple
@@ -33,19 +48,28 @@ import numpy as np
 from ..cards import (
     ACTION,
     COIN_VALUE,
+    COPPER,
     COST,
     CURSE,
+    CURSE_ID,
+    ESTATE,
+    GOLD,
+    ID,
     NUM_CARDS,
     PLUS_ACTIONS,
     PROVINCE,
+    SILVER,
     TREASURE,
     TYPES,
     VICTORY,
 )
 from .jit import njit
 from .layout import (
+    ACTIONS,
     COINS,
     DEC_BUY,
+    DEC_CARD,
+    DEC_CHOOSE,
     DEC_DISCARD,
     DEC_GAIN,
     DEC_KIND,
@@ -55,7 +79,9 @@ from .layout import (
     DEC_PLAY_TWICE,
     DEC_PLAYER,
     DEC_REACT,
+    DEC_SOURCE,
     DEC_TARGET,
+    DEC_TOPDECK,
     DEC_TRASH,
     DECK_LEN,
     HAND,
@@ -71,6 +97,12 @@ from .layout import (
 from .zones import count_owned, next_u64, victory_points
 
 BOT_PRIORITY, BOT_RANDOM = 0, 1
+
+(LIBRARY, SENTRY, SPY, THIEF, PAWN, STEWARD, NOBLES, MINION, TORTURER, MINING_VILLAGE, MINE,
+ HARBINGER, SECRET_CHAMBER, COURTYARD, ARTISAN) = (
+    ID[n] for n in ("Library", "Sentry", "Spy", "Thief", "Pawn", "Steward", "Nobles", "Minion",
+                    "Torturer", "Mining Village", "Mine", "Harbinger", "Secret Chamber",
+                    "Courtyard", "Artisan"))
 MAX_RULES = 32
 MAX_CONDS = 3
 RULE_WIDTH = 1 + 4 * MAX_CONDS
@@ -252,7 +284,8 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
                 if q == Q_NONE:
                     break
                 x = _quantity(r, T, p, q, bots.rules[b, k_rule, 2 + 4 * k], owned)
-                if not _holds(x, bots.rules[b, k_rule, 3 + 4 * k], bots.rules[b, k_rule, 4 + 4 * k]):
+                op = bots.rules[b, k_rule, 3 + 4 * k]
+                if not _holds(x, op, bots.rules[b, k_rule, 4 + 4 * k]):
                     ok = False
                     break
             if ok:
@@ -290,13 +323,165 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
                 best = c
                 bestn = owned[c]
         return best if best >= 0 else _first_legal(mask_row)
-    # discard / trash / pass / topdeck / order / treasure / other card choices:
-    # the lowest keep value; an optional discard, trash or pass gives up only junk
-    optional_junk_only = can_pass and (kind == DEC_DISCARD or kind == DEC_TRASH
-                                       or kind == DEC_PASS_CARD)
+    if kind == DEC_CHOOSE:
+        return _choose_option(r, T, p, mask_row, owned)
+    if kind == DEC_TRASH:
+        return _trash_choice(r, T, p, mask_row, owned)
+    if kind == DEC_TOPDECK:
+        return _topdeck_choice(r, T, p, mask_row)
+    # discard / pass a card / order / treasure: the lowest keep value first (so the best card
+    # ends on top when ordering); an optional discard gives up only junk
+    optional_junk_only = can_pass and (kind == DEC_DISCARD or kind == DEC_PASS_CARD)
     best = _lowest_keep(T, mask_row)
     if best >= 0 and not (optional_junk_only and _keep_value(T, best) >= 0):
         return best
+    for k in range(OPTION0, NUM_ACTIONS):
+        if mask_row[k]:
+            return k
+    return _first_legal(mask_row)
+
+
+@njit
+def _money_in_hand(r, T, p):
+    """$ this turn if p played every Treasure in hand now (on top of the $ already made)."""
+    m = r.game[COINS]
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if T[c, TYPES] & TREASURE:
+            m += T[c, COIN_VALUE] * r.zone[p, HAND, c]
+    return m
+
+
+@njit
+def _in_hand(r, T, p, types):
+    """Cards of the given types in p's hand."""
+    n = 0
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if T[c, TYPES] & types:
+            n += r.zone[p, HAND, c]
+    return n
+
+
+@njit
+def _trash_worthy(r, T, p, c, owned):
+    """Cards a bot gets rid of when it may (Dominiate's convention): Curses; Estates while
+    more than 2 gains end the game; Coppers while its Treasures total more than $4."""
+    if c == CURSE_ID:
+        return True
+    if c == ESTATE:
+        return gains_to_end(r) > 2
+    if c == COPPER:
+        count_owned(r, p, owned)
+        return _quantity(r, T, p, Q_MONEY, 0, owned) > 4
+    return False
+
+
+@njit
+def _trash_choice(r, T, p, mask_row, owned):
+    src = r.game[DEC_SOURCE]
+    target = r.game[DEC_TARGET]
+    if target >= 0 and target != p:  # Thief: take the victim's best Treasure
+        best = -1
+        for c in range(NUM_CARDS):
+            if mask_row[c] and (best < 0 or _keep_value(T, c) > _keep_value(T, best)):
+                best = c
+        return best if best >= 0 else _first_legal(mask_row)
+    if src == MINE:  # improve the best Treasure that still improves: Silver, then Copper
+        best = -1
+        for c in range(NUM_CARDS):
+            if mask_row[c] and T[c, COST] < T[GOLD, COST] and (
+                    best < 0 or T[c, COST] > T[best, COST]):
+                best = c
+        if best >= 0:
+            return best
+        return PASS if mask_row[PASS] else _lowest_keep(T, mask_row)
+    best = _lowest_keep(T, mask_row)
+    if not mask_row[PASS]:
+        return best if best >= 0 else _first_legal(mask_row)
+    # an optional trash (Chapel, Moneylender, Masquerade): junk first, then Estates, Coppers
+    for c in (CURSE_ID, ESTATE, COPPER):
+        if mask_row[c] and _trash_worthy(r, T, p, c, owned):
+            return c
+    return PASS
+
+
+@njit
+def _topdeck_choice(r, T, p, mask_row):
+    src = r.game[DEC_SOURCE]
+    if src == HARBINGER or src == SECRET_CHAMBER:
+        # onto the deck for the next hand (Harbinger, from the discard pile) or away from the
+        # attack now resolving (Secret Chamber): the best card; Harbinger skips junk
+        best = -1
+        for c in range(NUM_CARDS):
+            if mask_row[c] and (best < 0 or _keep_value(T, c) > _keep_value(T, best)):
+                best = c
+        if best >= 0 and not (mask_row[PASS] and _keep_value(T, best) <= 0):
+            return best
+        return PASS if mask_row[PASS] else _first_legal(mask_row)
+    if src == COURTYARD or src == ARTISAN:
+        # from hand, for next turn: an Action that cannot be played this turn, else the card
+        # that least changes this turn's buy (the lowest keep value)
+        if r.game[ACTIONS] == 0:
+            best = -1
+            for c in range(NUM_CARDS):
+                if mask_row[c] and (T[c, TYPES] & ACTION) and (
+                        best < 0 or T[c, COST] > T[best, COST]):
+                    best = c
+            if best >= 0:
+                return best
+    best = _lowest_keep(T, mask_row)  # Bureaucrat victims, Sentry and Scout orders
+    return best if best >= 0 else _first_legal(mask_row)
+
+
+@njit
+def _threshold_hit(m, bonus):
+    """Whether +$bonus on top of $m reaches $6 (Gold) or $8 (Province) when $m does not."""
+    return (m < 6 and m + bonus >= 6) or (m < 8 and m + bonus >= 8)
+
+
+@njit
+def _choose_option(r, T, p, mask_row, owned):
+    """Options by the card asking (its decision contract is in its module's docstring)."""
+    src = r.game[DEC_SOURCE]
+    card = r.game[DEC_CARD]
+    o = OPTION0
+    if src == LIBRARY:  # set aside an Action only when no Action can be played
+        return o if mask_row[o] and r.game[ACTIONS] == 0 else PASS
+    if src == SENTRY:  # trash junk, discard other Victory cards, keep the rest
+        if card >= 0 and _trash_worthy(r, T, p, card, owned):
+            return o
+        if card >= 0 and _keep_value(T, card) < 0:
+            return o + 1
+        return o + 2
+    if src == SPY:  # discard the owner's good cards when it is a victim, junk when it is us
+        target = r.game[DEC_TARGET]
+        good = card >= 0 and _keep_value(T, card) > 0
+        return o if (good != (target == p)) else o + 1
+    if src == THIEF:  # take anything better than Copper
+        return o if card >= 0 and T[card, COST] >= T[SILVER, COST] else PASS
+    if src == PAWN:  # +Card +Action with an Action to play next, else +Card +$1
+        return o if _in_hand(r, T, p, ACTION) > 0 and r.game[ACTIONS] == 0 else o + 2
+    if src == STEWARD:  # trash 2 junk, else +$2 when it buys a Gold/Province, else +2 Cards
+        junk = 0
+        for c in (CURSE_ID, ESTATE, COPPER):
+            if r.zone[p, HAND, c] > 0 and _trash_worthy(r, T, p, c, owned):
+                junk += r.zone[p, HAND, c]
+        if junk >= 2:
+            return o + 2
+        return o + 1 if _threshold_hit(_money_in_hand(r, T, p), 2) else o
+    if src == NOBLES:  # +2 Actions with an Action in hand and none left, else +3 Cards
+        return o + 1 if _in_hand(r, T, p, ACTION) > 0 and r.game[ACTIONS] == 0 else o
+    if src == MINION:  # +$2 when that buys a Gold/Province or another Minion follows
+        m = _money_in_hand(r, T, p)
+        if m + 2 >= 6 or (r.zone[p, HAND, MINION] > 0 and r.game[ACTIONS] > 0):
+            return o
+        return o + 1
+    if src == TORTURER:  # discard 2 (as many as it can), unless no Curse is left to gain
+        return o + 1 if r.pile[SUPPLY, CURSE_ID] == 0 else o
+    if src == MINING_VILLAGE:  # trash it when the +$2 buys a Gold or a Province
+        return o if _threshold_hit(_money_in_hand(r, T, p), 2) else PASS
+    # Vassal (play the Action), Chancellor (discard the deck): yes; anything else: the first
     for k in range(OPTION0, NUM_ACTIONS):
         if mask_row[k]:
             return k
