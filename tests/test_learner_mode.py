@@ -1,0 +1,100 @@
+"""VecGame's learner mode: compiled bots play every seat but the learner's inside the step."""
+
+import numpy as np
+import pytest
+
+from dominion_env import Game, VecGame
+
+
+def first_legal(mask):
+    return mask.argmax(axis=1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_learner_decides_every_returned_decision(players):
+    v = VecGame(64, players=players, kingdom="random", opponents=["Big Money"])
+    out = v.reset(seed=3)
+    seen = np.zeros(players, bool)
+    for _ in range(300):
+        assert (out.current_player == v.learner_seat).all()
+        seen[v.learner_seat] = True
+        seats = v.learner_seat.copy()
+        out = v.step(v.random_actions())
+        done = out.terminated | out.truncated
+        # the learner's reward is its own seat's, in the game that ended (before autoreset)
+        rows = np.flatnonzero(done)
+        assert (v.learner_rewards[rows] == out.rewards[rows, seats[rows]]).all()
+        assert (v.learner_rewards[~done] == 0).all()
+    assert seen.all(), "a random learner seat should visit every seat"
+
+
+def test_a_fixed_seat():
+    v = VecGame(16, players=3, opponents=["Big Money", "Smithy"], learner_seat=2)
+    out = v.reset(seed=0)
+    assert (v.learner_seat == 2).all() and (out.current_player == 2).all()
+
+
+def test_learner_mode_plays_the_same_game_as_bots_stepped_by_hand():
+    """Row 0 of a learner-mode batch is the game a plain Game with the same seed plays when
+    Big Money answers every other seat's decisions, down to the learner's observations."""
+    seed = 11
+    v = VecGame(4, players=3, kingdom="First Game", opponents=["Big Money"])
+    out = v.reset(seed=seed)
+    seat = int(v.learner_seat[0])
+    g = Game("First Game", players=3, seed=seed)
+    learner_obs = []
+    while not g.done:
+        if g.current_player == seat:
+            learner_obs.append(g.observation(seat).copy())
+            g.step(int(np.argmax(g.action_mask)))
+        else:
+            g.step(g.bot_action("Big Money"))
+    rewards = None
+    for k, expected in enumerate(learner_obs):
+        np.testing.assert_array_equal(out.observation[0], expected, err_msg=f"decision {k}")
+        out = v.step(first_legal(out.action_mask))
+        if out.terminated[0] or out.truncated[0]:
+            rewards = out.rewards[0].copy()
+            assert k == len(learner_obs) - 1
+    np.testing.assert_array_equal(rewards, g.rewards)
+    assert v.learner_rewards[0] == g.rewards[seat]
+    np.testing.assert_array_equal(v.final_observation[0], g.observation(seat))
+
+
+def test_same_seed_same_games():
+    def run():
+        v = VecGame(32, players=2, opponents=["Random"])
+        v.reset(seed=5)
+        trace = []
+        for _ in range(100):
+            out = v.step(v.random_actions())
+            trace.append((out.observation.copy(), v.learner_seat.copy(), v.learner_rewards.copy()))
+        return trace
+    for a, b in zip(run(), run()):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_final_observation_in_plain_mode_is_the_last_actor_view():
+    v = VecGame(1, players=2, kingdom="First Game", autoreset=False)
+    out = v.reset(seed=2)
+    while True:
+        actor = int(out.current_player[0])
+        out = v.step(v.random_actions())
+        if out.terminated[0] or out.truncated[0]:
+            break
+    g = Game("First Game", players=2)  # only for its observation helper on v's state
+    g._vec = v
+    np.testing.assert_array_equal(v.final_observation[0], g.observation(actor))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(learner_seat=0), "learner_seat needs opponents"),
+    (dict(opponents=["Big Money"], learner_seat=2), "learner_seat must be"),
+    (dict(opponents=["Big Money"], learner_seat=True), "learner_seat must be"),
+    (dict(opponents=["Big Money", "Smithy", "Random"]), "give 1 bot or 1"),
+    (dict(opponents=["No Such Bot"]), "unknown bot"),
+])
+def test_bad_learner_settings(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        VecGame(2, players=2, **kwargs)
