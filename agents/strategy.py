@@ -57,7 +57,7 @@ from dominion_env.engine.bots import (
 )
 
 _NEEDS_CARD = {"count", "pile", "hand"}
-_COND = re.compile(r"^\s*([a-z_]+)\s*(.*?)\s*(<=|>=|==|!=|<|>)\s*(-?\d+)\s*$")
+_COND = re.compile(r"^\s*([a-z_]+)\s*([A-Za-z][A-Za-z' ]*?)?\s*(<=|>=|==|!=|<|>)\s*(-?\d+)\s*$")
 
 
 def parse_condition(text: str) -> tuple[int, int, int, int]:

@@ -245,7 +245,8 @@ class VecGame:
 
     def _result(self) -> Step:
         b = self.buffers
-        return Step(b.obs, b.mask, self.state["game"][:, DEC_PLAYER], b.reward, b.terminated, b.truncated)
+        return Step(b.obs, b.mask, self.state["game"][:, DEC_PLAYER], b.reward, b.terminated,
+                    b.truncated)
 
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)

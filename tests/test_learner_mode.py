@@ -70,8 +70,8 @@ def test_same_seed_same_games():
             out = v.step(v.random_actions())
             trace.append((out.observation.copy(), v.learner_seat.copy(), v.learner_rewards.copy()))
         return trace
-    for a, b in zip(run(), run()):
-        for x, y in zip(a, b):
+    for a, b in zip(run(), run(), strict=True):
+        for x, y in zip(a, b, strict=True):
             np.testing.assert_array_equal(x, y)
 
 
