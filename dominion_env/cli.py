@@ -1,6 +1,7 @@
 """The ``dominion`` command line.
 
     dominion simulate "Big Money Ultimate" "Big Money" --games 100000
+    dominion tournament "Big Money" "Big Money Ultimate" Smithy --games 10000
     dominion bots | dominion cards | dominion kingdoms
 """
 
@@ -54,6 +55,55 @@ def _simulate(args) -> int:
     return 0
 
 
+def _tournament(args) -> int:
+    from agents import BOTS, get_bot, load_bots
+
+    from .tournament import run_tournament
+
+    file_bots = []
+    if args.bots_file:
+        try:
+            file_bots = load_bots(args.bots_file)
+        except OSError as e:
+            raise SystemExit(f"cannot read --bots-file: {e}") from None
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
+    by_name = {b.name: b for b in file_bots}  # a file's bot wins over a library bot's name
+    chosen = list(args.bots) + (list(BOTS) if args.all else [])
+    bots, seen = [], set()
+    for name in chosen:
+        if name in seen:
+            continue
+        try:
+            bots.append(by_name[name] if name in by_name else get_bot(name))
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
+        seen.add(name)
+    for b in file_bots:
+        if b.name not in seen:
+            bots.append(b)
+            seen.add(b.name)
+    if file_bots and not args.quiet:
+        shadow = [b.name for b in file_bots if b.name in BOTS]
+        if shadow:
+            print(f"{args.bots_file} redefines library bot(s): {', '.join(shadow)}",
+                  file=sys.stderr)
+    if not bots:
+        raise SystemExit("no bots: name some (see `dominion bots`), or use --all or --bots-file")
+    kingdom = None if args.kingdom == "bots" else args.kingdom
+    try:
+        res = run_tournament(bots, args.games, args.players, kingdom, args.seed,
+                             turn_limit=args.turn_limit, max_tables=args.max_tables,
+                             progress=not args.quiet)
+    except (ValueError, TypeError, NotImplementedError) as e:
+        raise SystemExit(str(e)) from None
+    print(res.report())
+    if args.out:
+        paths = res.save(args.out)
+        print(f"wrote {', '.join(str(p) for p in paths.values())}")
+    return 0
+
+
 def _bots(args) -> int:
     from agents import BOTS
 
@@ -94,6 +144,31 @@ def main(argv=None) -> int:
     sim.add_argument("--turn-limit", type=int, default=100)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
+    tour = sub.add_parser(
+        "tournament", help="round robin between bots: win-rate matrix, intervals, ratings",
+        description="Round robin between bots (each table in every seat order): win rates with "
+                    "95% Wilson intervals, Bradley-Terry ratings (Elo scale), a table on "
+                    "stdout and winrates.csv, ratings.csv, tables.csv, heatmap.png in --out. "
+                    "Details: the docstring of dominion_env/tournament.py.")
+    tour.add_argument("bots", nargs="*", help="bot names (see `dominion bots`)")
+    tour.add_argument("--all", action="store_true", help="every bot in the library")
+    tour.add_argument("--bots-file", metavar="FILE.toml",
+                      help="add every bot in this TOML file (see agents/strategy.py)")
+    tour.add_argument("--games", type=int, default=10_000,
+                      help="games per table, i.e. per pair at 2 players (default 10000)")
+    tour.add_argument("--players", type=int, default=2, help="players per table, 2-6")
+    tour.add_argument("--kingdom", default="bots",
+                      help="'bots' (default: each table on a kingdom holding every card its "
+                           "bots name), 'random', a recommended set name, or 10 comma-separated "
+                           "card names")
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--turn-limit", type=int, default=100)
+    tour.add_argument("--max-tables", type=int, default=2000,
+                      help="sample this many tables when there are more combinations")
+    tour.add_argument("--out", default="tournament_out",
+                      help="folder for the CSV files and heatmap.png ('' to write nothing)")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.set_defaults(run=_tournament)
     for name, fn, text in (("bots", _bots, "list the named bots"),
                            ("cards", _cards, "list the card table"),
                            ("kingdoms", _kingdoms, "list the recommended kingdoms")):
