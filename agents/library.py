@@ -1,13 +1,48 @@
-"""Named bots. Each says whose definition it follows."""
+"""Named bots. Each says whose definition it follows (``source``).
+
+The main references are the bots shipped with the two public Dominion simulators:
+
+* Dominiate (rspeer/dominiate, ``strategies/*.coffee``): ``gainPriority`` lists;
+* Geronimoo's Dominion simulator (``DomBots.xml``): ``<buy>`` rules with conditions, including
+  the "optimized single card" Big Money bots by WanderingWinder and HiveMindEmulator.
+
+Translation conventions (the same for every bot below):
+
+* Colony/Platinum rules are dropped (no Prosperity here). Dominiate's
+  ``"Province" if state.countInSupply("Colony") <= 6`` is then always true: a plain Province.
+* ``my.countInDeck(X)`` / ``countCardsInDeck`` -> ``count X`` (every card owned);
+  ``state.gainsToEndGame()`` / ``gainsNeededToEndGame`` -> ``gains_to_end`` (the same
+  definition: Provinces left, or the three smallest piles); ``countCardsInSupply`` -> ``pile``;
+  ``my.coins`` / ``countAvailableMoney`` -> ``coins``; ``turnsTaken`` (counts the turn in
+  progress) -> ``turn``; ``numCardsInDeck`` -> ``cards``; ``countCardTypeInDeck("Treasure")`` ->
+  ``treasure_cards``; ``getTotalMoney`` -> ``money`` (our ``money`` counts Treasures only;
+  Dominiate's also counts the $ of terminal Actions: only the Province rule of the money bots
+  uses it, and those bots own no such Action).
+* A ratio such as ``count Courtyard < treasure_cards / 8`` has no direct form in the language;
+  it is written as a ladder ``count == k and treasure_cards > 8k`` for the realistic k (exact
+  up to the last rung).
+* Only gains are scripted. Every other decision (what Chapel trashes, Minion/Torturer/Nobles
+  options, Baron's Estate, Militia discards...) is the engine's default play
+  (``dominion_env.engine.bots``), not the reference bot's own rules.
+"""
 
 from __future__ import annotations
 
 from .strategy import Bot
 
+# Dominiate's endgame ladder, used by most of its bots:
+#   "Duchy" if 0 < gainsToEndGame <= 5, "Estate" if 0 < gainsToEndGame <= 2
+_DUCHY5 = ("Duchy", "gains_to_end > 0", "gains_to_end <= 5")
+_ESTATE2 = ("Estate", "gains_to_end > 0", "gains_to_end <= 2")
+
+# Geronimoo/WanderingWinder "optimized single card" ladder (Province needs a Gold first).
+_GOLD_PROVINCE = ("Province", "count Gold > 0")
+
 _LIST = [
     Bot("Random", random=True, source="uniform over the legal actions at every decision"),
     Bot("Big Money", ["Province", "Gold", "Silver"],
-        source="the canonical Big Money: Province at $8+, Gold at $6-7, Silver at $3-5"),
+        source="the canonical Big Money: Province at $8+, Gold at $6-7, Silver at $3-5 "
+               "(Geronimoo's 'Basic Big Money')"),
     Bot("Big Money Ultimate", [
         ("Province", "money > 18"),
         ("Duchy", "pile Province <= 4"),
@@ -15,7 +50,7 @@ _LIST = [
         "Gold",
         ("Duchy", "pile Province <= 6"),
         "Silver",
-    ], source="Dominiate's BigMoney Ultimate (BMU)"),
+    ], source="Dominiate's BigMoney Ultimate (BMU), WanderingWinder's optimised Big Money"),
     Bot("Smithy", [
         ("Province", "money > 15"),
         ("Duchy", "pile Province <= 4"),
@@ -25,10 +60,312 @@ _LIST = [
         ("Smithy", "count Smithy < 1"),
         ("Smithy", "count Smithy < 2", "cards >= 16"),
         "Silver",
-    ], source="Dominiate's Smithy Big Money: BMU plus a Smithy once the deck can carry it"),
+    ], source="Smithy Big Money: BMU plus a Smithy once the deck can carry it (Geronimoo's "
+              "HiveMindEmulator 'Smithy' thresholds, Dominiate's BigSmithy Smithy rules)"),
+
+    # --- attacks --------------------------------------------------------------------------
+    Bot("Double Witch", [
+        _GOLD_PROVINCE,
+        ("Witch", "count Witch < 2"),
+        _DUCHY5,
+        _ESTATE2,
+        "Gold",
+        "Silver",
+    ], source="Dominiate's DoubleWitch (strategies/DoubleWitch.coffee), Colony rules dropped"),
+    Bot("Single Witch", [
+        _GOLD_PROVINCE,
+        ("Witch", "count Witch == 0"),
+        _DUCHY5,
+        _ESTATE2,
+        "Gold",
+        "Silver",
+    ], source="Dominiate's SingleWitch (strategies/SingleWitch.coffee), Colony rules dropped"),
+    Bot("Chapel/Witch", [
+        "Province",
+        ("Witch", "count Witch == 0"),
+        _DUCHY5,
+        _ESTATE2,
+        "Gold",
+        ("Chapel", "coins <= 3", "count Chapel == 0", "turn <= 2"),
+        "Silver",
+        ("Copper", "gains_to_end <= 3"),
+    ], source="Dominiate's ChapelWitch (strategies/ChapelWitch.coffee); what Chapel trashes is "
+              "the engine's default, not Dominiate's wantsToTrash"),
+    Bot("Moneylender/Witch", [
+        _GOLD_PROVINCE,
+        ("Witch", "count Witch < 2"),
+        _DUCHY5,
+        _ESTATE2,
+        "Gold",
+        ("Moneylender", "count Moneylender == 0"),
+        "Silver",
+    ], source="Dominiate's MoneylenderWitch (strategies/MoneylenderWitch.coffee)"),
+    Bot("Militia", [
+        "Province",
+        _DUCHY5,
+        ("Militia", "count Militia < 1"),
+        _ESTATE2,
+        "Gold",
+        "Silver",
+        ("Copper", "gains_to_end <= 3"),
+    ], source="Dominiate's DoubleMilitia with one Militia instead of two (the "
+              "SingleWitch/DoubleWitch pattern); Geronimoo's 'Militia' bot buys up to three"),
+    Bot("Double Militia", [
+        "Province",
+        _DUCHY5,
+        ("Militia", "count Militia < 2"),
+        _ESTATE2,
+        "Gold",
+        "Silver",
+        ("Copper", "gains_to_end <= 3"),
+    ], source="Dominiate's DoubleMilitia (strategies/DoubleMilitia.coffee)"),
+    Bot("Torturer", [
+        ("Province", "count Torturer > 3"),
+        ("Duchy", "pile Province <= 4"),
+        ("Estate", "pile Province <= 1"),
+        ("Torturer", "count Torturer == 0"),
+        # Torturer if count Torturer <= count Village - 1: a ladder up to 5 Torturers
+        ("Torturer", "count Torturer == 1", "count Village >= 2"),
+        ("Torturer", "count Torturer == 2", "count Village >= 3"),
+        ("Torturer", "count Torturer == 3", "count Village >= 4"),
+        ("Torturer", "count Torturer == 4", "count Village >= 5"),
+        ("Silver", "count Silver < 1"),
+        "Village",
+    ], source="Geronimoo's 'Torturer/Village' (DomBots.xml): a Torturer chain fed by Villages; "
+              "'Torturer <= Village - 1' written as a ladder up to 5 Torturers"),
+    Bot("Minion/Chapel", [
+        ("Province", "count Minion > 5"),
+        _GOLD_PROVINCE,
+        ("Duchy", "pile Province <= 4"),
+        ("Estate", "pile Province <= 1"),
+        "Minion",
+        ("Chapel", "count Chapel < 1"),
+        "Gold",
+        ("Silver", "count Minion < 1"),
+    ], source="Geronimoo's 'Minions/Chapel' (DomBots.xml); Minion's option and Chapel's "
+              "trashing are the engine's defaults"),
+    Bot("Bureaucrat", [
+        _GOLD_PROVINCE,
+        ("Duchy", "pile Province <= 5"),
+        ("Estate", "pile Province <= 2"),
+        "Gold",
+        ("Duchy", "pile Province <= 6"),
+        ("Bureaucrat", "count Bureaucrat == 0"),
+        # Bureaucrat if count < treasure / 20
+        ("Bureaucrat", "count Bureaucrat == 1", "treasure_cards > 20"),
+        "Silver",
+    ], source="WanderingWinder's optimised 'Bureaucrat' (Geronimoo's DomBots.xml); "
+              "'count < treasure/20' as a ladder"),
+    Bot("Saboteur", [
+        "Province",
+        ("Duchy", "pile Province <= 5"),
+        ("Estate", "pile Province <= 2"),
+        "Gold",
+        ("Saboteur", "count Saboteur < 2"),
+        "Silver",
+    ], source="Geronimoo's 'Saboteur' (DomBots.xml)"),
+
+    # --- draw and money ---------------------------------------------------------------------
+    Bot("Laboratory", [
+        _GOLD_PROVINCE,
+        ("Duchy", "pile Province <= 4"),
+        ("Estate", "pile Province <= 2"),
+        "Gold",
+        "Laboratory",
+        "Silver",
+    ], source="Geronimoo's 'Laboratory' (DomBots.xml)"),
+    Bot("Council Room", [
+        _GOLD_PROVINCE,
+        ("Duchy", "pile Province <= 4"),
+        ("Estate", "pile Province <= 2"),
+        "Gold",
+        ("Duchy", "pile Province <= 6"),
+        ("Council Room", "count Council Room == 0"),
+        # Council Room if count < money / 13
+        ("Council Room", "count Council Room == 1", "money > 13"),
+        ("Council Room", "count Council Room == 2", "money > 26"),
+        "Silver",
+    ], source="WanderingWinder's optimised 'Council Room' (Geronimoo's DomBots.xml); "
+              "'count < money/13' as a ladder"),
+    Bot("Library", [
+        "Province",
+        _DUCHY5,
+        _ESTATE2,
+        "Gold",
+        "Library",
+        "Silver",
+    ], source="Dominiate's BM Library (strategies/BM_Library.coffee)"),
+    Bot("Courtyard", [
+        _GOLD_PROVINCE,
+        ("Duchy", "gains_to_end <= 4"),
+        ("Estate", "gains_to_end <= 2"),
+        "Gold",
+        ("Duchy", "gains_to_end <= 5"),
+        ("Silver", "count Silver == 0"),
+        ("Courtyard", "count Courtyard == 0"),
+        # Courtyard if count < treasure / 8
+        ("Courtyard", "count Courtyard == 1", "treasure_cards > 8"),
+        ("Courtyard", "count Courtyard == 2", "treasure_cards > 16"),
+        ("Courtyard", "count Courtyard == 3", "treasure_cards > 24"),
+        "Silver",
+        ("Courtyard", "count Courtyard <= 1"),
+    ], source="Dominiate's OBM Courtyard by HiveMindEmulator (strategies/OBM_Courtyard.coffee); "
+              "'count < treasure/8' as a ladder up to 4 Courtyards"),
+    Bot("Masquerade", [
+        "Province",
+        "Gold",
+        ("Duchy", "gains_to_end <= 5"),
+        ("Masquerade", "count Masquerade == 0"),
+        "Silver",
+    ], source="Dominiate's BM Masquerade by ehunt (strategies/BM_Masquerade.coffee)"),
+    Bot("Single Baron", [
+        "Province",
+        _DUCHY5,
+        _ESTATE2,
+        "Gold",
+        ("Baron", "count Baron == 0"),
+        "Silver",
+        ("Copper", "gains_to_end <= 2"),
+    ], source="Dominiate's SingleBaron (strategies/SingleBaron.coffee) gainPriority; its "
+              "discardPriority is the engine's default (an Estate goes to Baron)"),
+    Bot("Moneylender", [
+        ("Province", "money > 18"),
+        ("Duchy", "pile Province <= 4"),
+        ("Estate", "pile Province <= 2"),
+        "Gold",
+        ("Duchy", "pile Province <= 6"),
+        ("Moneylender", "count Moneylender == 0"),
+        "Silver",
+    ], source="BMU plus one Moneylender, the template of WanderingWinder's single-card bots "
+              "(Geronimoo's DomBots.xml has no Moneylender-only bot; Dominiate's pairs it with "
+              "Witch, see Moneylender/Witch)"),
+    Bot("Nobles", [
+        "Province",
+        ("Duchy", "gains_to_end <= 4"),
+        ("Estate", "gains_to_end <= 2"),
+        ("Nobles", "count Nobles < 1"),
+        ("Nobles", "gains_to_end <= 6"),
+        "Gold",
+        "Silver",
+        ("Copper", "gains_to_end <= 2"),
+    ], source="Dominiate's OBM Nobles (strategies/OBM_Nobles.coffee); Nobles' option is the "
+              "engine's default"),
+    Bot("Costume Party", [
+        ("Province", "count Nobles > 0"),
+        ("Duchy", "pile Province <= 2"),
+        ("Nobles", "count Gold > 0"),
+        ("Estate", "pile Province <= 2"),
+        "Gold",
+        ("Masquerade", "count Masquerade < 1"),
+        "Silver",
+    ], source="Geronimoo's 'Costume Party' (DomBots.xml): Masquerade to a quick Gold, then "
+              "Nobles"),
+    Bot("Adventurer", [
+        _GOLD_PROVINCE,
+        ("Duchy", "pile Province <= 4"),
+        ("Estate", "pile Province <= 2"),
+        ("Adventurer", "pile Gold > 0", "count Adventurer == 0"),
+        "Gold",
+        ("Duchy", "pile Province <= 5"),
+        "Silver",
+    ], source="Dominiate's OBM Adventurer by WanderingWinder (strategies/OBM_Adventurer.coffee)"),
+    Bot("Chancellor", [
+        ("Province", "money > 18"),
+        ("Duchy", "gains_to_end <= 4"),
+        ("Estate", "gains_to_end <= 2"),
+        "Gold",
+        ("Duchy", "gains_to_end <= 6"),
+        ("Chancellor", "count Chancellor < 1"),
+        "Silver",
+    ], source="Dominiate's OBM Chancellor (strategies/OBM_Chancellor.coffee)"),
+    Bot("Coppersmith", [
+        ("Province", "money > 18"),
+        ("Duchy", "gains_to_end <= 4"),
+        ("Estate", "gains_to_end <= 2"),
+        "Gold",
+        ("Duchy", "gains_to_end <= 6"),
+        ("Coppersmith", "cards == 10", "coins == 5"),
+        "Silver",
+    ], source="Dominiate's OBM Coppersmith by HiveMindEmulator "
+              "(strategies/OBM_Coppersmith.coffee): Coppersmith only on a 5/2 opening"),
+    Bot("Bridge", [
+        _GOLD_PROVINCE,
+        ("Duchy", "gains_to_end <= 4"),
+        ("Estate", "gains_to_end <= 2"),
+        "Gold",
+        ("Duchy", "gains_to_end <= 6"),
+        # Bridge if count <= treasure / 10
+        ("Bridge", "count Bridge == 0"),
+        ("Bridge", "count Bridge == 1", "treasure_cards >= 10"),
+        ("Bridge", "count Bridge == 2", "treasure_cards >= 20"),
+        ("Bridge", "count Bridge == 3", "treasure_cards >= 30"),
+        "Silver",
+    ], source="Dominiate's OBM Bridge by WanderingWinder (strategies/OBM_Bridge.coffee), "
+              "Bazaar dropped; 'count <= treasure/10' as a ladder"),
+    Bot("Festival", [
+        _GOLD_PROVINCE,
+        ("Duchy", "pile Province <= 4"),
+        ("Estate", "pile Province <= 2"),
+        "Gold",
+        ("Duchy", "pile Province <= 6"),
+        "Festival",
+        "Silver",
+    ], source="WanderingWinder's optimised 'Festival' (Geronimoo's DomBots.xml)"),
+    Bot("Moat", [
+        ("Province", "money > 16"),
+        ("Duchy", "pile Province <= 4"),
+        ("Estate", "pile Province <= 2"),
+        "Gold",
+        ("Duchy", "pile Province <= 6"),
+        ("Moat", "treasure_cards >= 10", "count Moat == 0"),
+        "Silver",
+        ("Moat", "count Moat < 2"),
+    ], source="HiveMindEmulator's optimised 'Moat' (Geronimoo's DomBots.xml)"),
+    Bot("Harem", [
+        ("Province", "money > 22"),
+        ("Duchy", "pile Province <= 2"),
+        ("Harem", "pile Province <= 6"),
+        ("Harem", "money >= 22"),
+        ("Duchy", "pile Province <= 4"),
+        ("Estate", "pile Province <= 2"),
+        "Gold",
+        ("Duchy", "pile Province <= 5"),
+        "Silver",
+    ], source="WanderingWinder's optimised 'Harem' (Geronimoo's DomBots.xml; its thresholds "
+              "'getTotalMoney > 11 x 2' read as money > 22)"),
+
+    # --- alternative victory ------------------------------------------------------------------
+    Bot("Workshop/Gardens", [
+        ("Gardens", "count Workshop > 8"),
+        "Workshop",
+        "Estate",
+        "Silver",
+        "Copper",
+    ], source="Geronimoo's 'Workshop/Gardens' (DomBots.xml): nine Workshops, then Gardens; "
+              "Workshop's gains follow the same list"),
+    Bot("Bureaucrat/Gardens", [
+        ("Gardens", "count Bureaucrat > 4"),
+        ("Province", "pile Gardens == 0"),
+        ("Duchy", "pile Gardens == 0"),
+        ("Estate", "pile Gardens == 0"),
+        "Bureaucrat",
+        "Silver",
+        "Copper",
+    ], source="Geronimoo's 'Bureaucrat/Gardens' (DomBots.xml)"),
+    Bot("Duke", [
+        ("Duchy", "money >= 14"),
+        ("Province", "pile Duchy == 0", "count Duchy < 7"),
+        ("Duke", "pile Duchy == 0"),
+        ("Estate", "pile Duke <= 3"),
+        "Gold",
+        "Silver",
+        "Copper",
+    ], source="WanderingWinder's optimised 'Duke' (Duchy/Duke, no Actions; Geronimoo's "
+              "DomBots.xml)"),
 ]
 
 BOTS: dict[str, Bot] = {b.name: b for b in _LIST}
+assert len(BOTS) == len(_LIST), "bot names must be unique"
 
 
 def get_bot(name: str) -> Bot:

@@ -27,7 +27,13 @@ def _simulate(args) -> int:
     except ValueError as e:
         raise SystemExit(str(e)) from None
     kingdom = args.kingdom
-    if kingdom != "random" and "," in kingdom:
+    if kingdom == "bots":
+        from agents import kingdom_for
+        try:
+            kingdom = kingdom_for([get_bot(n) for n in names])
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
+    elif kingdom != "random" and "," in kingdom:
         kingdom = [k.strip() for k in kingdom.split(",")]
     start = time.perf_counter()
     with tqdm(total=args.games, unit="game", desc="simulating", disable=args.quiet) as bar:
@@ -38,7 +44,8 @@ def _simulate(args) -> int:
             raise SystemExit(str(e)) from None
     elapsed = time.perf_counter() - start
     rows = summarize(res, names)
-    print(f"\n{args.games} games, {args.players} players, kingdom {args.kingdom!r}, seed "
+    shown = ", ".join(kingdom) if isinstance(kingdom, list) else repr(kingdom)
+    print(f"\n{args.games} games, {args.players} players, kingdom {shown}, seed "
           f"{args.seed}; every bot in every seat equally often; seat 0 starts")
     head = f"{'bot':<24}{'wins':>24}{'ties':>24}{'losses':>24}{'trunc.':>8}"
     print(head)
@@ -138,8 +145,9 @@ def main(argv=None) -> int:
     sim.add_argument("bots", nargs="+", help="bot names (see `dominion bots`)")
     sim.add_argument("--games", type=int, default=100_000)
     sim.add_argument("--players", type=int, default=2)
-    sim.add_argument("--kingdom", default="random",
-                     help="'random', a recommended set name, or 10 comma-separated card names")
+    sim.add_argument("--kingdom", default="bots",
+                     help="'bots' (default: a kingdom holding every card the bots name), "
+                          "'random', a recommended set name, or 10 comma-separated card names")
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--turn-limit", type=int, default=100)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
