@@ -15,9 +15,9 @@ Translation conventions (the same for every bot below):
   definition: Provinces left, or the three smallest piles); ``countCardsInSupply`` -> ``pile``;
   ``my.coins`` / ``countAvailableMoney`` -> ``coins``; ``turnsTaken`` (counts the turn in
   progress) -> ``turn``; ``numCardsInDeck`` -> ``cards``; ``countCardTypeInDeck("Treasure")`` ->
-  ``treasure_cards``; ``getTotalMoney`` -> ``money`` (our ``money`` counts Treasures only;
-  Dominiate's also counts the $ of terminal Actions: only the Province rule of the money bots
-  uses it, and those bots own no such Action).
+  ``treasure_cards``; ``getTotalMoney`` -> ``money``. Our ``money`` counts Treasures only;
+  Dominiate's sums the printed $ of every card, Actions included: of the bots below only
+  Chancellor (+$2) owns such an Action, and its rule adds the 2 back.
 * A ratio such as ``count Courtyard < treasure_cards / 8`` has no direct form in the language;
   it is written as a ladder ``count == k and treasure_cards > 8k`` for the realistic k (exact
   up to the last rung).
@@ -271,13 +271,15 @@ _LIST = [
     ], source="Dominiate's OBM Adventurer by WanderingWinder (strategies/OBM_Adventurer.coffee)"),
     Bot("Chancellor", [
         ("Province", "money > 18"),
+        ("Province", "money > 16", "count Chancellor >= 1"),  # Dominiate counts its +$2
         ("Duchy", "gains_to_end <= 4"),
         ("Estate", "gains_to_end <= 2"),
         "Gold",
         ("Duchy", "gains_to_end <= 6"),
         ("Chancellor", "count Chancellor < 1"),
         "Silver",
-    ], source="Dominiate's OBM Chancellor (strategies/OBM_Chancellor.coffee)"),
+    ], source="Dominiate's OBM Chancellor (strategies/OBM_Chancellor.coffee); its money > 18 "
+              "counts Chancellor's +$2, hence the second Province rule"),
     Bot("Coppersmith", [
         ("Province", "money > 18"),
         ("Duchy", "gains_to_end <= 4"),
@@ -337,21 +339,26 @@ _LIST = [
     # --- alternative victory ------------------------------------------------------------------
     Bot("Workshop/Gardens", [
         ("Gardens", "count Workshop > 8"),
+        ("Gardens", "pile Workshop == 0"),
         "Workshop",
         "Estate",
         "Silver",
         "Copper",
     ], source="Geronimoo's 'Workshop/Gardens' (DomBots.xml): nine Workshops, then Gardens; "
-              "Workshop's gains follow the same list"),
+              "Workshop's gains follow the same list. Added: Gardens once the Workshop pile is "
+              "empty (the original never starts on Gardens when an opponent took 2+ Workshops)"),
     Bot("Bureaucrat/Gardens", [
         ("Gardens", "count Bureaucrat > 4"),
+        ("Gardens", "pile Bureaucrat == 0"),
         ("Province", "pile Gardens == 0"),
         ("Duchy", "pile Gardens == 0"),
         ("Estate", "pile Gardens == 0"),
         "Bureaucrat",
         "Silver",
         "Copper",
-    ], source="Geronimoo's 'Bureaucrat/Gardens' (DomBots.xml)"),
+    ], source="Geronimoo's 'Bureaucrat/Gardens' (DomBots.xml): five Bureaucrats, then "
+              "Gardens, then green once Gardens are gone. Added: Gardens once the Bureaucrat pile "
+              "is empty (as in Workshop/Gardens)"),
     Bot("Duke", [
         ("Duchy", "money >= 14"),
         ("Province", "pile Duchy == 0", "count Duchy < 7"),

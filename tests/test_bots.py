@@ -1,0 +1,395 @@
+"""The bot library (``agents.library``): every bot is valid and plays whole games; each bot's
+buys in scripted positions are what its rules say; and well-known results are reproduced.
+
+Buy positions are built with ``Game.set_scenario``: the bot's cards are put in its discard pile
+(so ``count``/``cards``/``money`` see them), the Supply is overridden where a rule tests a pile or
+``gains_to_end``, and the game goes straight to buying with a given $. ``Game.bot_action`` then
+says what the bot would buy.
+
+Statistical tests use fixed seeds, so they are deterministic; their thresholds are the lower end
+of a 95% Wilson interval and leave a wide margin over the measured rates (see each test).
+"""
+
+import pytest
+
+from agents import BOTS, compile_bots, get_bot, kingdom_for
+from dominion_env import Game
+from dominion_env.arena import play_games, summarize, wilson
+from dominion_env.cards import BASIC, KINGDOM, is_implemented
+from dominion_env.engine.bots import MAX_CONDS, MAX_RULES
+
+LIBRARY = list(BOTS.values())
+SCRIPTED = [b for b in LIBRARY if not b.random]
+
+
+def ids(bots):
+    return [b.name for b in bots]
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. every bot is valid and finishes games
+# ---------------------------------------------------------------------------------------------
+
+def test_library_is_large_and_names_are_unique():
+    assert len(BOTS) >= 19  # Random, Big Money, BMU, Smithy and 15+ more
+    assert len({b.name.lower() for b in LIBRARY}) == len(LIBRARY)
+    for b in LIBRARY:
+        assert get_bot(b.name) is b
+    with pytest.raises(ValueError, match="unknown bot"):
+        get_bot("Double Jack")
+
+
+@pytest.mark.parametrize("bot", LIBRARY, ids=ids(LIBRARY))
+def test_bot_is_valid(bot):
+    assert bot.source, "every bot says whose definition it follows"
+    assert 0 < len(bot.name) <= 20, "names show in tournament tables: keep them short"
+    if bot.random:
+        return
+    assert 0 < len(bot.rules) <= MAX_RULES
+    for rule in bot.rules:
+        conds = () if isinstance(rule, str) else rule[1:]
+        assert len(conds) <= MAX_CONDS
+    bot.compiled_rules()  # unknown cards or bad conditions raise
+    cards = bot.kingdom_cards()
+    if bot.name not in ("Big Money", "Big Money Ultimate"):  # the pure-money benchmarks
+        assert cards, "a library bot buys at least one kingdom card"
+    for c in cards:
+        assert c in KINGDOM and c not in BASIC and is_implemented(c), c
+    kingdom = kingdom_for([bot])
+    assert len(kingdom) == 10 and set(cards) <= set(kingdom)
+    compile_bots([bot])
+
+
+@pytest.mark.parametrize("bot", LIBRARY, ids=ids(LIBRARY))
+def test_bot_finishes_games_against_big_money(bot):
+    bm = get_bot("Big Money")
+    n = 200
+    res = play_games(compile_bots([bot, bm]), n, 2, kingdom=kingdom_for([bot, bm]), seed=11)
+    row = summarize(res, [bot.name, bm.name])[0]
+    assert row["games"] == n
+    assert row["truncated"] <= 2, row
+    assert row["wins"] + row["ties"] + row["losses"] + row["truncated"] == n
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. buys in scripted positions
+# ---------------------------------------------------------------------------------------------
+
+START = {"Copper": 7, "Estate": 3}  # money 7, 10 cards, 7 Treasures
+
+
+def owned(extra=None, **over):
+    """The starting deck plus ``extra`` (name -> count); keyword overrides replace counts."""
+    out = dict(START)
+    for k, v in (extra or {}).items():
+        out[k] = out.get(k, 0) + v
+    out.update(over)
+    return {k: v for k, v in out.items() if v}
+
+
+def buy(bot, coins, extra=None, supply=None, turn=3):
+    """What ``bot`` buys with $``coins`` owning START + ``extra``, on its turn ``turn``."""
+    g = Game(kingdom_for([bot]), players=2, seed=0)
+    g.set_scenario(phase="buying", coins=coins, discards={0: owned(extra)}, supply=supply,
+                   turns_taken=[turn - 1, turn - 1])
+    assert (g.decision["kind"], g.current_player) == ("buy", 0)
+    return g.bot_action(bot)
+
+
+# bot, $, extra cards owned (on top of 7 Copper 3 Estate), Supply overrides, turn, expected buy
+BUYS = [
+    ("Big Money", 8, None, None, 3, "Province"),
+    ("Big Money", 7, None, None, 3, "Gold"),
+    ("Big Money", 3, None, None, 3, "Silver"),
+    ("Big Money", 2, None, None, 3, "PASS"),
+
+    ("Big Money Ultimate", 8, None, None, 3, "Gold"),  # money 7: not yet
+    ("Big Money Ultimate", 8, {"Gold": 2, "Silver": 3}, None, 3, "Province"),  # money 19
+    ("Big Money Ultimate", 5, None, {"Province": 4}, 3, "Duchy"),
+    ("Big Money Ultimate", 6, None, {"Province": 4}, 3, "Duchy"),
+    ("Big Money Ultimate", 6, None, {"Province": 6}, 3, "Gold"),
+    ("Big Money Ultimate", 5, None, {"Province": 6}, 3, "Duchy"),
+    ("Big Money Ultimate", 3, None, {"Province": 2}, 3, "Estate"),
+
+    ("Smithy", 4, None, None, 3, "Smithy"),
+    ("Smithy", 4, {"Smithy": 1}, None, 3, "Silver"),  # 11 cards
+    ("Smithy", 4, {"Smithy": 1, "Silver": 5}, None, 3, "Smithy"),  # 16 cards
+    ("Smithy", 4, {"Smithy": 2, "Silver": 5}, None, 3, "Silver"),
+    ("Smithy", 8, {"Gold": 2, "Silver": 2}, None, 3, "Province"),  # money 17 > 15
+
+    ("Double Witch", 5, None, None, 3, "Witch"),
+    ("Double Witch", 6, None, None, 3, "Witch"),  # Witch before Gold
+    ("Double Witch", 5, {"Witch": 1}, None, 3, "Witch"),
+    ("Double Witch", 5, {"Witch": 2}, None, 3, "Silver"),
+    ("Double Witch", 6, {"Witch": 2}, None, 3, "Gold"),
+    ("Double Witch", 8, {"Witch": 2}, None, 3, "Gold"),  # Province only with a Gold
+    ("Double Witch", 8, {"Witch": 2, "Gold": 1}, None, 3, "Province"),
+    ("Double Witch", 5, {"Witch": 2}, {"Province": 5}, 3, "Duchy"),
+    ("Double Witch", 5, {"Witch": 1}, {"Province": 5}, 3, "Witch"),
+    ("Double Witch", 3, {"Witch": 2}, {"Province": 2}, 3, "Estate"),
+
+    ("Single Witch", 5, None, None, 3, "Witch"),
+    ("Single Witch", 5, {"Witch": 1}, None, 3, "Silver"),
+    ("Single Witch", 8, {"Witch": 1}, None, 3, "Gold"),
+    ("Single Witch", 8, {"Witch": 1, "Gold": 1}, None, 3, "Province"),
+
+    ("Chapel/Witch", 2, None, None, 1, "Chapel"),
+    ("Chapel/Witch", 3, None, None, 2, "Chapel"),
+    ("Chapel/Witch", 4, None, None, 1, "Silver"),  # a Chapel only with $3 or less
+    ("Chapel/Witch", 3, None, None, 3, "Silver"),  # ... and only on turns 1-2
+    ("Chapel/Witch", 3, {"Chapel": 1}, None, 2, "Silver"),
+    ("Chapel/Witch", 5, None, None, 1, "Witch"),
+    ("Chapel/Witch", 5, {"Witch": 1}, None, 3, "Silver"),
+    ("Chapel/Witch", 8, None, None, 3, "Province"),
+    ("Chapel/Witch", 0, None, {"Province": 3}, 3, "Copper"),
+    ("Chapel/Witch", 0, None, None, 3, "PASS"),
+
+    ("Moneylender/Witch", 4, None, None, 3, "Moneylender"),
+    ("Moneylender/Witch", 4, {"Moneylender": 1}, None, 3, "Silver"),
+    ("Moneylender/Witch", 5, None, None, 3, "Witch"),
+    ("Moneylender/Witch", 6, {"Witch": 2}, None, 3, "Gold"),
+
+    ("Militia", 4, None, None, 3, "Militia"),
+    ("Militia", 4, {"Militia": 1}, None, 3, "Silver"),
+    ("Militia", 8, None, None, 3, "Province"),
+    ("Militia", 5, None, {"Province": 5}, 3, "Duchy"),  # Duchy before Militia
+    ("Militia", 4, None, {"Province": 5}, 3, "Militia"),
+
+    ("Double Militia", 4, {"Militia": 1}, None, 3, "Militia"),
+    ("Double Militia", 4, {"Militia": 2}, None, 3, "Silver"),
+    ("Double Militia", 0, None, {"Province": 3}, 3, "Copper"),
+    ("Double Militia", 1, None, None, 3, "PASS"),
+
+    ("Torturer", 5, None, None, 3, "Torturer"),
+    ("Torturer", 6, None, None, 3, "Torturer"),  # never Gold
+    ("Torturer", 5, {"Torturer": 1}, None, 3, "Silver"),  # one Silver first
+    ("Torturer", 5, {"Torturer": 1, "Silver": 1}, None, 3, "Village"),
+    ("Torturer", 5, {"Torturer": 1, "Village": 2}, None, 3, "Torturer"),
+    ("Torturer", 5, {"Torturer": 2, "Village": 2, "Silver": 1}, None, 3, "Village"),
+    ("Torturer", 8, {"Torturer": 3, "Village": 4}, None, 3, "Torturer"),  # Province needs 4
+    ("Torturer", 8, {"Torturer": 4}, None, 3, "Province"),
+    ("Torturer", 2, None, None, 3, "PASS"),
+
+    ("Minion/Chapel", 5, None, None, 3, "Minion"),
+    ("Minion/Chapel", 8, None, None, 3, "Minion"),  # Province needs 6 Minions or a Gold
+    ("Minion/Chapel", 8, {"Minion": 6}, None, 3, "Province"),
+    ("Minion/Chapel", 8, {"Minion": 1, "Gold": 1}, None, 3, "Province"),
+    ("Minion/Chapel", 3, None, None, 3, "Chapel"),
+    ("Minion/Chapel", 3, {"Chapel": 1}, None, 3, "Silver"),  # Silver only without a Minion
+    ("Minion/Chapel", 3, {"Chapel": 1, "Minion": 1}, None, 3, "PASS"),
+    ("Minion/Chapel", 6, {"Chapel": 1}, {"Minion": 0}, 3, "Gold"),
+
+    ("Bureaucrat", 4, None, None, 3, "Bureaucrat"),
+    ("Bureaucrat", 4, {"Bureaucrat": 1}, None, 3, "Silver"),
+    ("Bureaucrat", 4, {"Bureaucrat": 1, "Silver": 14}, None, 3, "Bureaucrat"),  # 21 Treasures
+    ("Bureaucrat", 8, None, None, 3, "Gold"),
+    ("Bureaucrat", 8, {"Gold": 1}, None, 3, "Province"),
+    ("Bureaucrat", 5, None, {"Province": 5}, 3, "Duchy"),
+
+    ("Saboteur", 5, None, None, 3, "Saboteur"),
+    ("Saboteur", 5, {"Saboteur": 2}, None, 3, "Silver"),
+    ("Saboteur", 8, None, None, 3, "Province"),
+
+    ("Laboratory", 5, None, None, 3, "Laboratory"),
+    ("Laboratory", 6, None, None, 3, "Gold"),
+    ("Laboratory", 8, None, None, 3, "Gold"),
+    ("Laboratory", 8, {"Gold": 1}, None, 3, "Province"),
+    ("Laboratory", 5, None, {"Province": 4}, 3, "Duchy"),
+
+    ("Council Room", 5, None, None, 3, "Council Room"),
+    ("Council Room", 5, {"Council Room": 1}, None, 3, "Silver"),  # money 7
+    ("Council Room", 5, {"Council Room": 1, "Silver": 4}, None, 3, "Council Room"),  # 15 > 13
+    ("Council Room", 5, None, {"Province": 6}, 3, "Duchy"),
+
+    ("Library", 5, None, None, 3, "Library"),
+    ("Library", 6, None, None, 3, "Gold"),
+    ("Library", 8, None, None, 3, "Province"),
+    ("Library", 5, None, {"Province": 5}, 3, "Duchy"),
+
+    ("Courtyard", 2, None, None, 3, "Courtyard"),
+    ("Courtyard", 3, None, None, 3, "Silver"),  # a Silver first
+    ("Courtyard", 3, {"Silver": 1}, None, 3, "Courtyard"),
+    ("Courtyard", 3, {"Silver": 1, "Courtyard": 1}, None, 3, "Silver"),  # 8 Treasures
+    ("Courtyard", 3, {"Silver": 2, "Courtyard": 1}, None, 3, "Courtyard"),  # 9 > 8
+    ("Courtyard", 2, {"Silver": 1, "Courtyard": 1}, None, 3, "Courtyard"),
+    ("Courtyard", 2, {"Silver": 1, "Courtyard": 2}, None, 3, "PASS"),
+    ("Courtyard", 5, None, {"Province": 4}, 3, "Duchy"),
+
+    ("Masquerade", 3, None, None, 3, "Masquerade"),
+    ("Masquerade", 5, None, None, 3, "Masquerade"),
+    ("Masquerade", 3, {"Masquerade": 1}, None, 3, "Silver"),
+    ("Masquerade", 8, None, None, 3, "Province"),
+    ("Masquerade", 5, None, {"Province": 5}, 3, "Duchy"),
+
+    ("Single Baron", 4, None, None, 3, "Baron"),
+    ("Single Baron", 4, {"Baron": 1}, None, 3, "Silver"),
+    ("Single Baron", 2, None, {"Province": 2}, 3, "Estate"),
+    ("Single Baron", 0, None, {"Province": 2}, 3, "Copper"),
+
+    ("Moneylender", 4, None, None, 3, "Moneylender"),
+    ("Moneylender", 4, {"Moneylender": 1}, None, 3, "Silver"),
+    ("Moneylender", 8, None, None, 3, "Gold"),
+    ("Moneylender", 8, {"Gold": 2, "Silver": 3}, None, 3, "Province"),
+
+    ("Nobles", 6, None, None, 3, "Nobles"),
+    ("Nobles", 6, {"Nobles": 1}, None, 3, "Gold"),
+    ("Nobles", 6, {"Nobles": 1}, {"Province": 6}, 3, "Nobles"),
+    ("Nobles", 8, None, None, 3, "Province"),
+    ("Nobles", 0, None, {"Province": 2}, 3, "Copper"),
+
+    ("Costume Party", 3, None, None, 3, "Masquerade"),
+    ("Costume Party", 3, {"Masquerade": 1}, None, 3, "Silver"),
+    ("Costume Party", 6, None, None, 3, "Gold"),
+    ("Costume Party", 6, {"Gold": 1}, None, 3, "Nobles"),
+    ("Costume Party", 8, {"Gold": 1}, None, 3, "Nobles"),  # Province only with Nobles
+    ("Costume Party", 8, {"Gold": 1, "Nobles": 1}, None, 3, "Province"),
+
+    ("Adventurer", 6, None, None, 3, "Adventurer"),
+    ("Adventurer", 8, None, None, 3, "Adventurer"),
+    ("Adventurer", 6, {"Adventurer": 1}, None, 3, "Gold"),
+    ("Adventurer", 6, None, {"Gold": 0}, 3, "Silver"),
+    ("Adventurer", 8, {"Gold": 1}, None, 3, "Province"),
+
+    ("Chancellor", 3, None, None, 3, "Chancellor"),
+    ("Chancellor", 3, {"Chancellor": 1}, None, 3, "Silver"),
+    ("Chancellor", 5, None, {"Province": 4}, 3, "Duchy"),
+    ("Chancellor", 8, {"Gold": 2, "Silver": 2}, None, 3, "Gold"),  # money 17
+    ("Chancellor", 8, {"Gold": 2, "Silver": 2, "Chancellor": 1}, None, 3, "Province"),  # 17 + 2
+    ("Chancellor", 8, {"Gold": 2, "Silver": 3}, None, 3, "Province"),  # money 19
+
+    ("Coppersmith", 5, None, None, 3, "Coppersmith"),  # a 5/2 opening: 10 cards, $5
+    ("Coppersmith", 4, None, None, 3, "Silver"),
+    ("Coppersmith", 5, {"Silver": 1}, None, 3, "Silver"),  # 11 cards
+
+    ("Bridge", 4, None, None, 3, "Bridge"),
+    ("Bridge", 4, {"Bridge": 1}, None, 3, "Silver"),  # 7 Treasures
+    ("Bridge", 4, {"Bridge": 1, "Silver": 3}, None, 3, "Bridge"),  # 10 Treasures
+    ("Bridge", 6, None, None, 3, "Gold"),
+
+    ("Festival", 5, None, None, 3, "Festival"),
+    ("Festival", 6, None, None, 3, "Gold"),
+    ("Festival", 4, None, None, 3, "Silver"),
+
+    ("Moat", 2, None, None, 3, "Moat"),
+    ("Moat", 3, None, None, 3, "Silver"),
+    ("Moat", 3, {"Silver": 3}, None, 3, "Moat"),  # 10 Treasures
+    ("Moat", 2, {"Moat": 2}, None, 3, "PASS"),
+    ("Moat", 8, None, None, 3, "Gold"),  # money 7 is not > 16
+
+    ("Harem", 6, None, None, 3, "Gold"),
+    ("Harem", 6, None, {"Province": 6}, 3, "Harem"),
+    ("Harem", 6, {"Gold": 3, "Silver": 3}, None, 3, "Harem"),  # money 22
+    ("Harem", 8, {"Gold": 4, "Silver": 2}, None, 3, "Province"),  # money 23
+
+    ("Workshop/Gardens", 4, None, None, 3, "Workshop"),
+    ("Workshop/Gardens", 4, {"Workshop": 8}, None, 3, "Workshop"),
+    ("Workshop/Gardens", 4, {"Workshop": 9}, None, 3, "Gardens"),
+    ("Workshop/Gardens", 4, {"Workshop": 2}, {"Workshop": 0}, 3, "Gardens"),
+    ("Workshop/Gardens", 8, {"Workshop": 9}, {"Gardens": 0}, 3, "Workshop"),
+    ("Workshop/Gardens", 2, None, None, 3, "Estate"),
+    ("Workshop/Gardens", 1, None, None, 3, "Copper"),
+
+    ("Bureaucrat/Gardens", 4, None, None, 3, "Bureaucrat"),
+    ("Bureaucrat/Gardens", 4, {"Bureaucrat": 5}, None, 3, "Gardens"),
+    ("Bureaucrat/Gardens", 8, None, None, 3, "Bureaucrat"),
+    ("Bureaucrat/Gardens", 8, None, {"Gardens": 0}, 3, "Province"),
+    ("Bureaucrat/Gardens", 5, None, {"Gardens": 0}, 3, "Duchy"),
+    ("Bureaucrat/Gardens", 3, None, None, 3, "Silver"),
+
+    ("Duke", 5, None, None, 3, "Silver"),  # money 7
+    ("Duke", 5, {"Silver": 4}, None, 3, "Duchy"),  # money 15
+    ("Duke", 5, None, {"Duchy": 0}, 3, "Duke"),
+    ("Duke", 8, None, {"Duchy": 0}, 3, "Province"),
+    ("Duke", 6, None, None, 3, "Gold"),
+    ("Duke", 2, None, {"Duke": 3}, 3, "Estate"),
+]
+
+
+@pytest.mark.parametrize("name,coins,extra,supply,turn,expected", BUYS,
+                         ids=[f"{r[0]}-${r[1]}-{i}" for i, r in enumerate(BUYS)])
+def test_buy(name, coins, extra, supply, turn, expected):
+    assert buy(get_bot(name), coins, extra, supply, turn) == expected
+
+
+def test_every_scripted_bot_has_buy_tests():
+    assert {b.name for b in SCRIPTED} <= {row[0] for row in BUYS}
+
+
+def gain_with(bot, card, extra):
+    """What ``bot`` gains when it plays ``card`` (a gainer) owning START + ``extra``."""
+    g = Game(kingdom_for([bot]), players=2, seed=0)
+    g.set_scenario(hands={0: [card]}, discards={0: owned(extra)}, decks={0: ["Copper"] * 5})
+    g.step(card)
+    assert (g.decision["kind"], g.decision["source"]) == ("gain", card)
+    return g.bot_action(bot)
+
+
+def test_workshop_gains_follow_the_priority_list():
+    bot = get_bot("Workshop/Gardens")
+    assert gain_with(bot, "Workshop", {"Workshop": 8}) == "Gardens"  # 9 with the one played
+    assert gain_with(bot, "Workshop", {"Workshop": 7}) == "Workshop"
+
+
+def test_random_bot_answers_a_legal_action():
+    g = Game(kingdom_for([get_bot("Smithy")]), players=2, seed=0)
+    g.set_scenario(phase="buying", coins=5)
+    for seed in range(20):
+        assert g.bot_action("Random", seed=seed) in g.legal_actions()
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. well-known results
+# ---------------------------------------------------------------------------------------------
+
+def head_to_head(a, b, n, seed):
+    """Bot a against bot b, 2 players, their kingdom, seats alternating: (row of a, its
+    decisive win rate wins / (wins + losses) with its 95% Wilson interval)."""
+    ba, bb = get_bot(a), get_bot(b)
+    res = play_games(compile_bots([ba, bb]), n, 2, kingdom=kingdom_for([ba, bb]), seed=seed)
+    row = summarize(res, [a, b])[0]
+    decided = row["wins"] + row["losses"]
+    return row, row["wins"] / decided, wilson(row["wins"], decided)
+
+
+def test_smithy_beats_big_money():
+    row, rate, (lo, hi) = head_to_head("Smithy", "Big Money", 10_000, seed=2024)
+    # measured: 9,308 wins, 127 ties, 565 losses: 0.943 of decided games, CI [0.938, 0.947]
+    assert lo > 0.5 and lo > 0.85, (row, rate, lo)
+
+
+def test_smithy_beats_big_money_ultimate():
+    row, rate, (lo, hi) = head_to_head("Smithy", "Big Money Ultimate", 10_000, seed=2024)
+    # measured: 7,180 wins, 524 ties, 2,296 losses: 0.758, CI [0.749, 0.766]
+    assert lo > 0.6, (row, rate, lo)
+
+
+def test_double_witch_beats_big_money_ultimate():
+    row, rate, (lo, hi) = head_to_head("Double Witch", "Big Money Ultimate", 10_000, seed=2024)
+    # measured: 9,408 wins, 71 ties, 521 losses: 0.948, CI [0.943, 0.952]
+    assert lo > 0.85, (row, rate, lo)
+
+
+def test_workshop_gardens_beats_big_money_ultimate():
+    row, rate, (lo, hi) = head_to_head("Workshop/Gardens", "Big Money Ultimate", 4_000, seed=2024)
+    # measured: 3,863 wins, 0 ties, 137 losses: 0.966, CI [0.960, 0.971]
+    assert lo > 0.85, (row, rate, lo)
+
+
+# Known failures of the engine's default play, not of the buy rules: Masquerade passes a
+# Province when it holds no Curse or Estate (keep value -1 for every Victory-only card), so a
+# Masquerade bot loses ~5% of its games to Random. Strict: remove the mark once it is fixed.
+_PASSES_PROVINCES = pytest.mark.xfail(
+    strict=True, reason="default play: Masquerade passes a Province before a Copper")
+_VS_RANDOM = [pytest.param(b, marks=_PASSES_PROVINCES) if b.name in ("Masquerade",
+                                                                      "Costume Party") else b
+              for b in SCRIPTED]
+
+
+@pytest.mark.parametrize("bot", _VS_RANDOM, ids=ids(SCRIPTED))
+def test_every_bot_beats_random(bot):
+    rnd = get_bot("Random")
+    n = 400
+    res = play_games(compile_bots([bot, rnd]), n, 2, kingdom=kingdom_for([bot, rnd]), seed=7)
+    row = summarize(res, [bot.name, rnd.name])[0]
+    lo, _ = wilson(row["wins"], n)  # sole wins out of all games
+    assert lo > 0.95, row
