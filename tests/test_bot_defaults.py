@@ -244,3 +244,32 @@ def test_moat_is_revealed():
                  steps=["Militia"])
     assert g.decision["kind"] == "react"
     assert bot(g) == "Moat"
+
+
+def test_masquerade_never_passes_a_province_while_a_copper_can_go():
+    g = position(hands={0: ["Masquerade", "Province", "Copper"], 1: ["Province", "Estate"]},
+                 decks={0: ["Duchy", "Silver"]}, steps=["Masquerade"])
+    assert bot(g) == "Copper"
+    g.step("Copper")
+    assert bot(g) == "Estate"
+
+
+@pytest.mark.parametrize("card", ["Trading Post", "Upgrade", "Remodel"])
+def test_mandatory_trashes_keep_provinces(card):
+    g = position(hands={0: [card, "Province", "Copper", "Silver", "Duchy"]}, steps=[card])
+    assert g.decision["kind"] == "trash"
+    assert bot(g) == "Copper"
+
+
+def test_militia_victim_discards_a_dead_terminal_before_treasure():
+    g = position(hands={0: ["Militia"], 1: ["Witch", "Smithy", "Silver", "Copper", "Gold"]},
+                 steps=["Militia"])
+    assert bot(g) == "Smithy"  # two terminals and no village: the cheaper one is dead
+    g.step("Smithy")
+    assert bot(g) == "Copper"  # one terminal left: it can be played
+
+
+def test_militia_victim_with_a_village_keeps_its_terminals():
+    g = position(hands={0: ["Militia"], 1: ["Village", "Smithy", "Militia", "Copper", "Silver"]},
+                 steps=["Militia"])
+    assert bot(g) == "Copper"

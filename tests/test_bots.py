@@ -375,17 +375,7 @@ def test_workshop_gardens_beats_big_money_ultimate():
     assert lo > 0.85, (row, rate, lo)
 
 
-# Known failures of the engine's default play, not of the buy rules: Masquerade passes a
-# Province when it holds no Curse or Estate (keep value -1 for every Victory-only card), so a
-# Masquerade bot loses ~5% of its games to Random. Strict: remove the mark once it is fixed.
-_PASSES_PROVINCES = pytest.mark.xfail(
-    strict=True, reason="default play: Masquerade passes a Province before a Copper")
-_VS_RANDOM = [pytest.param(b, marks=_PASSES_PROVINCES) if b.name in ("Masquerade",
-                                                                      "Costume Party") else b
-              for b in SCRIPTED]
-
-
-@pytest.mark.parametrize("bot", _VS_RANDOM, ids=ids(SCRIPTED))
+@pytest.mark.parametrize("bot", SCRIPTED, ids=ids(SCRIPTED))
 def test_every_bot_beats_random(bot):
     rnd = get_bot("Random")
     n = 400

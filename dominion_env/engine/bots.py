@@ -12,32 +12,36 @@ these arrays.
 Buy and gain decisions walk the priority list and take the first legal card whose conditions
 hold; otherwise PASS if allowed (a forced gain takes the most expensive legal card).
 
-Every other decision gets a documented default, after the public simulators' habits
-(``keep value``: Curse -2, Victory-only cards -1, any other card its printed cost; "trash-worthy",
-Dominiate's convention: Curses, Estates while more than 2 gains end the game, Coppers while the
-bot's Treasures total more than $4):
+Every other decision gets a documented default, after the public simulators' habits. Two
+values rank cards: ``hand worth`` (a card in a hand: Curse -2, Victory-only cards -1, any other
+its cost) and ``keep value`` (owning a card: Curse -2, Estate-like cards -1, any other its cost,
+so Duchies and Provinces are never trashed or passed while anything else can go); a card is
+"trash-worthy" (Dominiate's convention) if it is a Curse, an Estate while more than 2 gains end
+the game, or a Copper while the bot's Treasures total more than $4.
 
 * play an Action / Throne Room target: most +Actions first (villages before cantrips before
   terminals), then the highest cost; never ends the Action phase while an Action is playable
 * play a Treasure: play them all (the lowest card id first)
-* gain a card for another player (Swindler): the lowest keep value
-* discard / pass a card: mandatory -> lowest keep value; optional (Cellar, Secret Chamber,
-  Baron's Estate) -> only Curses and Victory-only cards, else stop
+* gain a card for another player (Swindler): the lowest hand worth
+* discard: Curses, Victory-only cards, then a terminal Action the hand cannot play (two or more
+  terminals, no village), then the cheapest card; optional discards (Cellar, Secret Chamber,
+  Baron's Estate) give up only Curses and Victory-only cards
+* pass a card (Masquerade): the lowest keep value
 * trash: mandatory -> lowest keep value; optional (Chapel, Moneylender, Masquerade) -> a
   trash-worthy card, else stop; Mine -> the best Treasure below Gold; Thief -> the victim's
   best Treasure
 * topdeck: Harbinger and Secret Chamber -> the best card (Harbinger skips junk); Courtyard and
-  Artisan -> an Action it cannot play this turn, else the lowest keep value; otherwise (Bureaucrat
-  victims, Sentry and Scout orders) the lowest keep value first, so the best card ends on top
+  Artisan -> an Action it cannot play this turn, else the lowest hand worth; otherwise (Bureaucrat
+  victims, Sentry and Scout orders) the lowest hand worth first, so the best card ends on top
 * reveal a Reaction: always
 * options: Library sets an Action aside only with no Action left; Sentry trashes trash-worthy
   cards, discards other Victory cards, keeps the rest; Spy discards a victim's good card and
   its own junk; Thief gains anything better than Copper; Pawn +Card +$1 (+Card +Action with an
   Action and none left); Steward trashes 2 trash-worthy cards, else +$2 when that reaches $6 or
   $8, else +2 Cards; Nobles +2 Actions with an Action in hand and none left, else +3 Cards;
-  Minion +$2 when it reaches $6 or another Minion can follow, else the attack; Torturer victims
-  discard 2 unless the Curses are gone; Mining Village is trashed when its $2 reaches $6 or $8;
-  Vassal plays, Chancellor discards the deck
+  Minion +$2 when another Minion can follow or the $2 lifts the buy to $6 or $8, else the
+  attack; Torturer victims discard 2 unless the Curses are gone; Mining Village is trashed when
+  its $2 reaches $6 or $8; Vassal plays, Chancellor discards the deck
 * name a card (Wishing Well): the commonest card in its draw pile
 """
 
@@ -62,6 +66,9 @@ from ..cards import (
     TREASURE,
     TYPES,
     VICTORY,
+    VP,
+    VP_FIXED,
+    VP_RULE,
 )
 from .jit import njit
 from .layout import (
@@ -232,11 +239,25 @@ def _holds(x, op, v):
 
 
 @njit
-def _keep_value(T, c):
+def _hand_worth(T, c):
+    """What a card is worth in a hand: Curses and Victory-only cards are dead (-2, -1)."""
     t = T[c, TYPES]
     if t & CURSE:
         return -2
     if (t & VICTORY) and not (t & (ACTION | TREASURE)):
+        return -1
+    return T[c, COST]
+
+
+@njit
+def _keep_value(T, c):
+    """What owning a card is worth (trash, pass): Curse -2, Estate-like cards (Victory-only,
+    1 VP or less, fixed) -1, anything else its cost, so Duchies and Provinces are kept."""
+    t = T[c, TYPES]
+    if t & CURSE:
+        return -2
+    if (t & VICTORY) and not (t & (ACTION | TREASURE)) and T[c, VP] <= 1 \
+            and T[c, VP_RULE] == VP_FIXED:
         return -1
     return T[c, COST]
 
@@ -268,8 +289,8 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
     p = r.game[DEC_PLAYER]
     can_pass = mask_row[PASS]
     if kind == DEC_GAIN and r.game[DEC_TARGET] >= 0:
-        # a gain the bot picks for another player (Swindler): the least useful card
-        return _lowest_keep(T, mask_row)
+        # a gain the bot picks for another player (Swindler): the card worth least in a hand
+        return _lowest_worth(T, mask_row)
     if kind == DEC_BUY or kind == DEC_GAIN:
         count_owned(r, p, owned)
         for k_rule in range(bots.rules.shape[1]):
@@ -329,16 +350,59 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
         return _trash_choice(r, T, p, mask_row, owned)
     if kind == DEC_TOPDECK:
         return _topdeck_choice(r, T, p, mask_row)
-    # discard / pass a card / order / treasure: the lowest keep value first (so the best card
-    # ends on top when ordering); an optional discard gives up only junk
-    optional_junk_only = can_pass and (kind == DEC_DISCARD or kind == DEC_PASS_CARD)
-    best = _lowest_keep(T, mask_row)
-    if best >= 0 and not (optional_junk_only and _keep_value(T, best) >= 0):
+    if kind == DEC_DISCARD:
+        return _discard_choice(r, T, p, mask_row)
+    if kind == DEC_PASS_CARD:
+        best = _lowest_keep(T, mask_row)
+        return best if best >= 0 else _first_legal(mask_row)
+    # order / treasure: the card worth least in a hand first (so the best ends on top)
+    best = _lowest_worth(T, mask_row)
+    if best >= 0:
         return best
     for k in range(OPTION0, NUM_ACTIONS):
         if mask_row[k]:
             return k
     return _first_legal(mask_row)
+
+
+@njit
+def _discard_choice(r, T, p, mask_row):
+    """Dead cards first: Curses, Victory-only cards, then a terminal Action the hand cannot
+    play (two or more terminals and no village), then the cheapest. An optional discard
+    (Cellar, Secret Chamber, Baron) gives up only Curses and Victory-only cards."""
+    terminals = 0
+    village = False
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if T[c, TYPES] & ACTION:
+            if T[c, PLUS_ACTIONS] == 0:
+                terminals += r.zone[p, HAND, c]
+            elif T[c, PLUS_ACTIONS] >= 2 and r.zone[p, HAND, c] > 0:
+                village = True
+    dead_terminals = terminals >= 2 and not village
+    # rank = class * 100 + cost; classes: 0 Curse, 1 Victory-only, 2 dead terminal, 3 other
+    best = -1
+    best_v = 0
+    for c in range(NUM_CARDS):
+        if not mask_row[c]:
+            continue
+        w = _hand_worth(T, c)
+        cls = 3
+        if w == -2:
+            cls = 0
+        elif w == -1:
+            cls = 1
+        elif dead_terminals and (T[c, TYPES] & ACTION) and T[c, PLUS_ACTIONS] == 0:
+            cls = 2
+        v = cls * 100 + T[c, COST]
+        if best < 0 or v < best_v:
+            best = c
+            best_v = v
+    if best < 0:
+        return _first_legal(mask_row)
+    if mask_row[PASS] and best_v >= 200:
+        return PASS
+    return best
 
 
 @njit
@@ -414,9 +478,9 @@ def _topdeck_choice(r, T, p, mask_row):
         # attack now resolving (Secret Chamber): the best card; Harbinger skips junk
         best = -1
         for c in range(NUM_CARDS):
-            if mask_row[c] and (best < 0 or _keep_value(T, c) > _keep_value(T, best)):
+            if mask_row[c] and (best < 0 or _hand_worth(T, c) > _hand_worth(T, best)):
                 best = c
-        if best >= 0 and not (mask_row[PASS] and _keep_value(T, best) <= 0):
+        if best >= 0 and not (mask_row[PASS] and _hand_worth(T, best) <= 0):
             return best
         return PASS if mask_row[PASS] else _first_legal(mask_row)
     if src == COURTYARD or src == ARTISAN:
@@ -430,7 +494,7 @@ def _topdeck_choice(r, T, p, mask_row):
                     best = c
             if best >= 0:
                 return best
-    best = _lowest_keep(T, mask_row)  # Bureaucrat victims, Sentry and Scout orders
+    best = _lowest_worth(T, mask_row)  # Bureaucrat victims, Sentry and Scout orders
     return best if best >= 0 else _first_legal(mask_row)
 
 
@@ -451,12 +515,12 @@ def _choose_option(r, T, p, mask_row, owned):
     if src == SENTRY:  # trash junk, discard other Victory cards, keep the rest
         if card >= 0 and _trash_worthy(r, T, p, card, owned):
             return o
-        if card >= 0 and _keep_value(T, card) < 0:
+        if card >= 0 and _hand_worth(T, card) < 0:
             return o + 1
         return o + 2
     if src == SPY:  # discard the owner's good cards when it is a victim, junk when it is us
         target = r.game[DEC_TARGET]
-        good = card >= 0 and _keep_value(T, card) > 0
+        good = card >= 0 and _hand_worth(T, card) > 0
         return o if (good != (target == p)) else o + 1
     if src == THIEF:  # take anything better than Copper
         return o if card >= 0 and T[card, COST] >= T[SILVER, COST] else PASS
@@ -472,9 +536,9 @@ def _choose_option(r, T, p, mask_row, owned):
         return o + 1 if _threshold_hit(_money_in_hand(r, T, p), 2) else o
     if src == NOBLES:  # +2 Actions with an Action in hand and none left, else +3 Cards
         return o + 1 if _in_hand(r, T, p, ACTION) > 0 and r.game[ACTIONS] == 0 else o
-    if src == MINION:  # +$2 when that buys a Gold/Province or another Minion follows
-        m = _money_in_hand(r, T, p)
-        if m + 2 >= 6 or (r.zone[p, HAND, MINION] > 0 and r.game[ACTIONS] > 0):
+    if src == MINION:  # +$2 when another Minion follows or it lifts the buy to $6 or $8
+        if _threshold_hit(_money_in_hand(r, T, p), 2) or (
+                r.zone[p, HAND, MINION] > 0 and r.game[ACTIONS] > 0):
             return o
         return o + 1
     if src == TORTURER:  # discard 2 (as many as it can), unless no Curse is left to gain
@@ -486,6 +550,16 @@ def _choose_option(r, T, p, mask_row, owned):
         if mask_row[k]:
             return k
     return _first_legal(mask_row)
+
+
+@njit
+def _lowest_worth(T, mask_row):
+    """The legal card worth least in a hand (-1 if no card is legal)."""
+    best = -1
+    for c in range(NUM_CARDS):
+        if mask_row[c] and (best < 0 or _hand_worth(T, c) < _hand_worth(T, best)):
+            best = c
+    return best
 
 
 @njit
