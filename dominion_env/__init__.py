@@ -10,6 +10,8 @@ from .game import Game
 from .kingdoms import RECOMMENDED, random_kingdom
 from .vector import VecGame
 
+from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v0" with Gymnasium (cheap)
+
 __all__ = ["Game", "VecGame", "CARD_NAMES", "NUM_CARDS", "NUM_ACTIONS", "NUM_OPTIONS", "PASS",
            "RECOMMENDED", "random_kingdom"]
 __version__ = "0.1.0"

@@ -1,0 +1,234 @@
+"""Gymnasium single-agent environment: one learner against bots or policies, "Dominion-v0".
+
+    import gymnasium, dominion_env.envs
+    env = gymnasium.make("Dominion-v0", players=2, opponents="Big Money")
+    obs, info = env.reset(seed=0)
+    mask = env.unwrapped.action_masks()        # or info["action_mask"]
+
+The learner takes a seat (``learner_seat``: None draws one per game from the env's generator,
+or give 0..P-1); the other seats are played by ``opponents`` inside ``step`` until the learner
+must decide again or the game ends. ``opponents`` is one entry for every other seat, or one per
+other seat in increasing seat order; an entry is a bot name (``agents.BOTS``), an
+``agents.Bot``, a callable ``policy(observation, action_mask) -> action`` (it gets that seat's
+own honest observation and mask), or a model with ``predict`` (sb3-contrib's MaskablePPO, used
+deterministically; see ``common.ModelPolicy``). With bots only, the engine plays them inside its
+compiled step (``VecGame`` learner mode: one call per learner action); with a Python policy
+among them, every opponent decision is stepped from Python (bots still answer with compiled
+code).
+
+The learner decides mid-turn too: when an opponent plays Militia the learner is asked for its
+discards inside the opponent's turn, and the env returns at that decision.
+
+Action: ``Discrete(71)``: 0..63 "this card" (play / buy / gain / trash / discard / pass / name /
+topdeck / reveal ... as the pending decision says), 64..69 option k, 70 PASS / DONE / NO / end
+this phase. ``action_masks()`` returns the legal actions (bool, (71,)) for sb3-contrib's
+MaskablePPO; ``info["action_mask"]`` holds the same. An illegal action ends the episode as a loss
+(reward -1, ``info["illegal_action"] = True``) with ``illegal_action="lose"`` (the default, so
+that random-action checkers run), or raises ValueError with ``illegal_action="raise"``.
+
+Observation: ``Box(float32, (obs_size(P),))``, the learner's honest view, its seat rotated to
+seat 0; the layout is ``dominion_env.engine.observation`` (``split(obs, players)`` names the
+pieces: hand, draw_pile composition, discard, aside, in_play, owned per seat, supply, in_supply,
+trash, turn_seat, phase, counters, turn_number, sizes, vp, turns_taken, decision, dec_source,
+dec_card, dec_target, dec_params). Values are raw counts.
+
+Reward: 0 until the game ends, then the learner's own result: +1 sole winner, 0 shared win,
+-1 otherwise (the rules' tie-break on turns applies). ``terminated`` when the game ends by the
+rules; ``truncated`` (reward 0) when it reaches ``turn_limit``. The final ``info`` holds
+``rewards`` (every seat's, by seat) and ``learner_seat``.
+
+``render_mode="ansi"`` returns the game as text by card names (``render.render_game``), the
+learner's hand shown; "human" prints it.
+
+This env runs one game in Python between decisions; for training use the vector envs
+(``vector_env.DominionVectorEnv``, ``sb3_vec_env.DominionVecEnv``), which step N games and
+play the bots inside the compiled step.
+
+Version history
+    v0  first release: all 64 cards, 2-6 players, learner against bots and policies.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+
+from ..cards import TABLE, check_players
+from ..engine.batch import bot_action_game
+from ..engine.layout import NUM_ACTIONS
+from ..game import Game
+from ..names import action_name
+from .common import (
+    action_space,
+    all_bots,
+    check_illegal_action,
+    check_learner_seat,
+    observation_space,
+    one_thread,
+    opponent_list,
+)
+from .render import render_game
+
+VERSION = 0
+
+
+class DominionEnv(gym.Env):
+    """One learner against ``opponents`` (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(self, players: int = 2, kingdom="random", opponents="Big Money",
+                 learner_seat: int | None = None, *, turn_limit: int = 100,
+                 first_player: int | None = None, autoplay_treasures: bool = True,
+                 auto_resolve: bool = True, pool=None, illegal_action: str = "lose",
+                 render_mode: str | None = None, log_lines: int = 8):
+        from agents import Bot, compile_bots
+
+        from ..engine.bots import BotTable
+
+        self.players = check_players(players)
+        self.learner_seat_option = check_learner_seat(learner_seat, self.players)
+        self.illegal_action = check_illegal_action(illegal_action)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of "
+                             f"{self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.log_lines = log_lines
+        self.observation_space = observation_space(self.players, turn_limit)
+        self.action_space = action_space()
+        # opponents[k] plays the k-th non-learner seat
+        self.opponents = opponent_list(opponents, self.players)
+        # bots only: the engine plays them inside its step (learner mode, one compiled call
+        # per learner action); with a Python policy among them, every seat is stepped here
+        self.compiled_opponents = all_bots(opponents)
+        learner_mode = {}
+        if self.compiled_opponents:
+            learner_mode = {"opponents": opponents if isinstance(opponents, BotTable)
+                            else self.opponents, "learner_seat": self.learner_seat_option}
+        self.game = Game(kingdom, self.players, 0, turn_limit=turn_limit,
+                         first_player=first_player, autoplay_treasures=autoplay_treasures,
+                         auto_resolve=auto_resolve, pool=pool, **learner_mode)
+        bots, players_ = [], []
+        for o in self.opponents:
+            if isinstance(o, Bot):
+                players_.append(["bot", None, len(bots)])
+                bots.append(o)
+            elif isinstance(o, tuple):  # a row of a BotTable
+                players_.append(["bot", o[1], o[2]])
+            else:
+                players_.append(["policy", o, None])
+        table = compile_bots(bots) if bots else None
+        self._players = [(k, table if k == "bot" and w is None else w, b)
+                         for k, w, b in players_]
+        self._bot_rng = np.ones(1, np.uint64)
+        self._seat_player: list = []
+        self.learner_seat = 0
+        self._over = True
+
+    # -- the Gymnasium API ----------------------------------------------------------------
+
+    @one_thread
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        P = self.players
+        while self.compiled_opponents:
+            self.game.reset(int(self.np_random.integers(0, 2**62)))
+            self.learner_seat = int(self.game._vec.learner_seat[0])
+            if not self.game.done:  # the engine deals again rather than stop here
+                break
+        while not self.compiled_opponents:
+            self.learner_seat = (int(self.np_random.integers(P))
+                                 if self.learner_seat_option is None
+                                 else self.learner_seat_option)
+            others = [p for p in range(P) if p != self.learner_seat]
+            self._seat_player = [None] * P
+            for k, p in enumerate(others):
+                self._seat_player[p] = self._players[k]
+            self._bot_rng[0] = np.uint64(int(self.np_random.integers(1, 2**63)))
+            self.game.reset(int(self.np_random.integers(0, 2**62)))
+            self._play_opponents()
+            if not self.game.done:  # the learner always gets a first decision in practice
+                break
+        self._over = False
+        self._maybe_render()
+        return self.game.observation(), self._info()
+
+    @one_thread
+    def step(self, action):
+        if self._over:
+            raise RuntimeError("the episode is over: call reset()")
+        g = self.game
+        a = int(action)
+        if not (0 <= a < NUM_ACTIONS and g.action_mask[a]):
+            if self.illegal_action == "raise":
+                name = action_name(a) if 0 <= a < NUM_ACTIONS else "out of range"
+                raise ValueError(f"illegal action {a} ({name}) for the learner "
+                                 f"({g.decision['kind']}); legal: {g.legal_actions()}")
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            out = (g.observation(self.learner_seat), -1.0, True, False, info)
+            self._maybe_render()
+            return out
+        g.step(a)
+        self._play_opponents()
+        reward, terminated, truncated = 0.0, False, False
+        if g.done:
+            self._over = True
+            terminated, truncated = g.terminated, g.truncated
+            reward = float(g.rewards[self.learner_seat])
+            obs = g.observation(self.learner_seat)
+        else:
+            obs = g.observation()
+        info = self._info()
+        if g.done:
+            info["rewards"] = g.rewards
+        self._maybe_render()
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """(NUM_ACTIONS,) bool: the learner's legal actions now (all False once it is over)."""
+        if self._over:
+            return np.zeros(NUM_ACTIONS, np.bool_)
+        return self.game.action_mask.copy()
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode (ansi or human)")
+            return None
+        text = render_game(self.game, viewer=self.learner_seat, log_lines=self.log_lines,
+                           seat_labels={self.learner_seat: "learner"})
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _play_opponents(self):
+        if self.compiled_opponents:
+            return
+        g = self.game
+        learner = self.learner_seat
+        vec = g._vec
+        while not g.done:
+            p = g.current_player
+            if p == learner:
+                return
+            kind, who, b = self._seat_player[p]
+            if kind == "bot":
+                a = bot_action_game(g.state, 0, TABLE, who, b, vec.action_mask[0],
+                                    self._bot_rng, vec.buffers.scratch[0])
+            else:
+                a = who(g.observation(), g.action_mask.copy())
+            g.step(int(a))
+
+    def _info(self) -> dict:
+        return {"learner_seat": self.learner_seat, "action_mask": self.action_masks()}
+
+    def _maybe_render(self):
+        if self.render_mode == "human":
+            self.render()

@@ -1,0 +1,194 @@
+"""PettingZoo AEC environment: every seat is an agent, turn-based, "dominion_v0".
+
+    from dominion_env.envs import pettingzoo_env
+    env = pettingzoo_env.env(players=3, kingdom="First Game")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else \\
+            env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+Agents: ``player_0 .. player_{P-1}`` (seat p is ``player_p``; who starts the game is drawn per
+game unless ``first_player`` is given). ``agent_selection`` is the player who decides now, which
+is not always the turn player: a Militia victim discarding, a defender revealing Moat or Secret
+Chamber, every player passing a card to Masquerade, the attacker choosing for each victim of
+Swindler or Thief. Consecutive decisions of one player select the same agent again.
+
+Observation (``observe(agent)``): a dict
+    observation   Box float32 (obs_size(P),)  that agent's honest view, seats rotated so it is
+                  seat 0 (layout: ``dominion_env.engine.observation``, ``split`` names the parts)
+    action_mask   Box int8 (NUM_ACTIONS,)     its legal actions; all zeros unless it decides now
+
+Action: ``Discrete(NUM_ACTIONS)`` = 71: 0..63 "this card" (play / buy / gain / trash / discard /
+pass / name / topdeck / reveal ... as the pending decision says), 64..69 option k, 70 PASS /
+DONE / NO / end this phase (``dominion_env.names.action_name`` names an index).
+
+Rewards: zero until the game ends; then +1 to the sole winner, 0 to each player sharing a win,
+-1 to everyone else (the rules' tie-break on turns taken applies), and every agent is
+terminated. A game reaching ``turn_limit`` is truncated for every agent with zero rewards. With
+``env()`` an illegal action ends the game: -1 to the agent that took it, 0 to the others
+(PettingZoo's TerminateIllegalWrapper); ``raw_env`` raises ValueError instead.
+
+``render_mode="ansi"`` returns the game as text by card names (``render.render_game``);
+"human" prints it.
+
+Version history
+    v0  first release: all 64 cards, 2-6 players, every decision of every player an agent step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..cards import check_players
+from ..engine.layout import NUM_ACTIONS
+from ..game import Game
+from ..names import action_name
+from .common import action_mask_space, action_space, observation_space, one_thread
+from .render import render_game
+
+VERSION = 0
+
+
+def env(illegal_reward: float | None = -1.0, **kwargs):
+    """The AEC env wrapped as PettingZoo's classic games are: an illegal action ends the game
+    with ``illegal_reward`` for its agent (None: raise instead), out-of-range actions assert,
+    and the call order is enforced. ``kwargs`` go to ``raw_env``."""
+    e = raw_env(**kwargs)
+    if illegal_reward is not None:
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
+    """The AEC env itself (see the module docstring). Options: ``players`` (2-6), ``kingdom``
+    ('random', a recommended set name or 10 card names), ``turn_limit``, ``first_player``
+    (None: drawn per game), ``autoplay_treasures``, ``auto_resolve``, ``pool`` (cards a random
+    kingdom is drawn from), ``render_mode``, ``log_lines`` (events shown by render)."""
+
+    metadata = {"name": "dominion_v0", "render_modes": ["ansi", "human"],
+                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, players: int = 2, kingdom="random", *, turn_limit: int = 100,
+                 first_player: int | None = None, autoplay_treasures: bool = True,
+                 auto_resolve: bool = True, pool=None, render_mode: str | None = None,
+                 log_lines: int = 8):
+        super().__init__()
+        self.players = check_players(players)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of "
+                             f"{self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.log_lines = log_lines
+        self.kingdom = kingdom
+        self.possible_agents = [f"player_{p}" for p in range(self.players)]
+        self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
+        obs_space = observation_space(self.players, turn_limit)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs_space, "action_mask": action_mask_space()})
+            for a in self.possible_agents}
+        self.action_spaces = {a: action_space() for a in self.possible_agents}
+        self.game = Game(kingdom, self.players, 0, turn_limit=turn_limit,
+                         first_player=first_player, autoplay_treasures=autoplay_treasures,
+                         auto_resolve=auto_resolve, pool=pool)
+        self._np_random = None
+        self._zero_mask = np.zeros(NUM_ACTIONS, np.int8)
+        self.agents = []
+
+    # -- spaces ---------------------------------------------------------------------------
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # -- the AEC API ----------------------------------------------------------------------
+
+    @one_thread
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """Start a new game. ``seed`` seeds the env's generator, which draws each game's seed:
+        the same seed gives the same game and, with the same actions, the same play."""
+        if seed is not None or self._np_random is None:
+            self._np_random = np.random.default_rng(seed)
+        self.game_seed = int(self._np_random.integers(0, 2**62))
+        self.game.reset(self.game_seed)
+        self._new_game_bookkeeping()
+
+    def set_scenario(self, **scenario):
+        """``Game.set_scenario`` (this exact hand, this deck, this phase ...), then the AEC
+        bookkeeping of a game that starts there: rewards cleared, every agent live, the agent
+        who decides first selected."""
+        if self._np_random is None:
+            self.reset()
+        self.game.set_scenario(**scenario)
+        self._new_game_bookkeeping()
+
+    def _new_game_bookkeeping(self):
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent):
+        p = self.agent_name_mapping[agent]
+        if p == self.game.current_player:
+            return {"observation": self.game.observation(),
+                    "action_mask": self.game.action_mask.astype(np.int8)}
+        return {"observation": self.game.observation(p), "action_mask": self._zero_mask.copy()}
+
+    @one_thread
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        p = self.agent_name_mapping[agent]
+        if p != self.game.current_player:  # cannot happen through agent_selection
+            raise RuntimeError(f"{agent} does not decide now")
+        a = int(action)
+        if not (0 <= a < NUM_ACTIONS and self.game.action_mask[a]):
+            name = action_name(a) if 0 <= a < NUM_ACTIONS else "out of range"
+            raise ValueError(f"illegal action {a} ({name}) for {agent} "
+                             f"({self.game.decision['kind']}); legal: "
+                             f"{self.game.legal_actions()}")
+        self._cumulative_rewards[agent] = 0.0
+        self.game.step(a)
+        if self.game.done:
+            rewards = self.game.rewards
+            terminated, truncated = self.game.terminated, self.game.truncated
+            for a_, q in self.agent_name_mapping.items():
+                self.rewards[a_] = float(rewards[q])
+                self.terminations[a_] = terminated
+                self.truncations[a_] = truncated
+            # the agent that ended the game sees the end first; the others follow in seat order
+        else:
+            for a_ in self.agents:
+                self.rewards[a_] = 0.0
+            self.agent_selection = self.possible_agents[self.game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("render() called without a render_mode (ansi or human)")
+            return None
+        text = render_game(self.game, log_lines=self.log_lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
