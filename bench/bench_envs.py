@@ -13,8 +13,8 @@ masks fetched the way sb3-contrib's MaskablePPO fetches them (``get_action_masks
    ``vectorization_mode="sync"`` (SyncVectorEnv of N single envs).
 
 Ours is timed on one Numba thread and on T threads (default: all); the single envs always
-step their one game on one thread (``envs.common.one_thread``). The ratio is ours on one
-thread over the N-env baseline: the same cores. On a machine shared with other work, Numba's
+step their one game on one thread (VecGame runs batches below ``PARALLEL_MIN_GAMES``
+serially). The ratio is ours on one thread over the N-env baseline: the same cores. On a machine shared with other work, Numba's
 thread pool can stall for milliseconds per call on small batches: compare the two columns.
 No policy network runs: this is the environment's share of a training step.
 """

@@ -8,6 +8,9 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     g.step("Smithy")
     print("\\n".join(g.log()))
 
+``Game(..., opponents=["Big Money"])`` plays learner mode (see ``vector``): bots answer every
+other seat's decisions, also after ``set_scenario``.
+
 ``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
 the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
 Draw piles are given top card first.
@@ -20,7 +23,7 @@ from collections import Counter
 import numpy as np
 
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
-from .engine.batch import advance_game, bot_action_game, observe_game, score_game
+from .engine.batch import advance_game_learner, bot_action_game, observe_game, score_game
 from .engine.layout import (
     ACTIONS,
     ASIDE,
@@ -146,6 +149,11 @@ class Game:
     def current_player(self) -> int:
         """Who decides now (-1 once the game is over)."""
         return int(self.state["game"][0, DEC_PLAYER])
+
+    @property
+    def learner_seat(self) -> int:
+        """The learner's seat (a Game made with ``opponents=``), else -1."""
+        return int(self._vec.learner_seat[0])
 
     @property
     def turn_player(self) -> int:
@@ -308,7 +316,8 @@ class Game:
         s["frame"][0, 0, FR_PLAYER] = turn_player
         s["reward"][0] = 0.0
         b = self._vec.buffers
-        advance_game(s, 0, TABLE, self._vec.config, b.mask[0], b.scratch[0])
+        # learner mode: the bots then answer every decision up to the learner's
+        advance_game_learner(s, 0, TABLE, self._vec.config, b, self._vec.opponents)
         viewer = max(self.current_player, 0)
         observe_game(s, 0, TABLE, viewer, b.offsets, b.obs[0], b.scratch[0])
         return self

@@ -98,3 +98,31 @@ def test_final_observation_in_plain_mode_is_the_last_actor_view():
 def test_bad_learner_settings(kwargs, message):
     with pytest.raises(ValueError, match=message):
         VecGame(2, players=2, **kwargs)
+
+
+def test_minus_one_skips_a_game():
+    v = VecGame(4, players=2, kingdom="First Game")
+    out = v.reset(seed=1)
+    before = v.state.copy()
+    obs = out.observation.copy()
+    a = v.random_actions()
+    a[1] = -1
+    out = v.step(a)
+    assert v.state[1].tobytes() == before[1].tobytes()
+    np.testing.assert_array_equal(out.observation[1], obs[1])
+    assert v.state[0].tobytes() != before[0].tobytes()
+    with pytest.raises(ValueError, match="out of range"):
+        v.step(np.full(4, -2))
+
+
+def test_game_in_learner_mode_after_set_scenario():
+    """set_scenario hands the decision to the learner: Big Money (seat 0) plays out its turn
+    (buying Gold with $6) before the learner in seat 1 decides."""
+    g = Game("First Game", players=2, opponents=["Big Money"], learner_seat=1)
+    assert g.learner_seat == 1 and g.current_player == 1
+    g.set_scenario(hands={0: ["Silver", "Silver", "Copper", "Copper"], 1: ["Village"]},
+                   turn_player=0, phase="buy")
+    assert g.current_player == 1 and g.turn_player == 1
+    # clean-up reshuffled all five cards into the new hand
+    assert g.zones(0)["hand"] == {"Copper": 2, "Silver": 2, "Gold": 1}
+    assert g.legal_actions() == ["Village", "PASS"]

@@ -152,7 +152,7 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
     buf.terminated[g] = False
     buf.truncated[g] = False
     buf.learner_reward[g] = 0.0
-    if r.game[STATUS] != RUNNING:
+    if r.game[STATUS] != RUNNING or action < 0:  # over (no autoreset), or skipped this step
         return
     actor = r.game[DEC_PLAYER]
     resolve(r, T, cfg, action, buf.mask[g], buf.scratch[g])
@@ -234,9 +234,11 @@ def play_bots_kernel(s, T, cfg, setup, mask, scratch, seed, first_index, seat_bo
 # -- one game of a batch, for the Python side (Game, tests): g is the record's index ----------
 
 @njit
-def advance_game(s, g, T, cfg, mask_row, scratch_row):
+def advance_game_learner(s, g, T, cfg, buf, opp):
+    """advance_game, then (learner mode) the bots' decisions up to the learner's."""
     set_universe(s[g])
-    advance(s[g], T, cfg, mask_row, scratch_row)
+    advance(s[g], T, cfg, buf.mask[g], buf.scratch[g])
+    _play_opponents(s[g], T, cfg, buf, opp, g)
 
 
 @njit

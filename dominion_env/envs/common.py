@@ -5,9 +5,6 @@ Nothing here imports pettingzoo or stable_baselines3.
 
 from __future__ import annotations
 
-import functools
-
-import numba
 import numpy as np
 from gymnasium import spaces
 
@@ -65,23 +62,6 @@ def check_illegal_action(rule: str) -> str:
     if rule not in ILLEGAL_ACTION_RULES:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_RULES}, got {rule!r}")
     return rule
-
-
-def one_thread(method):
-    """Run a method's kernel calls on one Numba thread: a batch of one game gains nothing from
-    prange, and waking the thread pool for it costs far more than the step (200-1600 us instead
-    of 30 us per step on a busy 2-core machine)."""
-    @functools.wraps(method)
-    def wrapper(*args, **kwargs):
-        prev = numba.get_num_threads()
-        if prev == 1:
-            return method(*args, **kwargs)
-        numba.set_num_threads(1)
-        try:
-            return method(*args, **kwargs)
-        finally:
-            numba.set_num_threads(prev)
-    return wrapper
 
 
 # -- opponents -----------------------------------------------------------------------------

@@ -64,7 +64,6 @@ from .common import (
     check_illegal_action,
     check_learner_seat,
     observation_space,
-    one_thread,
     opponent_list,
 )
 from .render import render_game
@@ -127,13 +126,12 @@ class DominionEnv(gym.Env):
 
     # -- the Gymnasium API ----------------------------------------------------------------
 
-    @one_thread
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         P = self.players
         while self.compiled_opponents:
             self.game.reset(int(self.np_random.integers(0, 2**62)))
-            self.learner_seat = int(self.game._vec.learner_seat[0])
+            self.learner_seat = self.game.learner_seat
             if not self.game.done:  # the engine deals again rather than stop here
                 break
         while not self.compiled_opponents:
@@ -153,7 +151,6 @@ class DominionEnv(gym.Env):
         self._maybe_render()
         return self.game.observation(), self._info()
 
-    @one_thread
     def step(self, action):
         if self._over:
             raise RuntimeError("the episode is over: call reset()")

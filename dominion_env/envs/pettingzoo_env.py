@@ -48,7 +48,7 @@ from ..cards import check_players
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
 from ..names import action_name
-from .common import action_mask_space, action_space, observation_space, one_thread
+from .common import action_mask_space, action_space, observation_space
 from .render import render_game
 
 VERSION = 0
@@ -111,7 +111,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     # -- the AEC API ----------------------------------------------------------------------
 
-    @one_thread
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Start a new game. ``seed`` seeds the env's generator, which draws each game's seed:
         the same seed gives the same game and, with the same actions, the same play."""
@@ -146,7 +145,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                     "action_mask": self.game.action_mask.astype(np.int8)}
         return {"observation": self.game.observation(p), "action_mask": self._zero_mask.copy()}
 
-    @one_thread
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
