@@ -224,6 +224,13 @@ def gains_to_end(r):
 
 
 @njit
+def _needs_counts(q):
+    """Whether quantity q reads the bot's card counts (``owned``) as _quantity computes it."""
+    return (q == Q_MONEY or q == Q_COUNT or q == Q_CARDS or q == Q_ACTION_CARDS
+            or q == Q_TREASURE_CARDS or q == Q_VICTORY_CARDS)
+
+
+@njit
 def _holds(x, op, v):
     if op == OP_LT:
         return x < v
@@ -292,7 +299,7 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
         # a gain the bot picks for another player (Swindler): the card worth least in a hand
         return _lowest_worth(T, mask_row)
     if kind == DEC_BUY or kind == DEC_GAIN:
-        count_owned(r, p, owned)
+        counted = False  # the bot's card counts, made on the first condition that needs them
         for k_rule in range(bots.rules.shape[1]):
             card = bots.rules[b, k_rule, 0]
             if card < 0:
@@ -304,6 +311,9 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
                 q = bots.rules[b, k_rule, 1 + 4 * k]
                 if q == Q_NONE:
                     break
+                if not counted and _needs_counts(q):
+                    count_owned(r, p, owned)
+                    counted = True
                 x = _quantity(r, T, p, q, bots.rules[b, k_rule, 2 + 4 * k], owned)
                 op = bots.rules[b, k_rule, 3 + 4 * k]
                 if not _holds(x, op, bots.rules[b, k_rule, 4 + 4 * k]):
