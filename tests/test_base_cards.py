@@ -13,150 +13,26 @@ test plays a Treasure. Rules: /work/shared/rules/000_*.txt (base rulebook) wins 
 from collections import Counter
 
 import pytest
+import scenario
+from scenario import BASE, YES_NO, S, kingdom_for, legal_set, play, upto
 
 from dominion_env import Game
 
 # ---------------------------------------------------------------------------------------------
-# helpers
+# helpers (the shared ones: tests/scenario.py)
 # ---------------------------------------------------------------------------------------------
 
-BASE = ("Cellar", "Chapel", "Moat", "Harbinger", "Merchant", "Vassal", "Village", "Workshop",
-        "Bureaucrat", "Gardens", "Militia", "Moneylender", "Poacher", "Remodel", "Smithy",
-        "Throne Room", "Bandit", "Council Room", "Festival", "Laboratory", "Library", "Market",
-        "Mine", "Sentry", "Witch", "Artisan", "Chancellor", "Woodcutter", "Feast", "Spy", "Thief",
-        "Adventurer")
-# kingdom padding, in this order, for cards a scenario does not need
+# kingdom padding, in this order, for cards a scenario does not need: these scenarios were
+# written with Moat in it (scenario.FILLER has no Reaction)
 FILLER = ("Village", "Smithy", "Festival", "Laboratory", "Market", "Woodcutter", "Cellar", "Moat",
           "Chapel", "Workshop", "Council Room")
 
-# printed costs (the oracle for "gain a card costing up to $N"), independent of the engine
-COST = {"Copper": 0, "Curse": 0, "Estate": 2, "Silver": 3, "Duchy": 5, "Gold": 6, "Province": 8,
-        "Cellar": 2, "Chapel": 2, "Moat": 2, "Harbinger": 3, "Merchant": 3, "Vassal": 3,
-        "Village": 3, "Workshop": 3, "Chancellor": 3, "Woodcutter": 3, "Bureaucrat": 4,
-        "Gardens": 4, "Militia": 4, "Moneylender": 4, "Poacher": 4, "Remodel": 4, "Smithy": 4,
-        "Throne Room": 4, "Feast": 4, "Spy": 4, "Thief": 4, "Bandit": 5, "Council Room": 5,
-        "Festival": 5, "Laboratory": 5, "Library": 5, "Market": 5, "Mine": 5, "Sentry": 5,
-        "Witch": 5, "Artisan": 6, "Adventurer": 6}
-TREASURES = {"Copper", "Silver", "Gold"}
 
-
-def counts(cards):
-    """A list of names (or a name->count dict) as the dict ``Game.zones`` returns."""
-    if isinstance(cards, dict):
-        return {k: v for k, v in cards.items() if v}
-    return dict(Counter(cards))
-
-
-def _names(setup, steps=()):
-    """Every card name a scenario mentions (its zones, Supply overrides and answers)."""
-    out = set()
-    for key in ("hands", "decks", "discards", "in_play", "aside"):
-        for cards in (setup.get(key) or {}).values():
-            out.update(cards)
-    out.update(setup.get("supply") or {})
-    out.update(setup.get("trash") or {})
-    out.update(s["action"] for s in steps)
-    return out
-
-
-def kingdom_for(names):
-    need = [n for n in BASE if n in names]
-    assert len(need) <= 10, need
-    return need + [n for n in FILLER if n not in need][:10 - len(need)]
-
-
-class Scenario:
-    """A game put in an exact position, remembering that position for the checks."""
-
-    def __init__(self, players=2, steps=(), auto_resolve=False, **setup):
-        self.players = players
-        self.setup = setup
-        self.g = Game(kingdom_for(_names(setup, steps)), players=players, seed=0,
-                      autoplay_treasures=False, auto_resolve=auto_resolve)
-        self.base_supply = dict(self.g.supply)
-        self.base_supply.update(setup.get("supply") or {})
-        self.g.set_scenario(**setup)
-
-    def initial(self, p, zone):
-        key = {"hand": "hands", "deck": "decks", "discard": "discards", "in_play": "in_play",
-               "aside": "aside"}[zone]
-        cards = (self.setup.get(key) or {}).get(p, [])
-        return list(cards) if zone == "deck" else counts(cards)
-
-    def run(self, steps):
-        for i, s in enumerate(steps):
-            g = self.g
-            d = g.decision
-            where = f"step {i} {s}: decision {d}, legal {g.legal_actions()}"
-            assert g.current_player == s["player"], where
-            assert d["player"] == s["player"], where
-            assert d["kind"] == s["kind"], where
-            if s.get("legal") is not None:
-                assert set(g.legal_actions()) == set(legal_set(g, s["legal"])), where
-            for key in ("card", "target", "count", "source", "can_pass"):
-                if s.get(key) is not None:
-                    assert d[key] == s[key], f"{key}: {where}"
-            g.step(s["action"])
-            if s.get("coins") is not None:
-                assert g.turn["coins"] == s["coins"], where
-        return self
-
-    def check(self, expect=None, *, trash=None, gained=None, turn=None, next=None, player=0):
-        """Every zone of every player (a zone not in ``expect`` must be as set up), the trash,
-        the Supply (``gained``: pile -> change), the turn's (Actions, Buys, $) and the next
-        decision kind, for ``player`` (whose turn it is)."""
-        g = self.g
-        expect = expect or {}
-        for p in range(self.players):
-            zs = g.zones(p)
-            want = expect.get(p, {})
-            for zone in ("hand", "deck", "discard", "in_play", "aside"):
-                w = want.get(zone, self.initial(p, zone))
-                if zone == "deck":
-                    assert zs["deck"] == list(w), f"deck of P{p} (top first): {zs}"
-                else:
-                    assert zs[zone] == counts(w), f"{zone} of P{p}: {zs}"
-        want_trash = counts(trash if trash is not None else (self.setup.get("trash") or {}))
-        assert g.trash == want_trash, "trash"
-        supply = dict(self.base_supply)
-        for name, k in (gained or {}).items():
-            supply[name] += k
-        assert g.supply == supply, "supply"
-        if turn is not None:
-            t = g.turn
-            assert (t["player"], t["actions"], t["buys"], t["coins"]) == (player, *turn), t
-        if next is not None:
-            assert g.decision["kind"] == next, (g.decision, g.legal_actions())
-            assert g.current_player == player
-            assert g.turn["phase"] == ("action" if next == "play_action" else "buy")
-        return self
-
-    def shuffles(self):
-        """The shuffles logged (an empty discard pile shuffled is test_turn_rules' business)."""
-        return [line for line in self.g.log() if "shuffles" in line and " 0 cards" not in line]
-
-
-def legal_set(g, spec):
-    """A legal-action spec: a list of names, or ('upto', n) / ('treasure_upto', n): every card
-    in the Supply (pile not empty) costing at most $n (Treasures only)."""
-    if isinstance(spec, tuple) and spec and spec[0] in ("upto", "treasure_upto"):
-        kind, hi = spec
-        return [c for c, k in g.supply.items() if k > 0 and COST[c] <= hi
-                and (kind == "upto" or c in TREASURES)]
-    return list(spec)
-
-
-def S(player, kind, action, **kw):
-    """One decision: ``player`` must be deciding a ``kind`` decision; answer ``action``."""
-    return dict(player=player, kind=kind, action=action, **kw)
-
-
-def play(card, player=0, **kw):
-    return S(player, "play_action", card, **kw)
+class Scenario(scenario.Scenario):
+    filler = FILLER
 
 
 OPTS3 = ["option 0", "option 1", "option 2"]
-YES_NO = ["option 0", "PASS"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -212,7 +88,7 @@ CARD_ROWS = [
      {}, {}, (2, 1, 0), "play_treasure"),
     ("Workshop",
      dict(hands={0: ["Workshop", "Copper"]}, decks={0: ["Estate"]}),
-     [play("Workshop"), S(0, "gain", "Smithy", legal=("upto", 4), can_pass=False)],
+     [play("Workshop"), S(0, "gain", "Smithy", legal=upto(4), can_pass=False)],
      {0: dict(hand=["Copper"], discard=["Smithy"], in_play=["Workshop"])},
      {}, {"Smithy": -1}, (0, 1, 0), "play_treasure"),
     ("Bureaucrat",
@@ -250,7 +126,7 @@ CARD_ROWS = [
     ("Remodel",
      dict(hands={0: ["Remodel", "Estate", "Copper"]}),
      [play("Remodel"), S(0, "trash", "Estate", legal=["Copper", "Estate"]),
-      S(0, "gain", "Smithy", legal=("upto", 4))],
+      S(0, "gain", "Smithy", legal=upto(4))],
      {0: dict(hand=["Copper"], discard=["Smithy"], in_play=["Remodel"])},
      {"Estate": 1}, {"Smithy": -1}, (0, 1, 0), "play_treasure"),
     ("Smithy",
@@ -310,7 +186,7 @@ CARD_ROWS = [
     ("Mine",
      dict(hands={0: ["Mine", "Copper", "Silver", "Estate"]}),
      [play("Mine"), S(0, "trash", "Silver", legal=["Copper", "Silver", "PASS"]),
-      S(0, "gain", "Gold", legal=("treasure_upto", 6))],
+      S(0, "gain", "Gold", legal=upto(6, treasure=True))],
      {0: dict(hand=["Copper", "Gold", "Estate"], in_play=["Mine"])},
      {"Silver": 1}, {"Gold": -1}, (0, 1, 0), "play_treasure"),
     ("Sentry trash and discard",
@@ -348,7 +224,7 @@ CARD_ROWS = [
      {}, {"Curse": -1}, (0, 1, 0), "play_treasure"),
     ("Artisan",
      dict(hands={0: ["Artisan", "Estate"]}, decks={0: ["Copper"]}),
-     [play("Artisan"), S(0, "gain", "Market", legal=("upto", 5)),
+     [play("Artisan"), S(0, "gain", "Market", legal=upto(5)),
       S(0, "topdeck", "Estate", legal=["Estate", "Market"])],
      {0: dict(hand=["Market"], deck=["Estate", "Copper"], in_play=["Artisan"])},
      {}, {"Market": -1}, (0, 1, 0), "buy"),
@@ -364,7 +240,7 @@ CARD_ROWS = [
      {}, {}, (0, 2, 2), "buy"),
     ("Feast",
      dict(hands={0: ["Feast"]}),
-     [play("Feast"), S(0, "gain", "Duchy", legal=("upto", 5))],
+     [play("Feast"), S(0, "gain", "Duchy", legal=upto(5))],
      {0: dict(hand=[], discard=["Duchy"], in_play=[])},
      {"Feast": 1}, {"Duchy": -1}, (0, 1, 0), "buy"),
     ("Spy",
@@ -719,7 +595,7 @@ def test_thief_no_treasure_revealed():
 
 def test_artisan_puts_back_the_card_it_gained():
     sc = Scenario(hands={0: ["Artisan", "Copper"]}, decks={0: ["Estate"]})
-    sc.run([play("Artisan"), S(0, "gain", "Duchy", legal=("upto", 5)),
+    sc.run([play("Artisan"), S(0, "gain", "Duchy", legal=upto(5)),
             S(0, "topdeck", "Duchy", legal=["Copper", "Duchy"])])
     sc.check({0: dict(hand=["Copper"], deck=["Duchy", "Estate"], in_play=["Artisan"])},
              gained={"Duchy": -1}, turn=(0, 1, 0), next="play_treasure")
@@ -739,7 +615,7 @@ def test_two_merchants_two_silvers():
 
 
 def test_merchant_bonus_with_autoplayed_treasures():
-    g = Game(kingdom_for({"Merchant"}), seed=0, autoplay_treasures=True, auto_resolve=False)
+    g = Game(kingdom_for({"Merchant"}, FILLER), seed=0, autoplay_treasures=True, auto_resolve=False)
     g.set_scenario(hands={0: ["Merchant", "Silver", "Silver", "Copper"]}, decks={0: ["Estate"]})
     g.step("Merchant")
     assert g.decision["kind"] == "buy"
@@ -814,7 +690,7 @@ def test_moneylender_declined():
 def test_remodel_gold_into_province_costing_exactly_2_more():
     sc = Scenario(hands={0: ["Remodel", "Gold", "Estate"]})
     sc.run([play("Remodel"), S(0, "trash", "Gold", legal=["Gold", "Estate"]),
-            S(0, "gain", "Province", legal=("upto", 8))])
+            S(0, "gain", "Province", legal=upto(8))])
     sc.check({0: dict(hand=["Estate"], discard=["Province"], in_play=["Remodel"])},
              trash={"Gold": 1}, gained={"Province": -1}, turn=(0, 1, 0), next="buy")
 
@@ -825,7 +701,7 @@ def test_remodel_offers_nothing_above_2_more():
     legal = set(sc.g.legal_actions())
     assert "Duchy" in legal and "Market" in legal  # $5 = $3 + $2
     assert "Gold" not in legal and "PASS" not in legal
-    assert legal == set(legal_set(sc.g, ("upto", 5)))
+    assert legal == set(legal_set(sc.g, upto(5)))
 
 
 def test_remodel_with_an_empty_hand():
@@ -889,8 +765,8 @@ def test_throne_room_on_throne_room_with_one_action_left():
 def test_throne_room_on_feast_trashes_once_gains_twice():
     sc = Scenario(hands={0: ["Throne Room", "Feast"]})
     sc.run([play("Throne Room"), S(0, "play_twice", "Feast", legal=["Feast", "PASS"]),
-            S(0, "gain", "Duchy", legal=("upto", 5)),
-            S(0, "gain", "Market", legal=("upto", 5))])
+            S(0, "gain", "Duchy", legal=upto(5)),
+            S(0, "gain", "Market", legal=upto(5))])
     sc.check({0: dict(hand=[], discard=["Duchy", "Market"], in_play=["Throne Room"])},
              trash={"Feast": 1}, gained={"Duchy": -1, "Market": -1}, turn=(0, 1, 0),
              next="buy")
@@ -986,7 +862,7 @@ def test_throne_room_on_feast_leaves_another_feast_in_play_alone():
 def test_vassal_plays_a_feast_from_the_discard_pile():
     sc = Scenario(hands={0: ["Vassal"]}, decks={0: ["Feast", "Copper"]})
     sc.run([play("Vassal"), S(0, "choose", "option 0", card="Feast"),
-            S(0, "gain", "Duchy", legal=("upto", 5))])
+            S(0, "gain", "Duchy", legal=upto(5))])
     sc.check({0: dict(hand=[], deck=["Copper"], discard=["Duchy"], in_play=["Vassal"])},
              trash={"Feast": 1}, gained={"Duchy": -1}, turn=(0, 1, 2), next="buy")
 

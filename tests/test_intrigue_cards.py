@@ -11,10 +11,18 @@ test plays a Treasure. Rules: /work/shared/rules/004_*.txt (the Intrigue ruleboo
 on every card) wins over CARDS.md.
 """
 
-from collections import Counter
-
 import numpy as np
 import pytest
+from scenario import (
+    INTRIGUE,
+    YES_NO,
+    S,
+    Scenario,
+    exactly,
+    kingdom_for,
+    play,
+    upto,
+)
 
 from dominion_env import Game, VecGame
 from dominion_env.cards import ID, NAMES
@@ -22,174 +30,12 @@ from dominion_env.engine.layout import DEC_SOURCE, DECK_LEN, SUPPLY, TRASH
 from dominion_env.kingdoms import RECOMMENDED
 
 # ---------------------------------------------------------------------------------------------
-# helpers (the approach of tests/test_base_cards.py)
+# helpers (the shared ones, as in tests/test_base_cards.py: tests/scenario.py)
 # ---------------------------------------------------------------------------------------------
 
-INTRIGUE = ("Courtyard", "Pawn", "Secret Chamber", "Great Hall", "Masquerade", "Shanty Town",
-            "Steward", "Swindler", "Wishing Well", "Baron", "Bridge", "Conspirator",
-            "Coppersmith", "Ironworks", "Mining Village", "Scout", "Duke", "Minion", "Saboteur",
-            "Torturer", "Trading Post", "Tribute", "Upgrade", "Harem", "Nobles")
-BASE = ("Cellar", "Chapel", "Moat", "Harbinger", "Merchant", "Vassal", "Village", "Workshop",
-        "Bureaucrat", "Gardens", "Militia", "Moneylender", "Poacher", "Remodel", "Smithy",
-        "Throne Room", "Bandit", "Council Room", "Festival", "Laboratory", "Library", "Market",
-        "Mine", "Sentry", "Witch", "Artisan", "Chancellor", "Woodcutter", "Feast", "Spy", "Thief",
-        "Adventurer")
-KINGDOM_CARDS = INTRIGUE + BASE
-# kingdom padding, in this order, for cards a scenario does not need (no Reaction, no Attack)
-FILLER = ("Village", "Smithy", "Festival", "Laboratory", "Market", "Woodcutter", "Cellar",
-          "Chapel", "Workshop", "Council Room")
-
-# printed costs (the oracle for "costing up to / exactly $N"), independent of the engine
-COST = {"Copper": 0, "Curse": 0, "Estate": 2, "Silver": 3, "Duchy": 5, "Gold": 6, "Province": 8,
-        "Cellar": 2, "Chapel": 2, "Moat": 2, "Harbinger": 3, "Merchant": 3, "Vassal": 3,
-        "Village": 3, "Workshop": 3, "Chancellor": 3, "Woodcutter": 3, "Bureaucrat": 4,
-        "Gardens": 4, "Militia": 4, "Moneylender": 4, "Poacher": 4, "Remodel": 4, "Smithy": 4,
-        "Throne Room": 4, "Feast": 4, "Spy": 4, "Thief": 4, "Bandit": 5, "Council Room": 5,
-        "Festival": 5, "Laboratory": 5, "Library": 5, "Market": 5, "Mine": 5, "Sentry": 5,
-        "Witch": 5, "Artisan": 6, "Adventurer": 6,
-        "Courtyard": 2, "Pawn": 2, "Secret Chamber": 2, "Great Hall": 3, "Masquerade": 3,
-        "Shanty Town": 3, "Steward": 3, "Swindler": 3, "Wishing Well": 3, "Baron": 4,
-        "Bridge": 4, "Conspirator": 4, "Coppersmith": 4, "Ironworks": 4, "Mining Village": 4,
-        "Scout": 4, "Duke": 5, "Minion": 5, "Saboteur": 5, "Torturer": 5, "Trading Post": 5,
-        "Tribute": 5, "Upgrade": 5, "Harem": 6, "Nobles": 6}
-TREASURES = {"Copper", "Silver", "Gold", "Harem"}
 ALL_NAMES = list(NAMES)  # Wishing Well may name any card, in the game or not
 
-
-def counts(cards):
-    """A list of names (or a name->count dict) as the dict ``Game.zones`` returns."""
-    if isinstance(cards, dict):
-        return {k: v for k, v in cards.items() if v}
-    return dict(Counter(cards))
-
-
-def _names(setup, steps=()):
-    """Every card name a scenario mentions (its zones, Supply overrides and answers; a card
-    named for Wishing Well is not one the game needs)."""
-    out = set()
-    for key in ("hands", "decks", "discards", "in_play", "aside"):
-        for cards in (setup.get(key) or {}).values():
-            out.update(cards)
-    out.update(setup.get("supply") or {})
-    out.update(setup.get("trash") or {})
-    out.update(s["action"] for s in steps if s["kind"] != "name")
-    return out
-
-
-def kingdom_for(names):
-    need = [n for n in KINGDOM_CARDS if n in names]
-    assert len(need) <= 10, need
-    return need + [n for n in FILLER if n not in need][:10 - len(need)]
-
-
-class Scenario:
-    """A game put in an exact position, remembering that position for the checks."""
-
-    def __init__(self, players=2, steps=(), auto_resolve=False, kingdom=None, **setup):
-        self.players = players
-        self.setup = setup
-        self.g = Game(kingdom or kingdom_for(_names(setup, steps)), players=players, seed=0,
-                      autoplay_treasures=False, auto_resolve=auto_resolve)
-        self.base_supply = dict(self.g.supply)
-        self.base_supply.update(setup.get("supply") or {})
-        self.g.set_scenario(**setup)
-
-    def initial(self, p, zone):
-        key = {"hand": "hands", "deck": "decks", "discard": "discards", "in_play": "in_play",
-               "aside": "aside"}[zone]
-        cards = (self.setup.get(key) or {}).get(p, [])
-        return list(cards) if zone == "deck" else counts(cards)
-
-    def run(self, steps):
-        for i, s in enumerate(steps):
-            g = self.g
-            d = g.decision
-            where = f"step {i} {s}: decision {d}, legal {g.legal_actions()}"
-            assert g.current_player == s["player"], where
-            assert d["player"] == s["player"], where
-            assert d["kind"] == s["kind"], where
-            if s.get("legal") is not None:
-                assert sorted(g.legal_actions()) == sorted(legal_set(g, s["legal"])), where
-            for key in ("card", "target", "count", "source", "can_pass"):
-                if s.get(key) is not None:
-                    assert d[key] == s[key], f"{key}: {where}"
-            g.step(s["action"])
-            if s.get("coins") is not None:
-                assert g.turn["coins"] == s["coins"], where
-        return self
-
-    def check(self, expect=None, *, trash=None, gained=None, turn=None, next=None, player=0):
-        """Every zone of every player (a zone not in ``expect`` must be as set up), the trash,
-        the Supply (``gained``: pile -> change), the turn's (Actions, Buys, $) and the next
-        decision kind, for ``player`` (whose turn it is)."""
-        g = self.g
-        expect = expect or {}
-        for p in range(self.players):
-            zs = g.zones(p)
-            want = expect.get(p, {})
-            for zone in ("hand", "deck", "discard", "in_play", "aside"):
-                w = want.get(zone, self.initial(p, zone))
-                if zone == "deck":
-                    assert zs["deck"] == list(w), f"deck of P{p} (top first): {zs}"
-                else:
-                    assert zs[zone] == counts(w), f"{zone} of P{p}: {zs}"
-        want_trash = counts(trash if trash is not None else (self.setup.get("trash") or {}))
-        assert g.trash == want_trash, "trash"
-        supply = dict(self.base_supply)
-        for name, k in (gained or {}).items():
-            supply[name] += k
-        assert g.supply == supply, "supply"
-        if turn is not None:
-            t = g.turn
-            assert (t["player"], t["actions"], t["buys"], t["coins"]) == (player, *turn), t
-        if next is not None:
-            assert g.decision["kind"] == next, (g.decision, g.legal_actions())
-            assert g.current_player == player
-            assert g.turn["phase"] == ("action" if next == "play_action" else "buy")
-        return self
-
-    def shuffles(self):
-        """The shuffles logged (an empty discard pile shuffled is test_turn_rules' business)."""
-        return [line for line in self.g.log() if "shuffles" in line and " 0 cards" not in line]
-
-
-def _cost_filter(kind, n, red, treasure, can_pass):
-    def spec(g):
-        def cost(c):
-            return max(0, COST[c] - red)
-        ok = (lambda c: cost(c) <= n) if kind == "upto" else (lambda c: cost(c) == n)
-        out = [c for c, k in g.supply.items() if k > 0 and ok(c)
-               and (not treasure or c in TREASURES)]
-        return out + (["PASS"] if can_pass else [])
-    return spec
-
-
-def upto(n, red=0, *, treasure=False, can_pass=False):
-    """Every card in the Supply (pile not empty) whose cost, less ``red`` (Bridge) and never
-    below $0, is at most $n."""
-    return _cost_filter("upto", n, red, treasure, can_pass)
-
-
-def exactly(n, red=0):
-    """Every card in the Supply (pile not empty) whose current cost is exactly $n."""
-    return _cost_filter("exactly", n, red, False, False)
-
-
-def legal_set(g, spec):
-    return spec(g) if callable(spec) else list(spec)
-
-
-def S(player, kind, action, **kw):
-    """One decision: ``player`` must be deciding a ``kind`` decision; answer ``action``."""
-    return dict(player=player, kind=kind, action=action, **kw)
-
-
-def play(card, player=0, **kw):
-    return S(player, "play_action", card, **kw)
-
-
 OPTS = [f"option {k}" for k in range(6)]
-YES_NO = ["option 0", "PASS"]
 TWO = ["option 0", "option 1"]
 
 
