@@ -85,6 +85,28 @@ def test_rewards_terminal_observation_and_seats(players, seat):
     assert differs > 0
 
 
+def test_margin_reward_adds_the_final_score_margin():
+    """With margin_reward=c the learner gets its game result plus c x (own VP - best other VP),
+    the VP read from its final observation; the same games as without shaping."""
+    plain = DominionVecEnv(16, players=3, kingdom="First Game", seed=4)
+    shaped = DominionVecEnv(16, players=3, kingdom="First Game", seed=4, margin_reward=0.05)
+    rng = np.random.default_rng(0)
+    plain.reset(), shaped.reset()
+    checked = 0
+    while checked < 20:
+        a = random_actions(plain.action_masks(), rng)
+        _, r0, d0, infos = plain.step(a)
+        _, r1, d1, _ = shaped.step(a)
+        assert np.array_equal(d0, d1)
+        for g in np.flatnonzero(d0):
+            vp = split(infos[g]["terminal_observation"], 3)["vp"]
+            assert r1[g] == pytest.approx(r0[g] + 0.05 * (vp[0] - max(vp[1], vp[2])))
+            checked += 1
+        assert np.array_equal(r0[~d0], r1[~d0])
+    with pytest.raises(ValueError, match="margin_reward"):
+        DominionVecEnv(2, margin_reward=-1.0)
+
+
 def test_turn_limit_is_a_time_limit_truncation():
     env = DominionVecEnv(16, turn_limit=3, opponents="Big Money", seed=0)
     rng = np.random.default_rng(0)

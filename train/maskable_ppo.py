@@ -106,6 +106,9 @@ def parse_args(argv=None):
     ap.add_argument("--ent-coef", type=float, default=0.01)
     ap.add_argument("--net", default="256,256", help="hidden layer sizes, comma-separated")
     ap.add_argument("--turn-limit", type=int, default=100)
+    ap.add_argument("--margin-reward", type=float, default=0.0,
+                    help="training reward shaping: + this x (own VP - best other VP) at a "
+                         "game's end (evaluation always counts wins)")
     ap.add_argument("--eval-games", type=int, default=2000)
     ap.add_argument("--out", default="models/maskable_ppo_dominion.zip")
     ap.add_argument("--load", default=None, help="start from this saved model")
@@ -145,7 +148,8 @@ def main(argv=None) -> dict:
         model = MaskablePPO.load(args.load)
     else:
         env = VecMonitor(DominionVecEnv(args.num_envs, args.players, args.kingdom, opponents,
-                                        turn_limit=args.turn_limit, seed=args.seed))
+                                        turn_limit=args.turn_limit, seed=args.seed,
+                                        margin_reward=args.margin_reward))
         if args.load:
             model = MaskablePPO.load(args.load, env=env)
         else:

@@ -23,6 +23,10 @@ infos: a list of N dicts). Autoreset on the same step: for a row whose game ende
 and ``infos[g]["rewards"]`` / ``["learner_seat"]`` give every seat's reward and the learner's
 seat; the returned observation already belongs to the next game.
 
+Reward shaping (off by default): ``margin_reward=c`` adds c x (own score - best other score) to
+the learner's reward when a game ends, so a close loss is worth more than a rout (against a
+strong bot a new policy never wins, and win/loss alone gives it nothing to learn from).
+
 Masks for sb3-contrib's MaskablePPO: ``action_masks()`` is one batched copy of the (N, 71) mask;
 ``env_method("action_masks")`` (what ``get_action_masks`` calls, also through VecEnvWrappers)
 returns the same array, not N calls.
@@ -40,6 +44,7 @@ from __future__ import annotations
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from ..engine.observation import O_VP, obs_offsets
 from .common import action_space, observation_space
 from .vector_env import make_learner_vecgame
 
@@ -53,12 +58,17 @@ class DominionVecEnv(VecEnv):
                  opponents="Big Money", learner_seat: int | None = None, *,
                  turn_limit: int = 100, first_player: int | None = None,
                  autoplay_treasures: bool = True, auto_resolve: bool = True, pool=None,
-                 seed: int | None = None):
+                 seed: int | None = None, margin_reward: float = 0.0):
         self.vec = make_learner_vecgame(
             num_envs, players, kingdom, opponents, learner_seat, turn_limit=turn_limit,
             first_player=first_player, autoplay_treasures=autoplay_treasures,
             auto_resolve=auto_resolve, pool=pool)
         self.players = self.vec.players
+        if not np.isfinite(margin_reward) or margin_reward < 0:
+            raise ValueError(f"margin_reward must be a finite number >= 0, got {margin_reward!r}")
+        self.margin_reward = float(margin_reward)
+        off = obs_offsets(self.players)
+        self._vp = slice(int(off[O_VP]), int(off[O_VP + 1]))
         self.render_mode = None
         self._rng = np.random.default_rng(seed)
         self._actions = None
@@ -89,6 +99,11 @@ class DominionVecEnv(VecEnv):
         rewards = v.learner_rewards.copy()
         truncated = v.truncated
         dones = v.terminated | truncated
+        if self.margin_reward and dones.any():
+            # shaping: + margin_reward x (own score - best other score) at the game's end, read
+            # from the learner's final observation (seat 0 is the learner's own)
+            vp = v.final_observation[dones, self._vp]
+            rewards[dones] += self.margin_reward * (vp[:, 0] - vp[:, 1:].max(axis=1))
         infos = [{} for _ in range(self.num_envs)]
         if dones.any():
             fo, all_rewards = v.final_observation, v.rewards
