@@ -283,7 +283,7 @@ class VecGame:
             raise ValueError(f"actions must have shape ({self.num_games},), got {a.shape}")
         if not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-        a = a.astype(np.int64, copy=False)
+        a = np.ascontiguousarray(a, dtype=np.int64)  # one compiled signature, whatever came in
         live = self.running
         bad = live & ((a < -1) | (a >= NUM_ACTIONS))
         if bad.any():
