@@ -1,6 +1,13 @@
 """dominion_env: a fast, faithful, vectorised Dominion environment for reinforcement learning.
 
-    from dominion_env import Game, VecGame
+    from dominion_env import Game, VecGame          # one game by names; N games in a batch
+    import gymnasium; gymnasium.make("Dominion-v0", opponents="Big Money")   # registered here
+    from dominion_env.envs import pettingzoo_env    # PettingZoo AEC; sb3_vec_env for SB3
+
+Version history
+    0.1.0  the engine: all 64 cards, 2-6 players, Game, VecGame, compiled bots, simulate
+    0.2.0  learner mode (bots inside the step), Gymnasium / SB3 / PettingZoo adapters,
+           MaskablePPO training, the bot library and strategy language in TOML, tournaments
 """
 
 from .cards import NAMES as CARD_NAMES
@@ -14,4 +21,4 @@ from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v0" wit
 
 __all__ = ["Game", "VecGame", "CARD_NAMES", "NUM_CARDS", "NUM_ACTIONS", "NUM_OPTIONS", "PASS",
            "RECOMMENDED", "random_kingdom"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
