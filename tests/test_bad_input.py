@@ -130,7 +130,7 @@ def test_illegal_action_in_vecgame_step():
     (np.full(3, PASS, np.float32), TypeError, "integer"),
     (np.full(3, PASS, np.float64), TypeError, "integer"),
     (np.full(3, NUM_ACTIONS, np.int64), ValueError, "out of range"),
-    (np.full(3, -1, np.int64), ValueError, "out of range"),
+    (np.full(3, -2, np.int64), ValueError, "out of range"),  # -1 skips a game
     (np.array([PASS, PASS, 10 ** 6]), ValueError, "out of range"),
 ])
 def test_vecgame_step_rejects_bad_actions(actions, error, match):
