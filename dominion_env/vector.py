@@ -38,7 +38,9 @@ Version history
     v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
         Base cards, Intrigue 1st edition), 2-6 players, every decision of every player.
     v2  learner mode (compiled bot opponents inside the step), final_observation,
-        learner_seat, learner_rewards. Games, observations and rewards are unchanged from v1.
+        learner_seat, learner_rewards; action -1 skips a game. The observation gains the
+        ``known_top`` piece (the viewer's known top-of-deck cards), so obs_size grows by 64.
+        Games and rewards are unchanged from v1.
 """
 
 from __future__ import annotations

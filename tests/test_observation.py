@@ -22,6 +22,7 @@ from dominion_env.engine.layout import (
     DISCARD,
     HAND,
     IN_PLAY,
+    KNOWN_TOP,
     NUM_ACTIONS,
     TURNS_TAKEN,
 )
@@ -224,8 +225,8 @@ def test_own_hand_is_seen(position):
 
 def test_hidden_changes_never_show_in_a_real_game():
     """At every decision of a random game (inside card effects too): permuting any draw pile
-    and swapping a non-decider's hand card with its own draw or discard pile card leaves
-    every other player's observation as it was."""
+    (below the top cards its owner knows) and swapping a non-decider's hand card with its own
+    draw or discard pile card leaves every other player's observation as it was."""
     g = random_game(PLAYERS, seed=5, steps=0)
     rng = np.random.default_rng(5)
     checked = 0
@@ -235,8 +236,8 @@ def test_hidden_changes_never_show_in_a_real_game():
         s = g.state
         saved = s.copy()
         before = observations(g)
-        for p in range(PLAYERS):  # every draw pile in a new order
-            n = int(s["player"][0, p, DECK_LEN])
+        for p in range(PLAYERS):  # every draw pile in a new order, but for its known top
+            n = int(s["player"][0, p, DECK_LEN] - s["player"][0, p, KNOWN_TOP])
             s["deck"][0, p, :n] = rng.permutation(s["deck"][0, p, :n])
         for v in range(PLAYERS):
             assert_same_view(before[v], g.observation(v), v)
@@ -247,7 +248,7 @@ def test_hidden_changes_never_show_in_a_real_game():
                 continue
             s[:] = permuted  # one player's hand changed at a time
             hand = np.flatnonzero(s["zone"][0, o, HAND])
-            n = int(s["player"][0, o, DECK_LEN])
+            n = int(s["player"][0, o, DECK_LEN] - s["player"][0, o, KNOWN_TOP])
             if len(hand) == 0 or n == 0:
                 continue
             x = int(rng.choice(hand))
@@ -363,3 +364,67 @@ def test_observation_size_per_player_count(players):
     assert out.action_mask.shape == (3, NUM_ACTIONS)
     out = vec.step(vec.random_actions())
     assert out.observation.shape == (3, obs_size(players))
+
+
+# -- what a player knows about the top of its own deck --------------------------------------
+
+def _known(g, p):
+    view = split(g.observation(p), g.players)
+    return {NAMES[c]: int(k) for c, k in enumerate(view["known_top"]) if k}
+
+
+def _kingdom(*cards):
+    filler = ["Village", "Smithy", "Market", "Festival", "Laboratory", "Cellar", "Moat",
+              "Workshop", "Woodcutter", "Great Hall"]
+    return list(cards) + [c for c in filler if c not in cards][:10 - len(cards)]
+
+
+def test_a_card_put_on_the_deck_is_known_to_its_owner_until_drawn():
+    g = Game(_kingdom("Courtyard"), players=2)
+    g.set_scenario(hands={0: ["Courtyard", "Gold", "Estate"]},
+                   decks={0: ["Copper", "Copper", "Copper", "Silver", "Estate"]})
+    assert _known(g, 0) == {}  # a scenario's deck is unknown
+    g.step("Courtyard")  # draws the three Coppers
+    g.step("Gold")  # Gold goes back on top
+    assert _known(g, 0) == {"Gold": 1}
+    assert _known(g, 1) == {}  # the opponent's view has no such piece of player 0
+    view = split(g.observation(0), 2)
+    assert view["draw_pile"][NAMES.index("Gold")] == 1  # part of the draw pile as well
+
+
+def test_known_top_cards_are_used_up_by_draws():
+    """Clean-up draws the known Gold (and the unknown cards below it): nothing is known."""
+    g = Game(_kingdom("Courtyard"), players=2, autoplay_treasures=True)
+    g.set_scenario(hands={0: ["Courtyard", "Gold", "Estate"]},
+                   decks={0: ["Copper"] * 3 + ["Silver"] * 6})
+    g.step("Courtyard")
+    g.step("Gold")
+    while g.current_player == 0 and g.turn_player == 0:
+        g.step("PASS" if "PASS" in g.legal_actions() else g.legal_actions()[0])
+    assert "Gold" in g.zones(0)["hand"]
+    assert _known(g, 0) == {}
+
+
+def test_bureaucrat_silver_and_harbinger_topdecks_are_known():
+    g = Game(_kingdom("Bureaucrat", "Harbinger"), players=2)
+    g.set_scenario(hands={0: ["Harbinger", "Bureaucrat"]}, decks={0: ["Copper", "Copper"]},
+                   discards={0: ["Gold"]}, actions=2)
+    g.step("Harbinger")  # draws a Copper
+    g.step("Gold")  # Gold from the discard pile onto the deck
+    assert _known(g, 0) == {"Gold": 1}
+    g.step("Bureaucrat")  # gains a Silver onto the deck, above the Gold
+    assert _known(g, 0) == {"Gold": 1, "Silver": 1}
+    assert g.state["player"][0, 0, KNOWN_TOP] == 2  # the two top cards; the Copper below
+
+
+def test_chancellor_and_a_shuffle_forget_the_top():
+    g = Game(_kingdom("Chancellor", "Courtyard"), players=2)
+    g.set_scenario(hands={0: ["Courtyard", "Chancellor", "Gold"]},
+                   decks={0: ["Copper", "Copper", "Copper", "Silver"]}, actions=2)
+    g.step("Courtyard")
+    g.step("Gold")
+    assert _known(g, 0) == {"Gold": 1}
+    g.step("Chancellor")
+    g.step("option 0")  # the deck goes into the discard pile
+    assert _known(g, 0) == {}
+    assert g.state["player"][0, 0, KNOWN_TOP] == 0

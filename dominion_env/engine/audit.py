@@ -64,6 +64,7 @@ from .layout import (
     DEC_PLAYER,
     DECK_LEN,
     IN_SUPPLY,
+    KNOWN_TOP,
     NUM_ACTIONS,
     NUM_DECISIONS,
     PLAYERS,
@@ -178,6 +179,8 @@ def _check_cards(r, expected, work):
     for p in range(S):
         lowest = min(lowest, r.player[p, TURNS_TAKEN])
         n = r.player[p, DECK_LEN]
+        # the known top cards and the unknown rest of the deck are counts too
+        lowest = min(lowest, r.player[p, KNOWN_TOP], n - r.player[p, KNOWN_TOP])
         if n < 0 or n > K:  # a broken size: do not read outside the deck array
             lowest = -1  # reported under "negative" as well
             conserved = False

@@ -70,6 +70,7 @@ from .layout import (
     HAND,
     IN_PLAY,
     IN_SUPPLY,
+    KNOWN_TOP,
     MERCHANTS,
     OPTION0,
     PASS,
@@ -530,6 +531,7 @@ def chancellor(r, T, cfg, f):
         for i in range(r.player[p, DECK_LEN]):
             r.zone[p, DISCARD, r.deck[p, i]] += 1
         r.player[p, DECK_LEN] = 0
+        r.player[p, KNOWN_TOP] = 0
     pop_frame(r)
 
 

@@ -139,8 +139,10 @@ class Config(NamedTuple):
 NUM_GAME_FIELDS = 32
 
 # Per-player scalars: columns of State.player (N, P, NUM_PLAYER_FIELDS) int64
-TURNS_TAKEN, DECK_LEN = range(2)  # completed turns (tie-break); cards in the draw pile
-NUM_PLAYER_FIELDS = 2
+# completed turns (tie-break); cards in the draw pile; how many of its top cards the owner
+# knows (it put them there, or they were revealed and put back), never more than DECK_LEN
+TURNS_TAKEN, DECK_LEN, KNOWN_TOP = range(3)
+NUM_PLAYER_FIELDS = 3
 
 # Per-player card zones: State.zone (N, P, NUM_ZONES, C) int32 counts
 HAND, DISCARD, IN_PLAY, ASIDE = range(4)  # ASIDE: set aside / revealed / looked at
@@ -172,7 +174,7 @@ def state_dtype() -> np.dtype:
     return np.dtype([
         ("rng", np.uint64, (1,)),  # splitmix64 state of this game's stream
         ("game", np.int64, (NUM_GAME_FIELDS,)),  # per-game scalars, STATUS .. PLAYERS
-        ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN, DECK_LEN per player
+        ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN, DECK_LEN, KNOWN_TOP
         ("zone", np.int16, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts
         ("deck", np.int8, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
         ("pile", np.int32, (NUM_PILES, C)),  # SUPPLY / IN_SUPPLY / TRASH per card id

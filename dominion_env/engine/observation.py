@@ -8,6 +8,10 @@ Pieces (C = number of cards, P = players; "seat" pieces are indexed by rotated s
 
     hand          C    viewer's hand, counts per card id
     draw_pile     C    viewer's draw pile composition (counts, never its order)
+    known_top     C    the cards on top of the viewer's draw pile that it knows (it put them
+                       there: Courtyard, Artisan, Harbinger, Bureaucrat, Secret Chamber, Sentry,
+                       Scout, Spy, Wishing Well), counts; part of draw_pile; gone once drawn
+                       or shuffled
     discard       C    viewer's discard pile, counts
     aside         C    viewer's set-aside / revealed / looked-at cards, counts
     in_play       C    the turn player's cards in play (public), counts
@@ -64,6 +68,7 @@ from .layout import (
     HAND,
     IN_PLAY,
     IN_SUPPLY,
+    KNOWN_TOP,
     NUM_DECISIONS,
     NUM_PHASES,
     PHASE,
@@ -83,7 +88,7 @@ COST_CAP_SHOWN = 20
 def _pieces(players: int):
     P = players
     return [
-        ("hand", C), ("draw_pile", C), ("discard", C), ("aside", C), ("in_play", C),
+        ("hand", C), ("draw_pile", C), ("known_top", C), ("discard", C), ("aside", C), ("in_play", C),
         ("owned", P * C), ("supply", C), ("in_supply", C), ("trash", C),
         ("turn_seat", P), ("phase", NUM_PHASES), ("counters", 5), ("turn_number", 1),
         ("hand_size", P), ("draw_size", P), ("discard_size", P), ("vp", P), ("turns_taken", P),
@@ -93,8 +98,8 @@ def _pieces(players: int):
 
 
 PIECE_NAMES = tuple(name for name, _ in _pieces(2))
-(O_HAND, O_DRAW, O_DISCARD, O_ASIDE, O_IN_PLAY, O_OWNED, O_SUPPLY, O_IN_SUPPLY, O_TRASH,
- O_TURN_SEAT, O_PHASE, O_COUNTERS, O_TURN_NUMBER, O_HAND_SIZE, O_DRAW_SIZE, O_DISCARD_SIZE,
+(O_HAND, O_DRAW, O_KNOWN_TOP, O_DISCARD, O_ASIDE, O_IN_PLAY, O_OWNED, O_SUPPLY, O_IN_SUPPLY,
+ O_TRASH, O_TURN_SEAT, O_PHASE, O_COUNTERS, O_TURN_NUMBER, O_HAND_SIZE, O_DRAW_SIZE, O_DISCARD_SIZE,
  O_VP, O_TURNS_TAKEN, O_DECISION, O_DEC_SOURCE, O_DEC_CARD, O_DEC_TARGET,
  O_DEC_PARAMS) = range(len(PIECE_NAMES))
 
@@ -149,6 +154,10 @@ def write_observation(r, T, viewer, off, out, scratch):
         out[o_trash + c] = r.pile[TRASH, c]
     for i in range(r.player[v, DECK_LEN]):
         out[o_draw + r.deck[v, i]] += 1.0
+    o_known = off[O_KNOWN_TOP]
+    top = r.player[v, DECK_LEN] - 1
+    for i in range(min(r.player[v, KNOWN_TOP], r.player[v, DECK_LEN])):
+        out[o_known + r.deck[v, top - i]] += 1.0
     o_hand_size, o_draw_size = off[O_HAND_SIZE], off[O_DRAW_SIZE]
     o_discard_size, o_vp, o_turns = off[O_DISCARD_SIZE], off[O_VP], off[O_TURNS_TAKEN]
     o_turn_seat, o_target = off[O_TURN_SEAT], off[O_DEC_TARGET]

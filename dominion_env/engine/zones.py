@@ -15,6 +15,7 @@ from .layout import (
     ASIDE,
     COST_REDUCTION,
     DECK_LEN,
+    KNOWN_TOP,
     DISCARD,
     EV_DISCARD,
     EV_DRAW,
@@ -90,6 +91,7 @@ def shuffle_discard_into_deck(r, cfg, p):
         r.deck[p, i] = r.deck[p, j]
         r.deck[p, j] = t
     r.player[p, DECK_LEN] = n
+    r.player[p, KNOWN_TOP] = 0
     log_event(r, cfg, EV_SHUFFLE, p, -1, n)
 
 
@@ -102,14 +104,19 @@ def take_top(r, cfg, p):
         shuffle_discard_into_deck(r, cfg, p)
     n = r.player[p, DECK_LEN] - 1
     r.player[p, DECK_LEN] = n
+    if r.player[p, KNOWN_TOP] > 0:
+        r.player[p, KNOWN_TOP] -= 1
     return np.int64(r.deck[p, n])
 
 
 @njit
 def put_on_deck(r, p, c):
+    """Card c onto p's draw pile; p knows it is there (every card put onto a deck by these
+    cards is one its owner chose, gained or saw revealed)."""
     n = r.player[p, DECK_LEN]
     r.deck[p, n] = c
     r.player[p, DECK_LEN] = n + 1
+    r.player[p, KNOWN_TOP] += 1
 
 
 @njit
