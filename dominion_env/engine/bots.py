@@ -563,23 +563,27 @@ def _choose_option(r, T, p, mask_row, owned):
 
 
 @njit
-def _lowest_worth(T, mask_row):
-    """The legal card worth least in a hand (-1 if no card is legal)."""
+def _lowest(T, mask_row, by_keep):
+    """The legal card with the lowest keep value (by_keep) or hand worth; -1 if none."""
     best = -1
+    best_v = 0
     for c in range(NUM_CARDS):
-        if mask_row[c] and (best < 0 or _hand_worth(T, c) < _hand_worth(T, best)):
-            best = c
+        if mask_row[c]:
+            v = _keep_value(T, c) if by_keep else _hand_worth(T, c)
+            if best < 0 or v < best_v:
+                best = c
+                best_v = v
     return best
 
 
 @njit
+def _lowest_worth(T, mask_row):
+    return _lowest(T, mask_row, False)
+
+
+@njit
 def _lowest_keep(T, mask_row):
-    """The legal card with the lowest keep value (-1 if no card is legal)."""
-    best = -1
-    for c in range(NUM_CARDS):
-        if mask_row[c] and (best < 0 or _keep_value(T, c) < _keep_value(T, best)):
-            best = c
-    return best
+    return _lowest(T, mask_row, True)
 
 
 @njit

@@ -66,7 +66,7 @@ from .common import (
     observation_space,
     opponent_list,
 )
-from .render import render_game
+from .render import emit, render_game
 
 VERSION = 0
 
@@ -191,14 +191,10 @@ class DominionEnv(gym.Env):
 
     def render(self):
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode (ansi or human)")
-            return None
-        text = render_game(self.game, viewer=self.learner_seat, log_lines=self.log_lines,
-                           seat_labels={self.learner_seat: "learner"})
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+            return emit(None, "")
+        return emit(self.render_mode, render_game(
+            self.game, viewer=self.learner_seat, log_lines=self.log_lines,
+            seat_labels={self.learner_seat: "learner"}))
 
     def close(self):
         pass

@@ -49,7 +49,7 @@ from ..engine.layout import NUM_ACTIONS
 from ..game import Game
 from ..names import action_name
 from .common import action_mask_space, action_space, observation_space
-from .render import render_game
+from .render import emit, render_game
 
 VERSION = 0
 
@@ -179,14 +179,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     def render(self):
         if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("render() called without a render_mode (ansi or human)")
-            return None
-        text = render_game(self.game, log_lines=self.log_lines)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+            return emit(None, "")
+        return emit(self.render_mode, render_game(self.game, log_lines=self.log_lines))
 
     def close(self):
         pass

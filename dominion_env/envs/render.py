@@ -94,3 +94,16 @@ def render_game(game, viewer: int | None = None, log_lines: int = 8,
             lines.append("Last events:")
             lines.extend("  " + x for x in log)
     return "\n".join(lines) + "\n"
+
+
+def emit(render_mode, text: str):
+    """What an env's ``render()`` returns for its render mode: the text ("ansi"), or None after
+    printing it ("human"), or None with Gymnasium's warning when no mode was chosen."""
+    if render_mode is None:
+        import gymnasium
+        gymnasium.logger.warn("render() called without a render_mode (ansi or human)")
+        return None
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
