@@ -240,11 +240,21 @@ class Game:
         return split(self.observation(player), self.players)
 
     def log(self) -> list[str]:
-        """The events so far, one readable line each (a perfect-information debug log)."""
+        """The events so far, one readable line each (a perfect-information debug log).
+
+        Repeats of one event in a row (a player drawing, playing, discarding ... the same card
+        one at a time) are one line with their total: "P0 plays 4 x Copper"."""
         s = self.state
         buf = self._vec.config.log_buf
         n = min(int(s["game"][0, LOG_LEN]), buf.shape[0])
-        return [_event_text(*map(int, row)) for row in buf[:n]]
+        rows: list[list[int]] = []
+        for row in buf[:n]:
+            ev, p, card, amount = map(int, row)
+            if rows and ev in _COUNTED and rows[-1][:3] == [ev, p, card]:
+                rows[-1][3] += amount
+            else:
+                rows.append([ev, p, card, amount])
+        return [_event_text(*row) for row in rows]
 
     # -- scenarios -----------------------------------------------------------------------
 
@@ -369,6 +379,11 @@ def _parse_cards(cards, allow_zero: bool = False) -> dict[int, int]:
 
 def _counts(row) -> dict:
     return {NAMES[c]: int(row[c]) for c in np.flatnonzero(row)}
+
+
+# events whose amount counts cards, so that repeats add up
+_COUNTED = frozenset({EV_DRAW, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK,
+                      EV_REVEAL, EV_SET_ASIDE})
 
 
 def _event_text(ev: int, p: int, card: int, amount: int) -> str:

@@ -429,8 +429,8 @@ def test_smithy_draws_two_then_shuffles_for_the_third():
     assert_zones(g, 0, hand=["Gold", "Gold", "Estate"], deck=["Estate", "Estate"],
                  in_play=["Smithy"])
     log = g.log()
-    assert log[:5] == ["P0 plays Smithy", "P0 draws Gold", "P0 draws Gold",
-                       "P0 shuffles 3 cards", "P0 draws Estate"]
+    assert log[:4] == ["P0 plays Smithy", "P0 draws 2 x Gold", "P0 shuffles 3 cards",
+                       "P0 draws Estate"]
 
 
 def test_shuffle_is_a_permutation_of_the_discard_only():
@@ -540,3 +540,12 @@ def test_no_shuffle_of_an_empty_discard_pile(setup, plays, expected):
     for a in plays:
         g.step(a)
     assert shuffles(g) == expected
+
+
+def test_log_adds_up_repeated_events():
+    """Auto-played Coppers are one line with their count; different cards stay apart."""
+    g = Game("First Game", players=2, seed=0)
+    g.set_scenario(hands={0: ["Copper", "Copper", "Copper", "Silver", "Estate"]}, phase="buy")
+    log = g.log()
+    assert "P0 plays 3 x Copper" in log and "P0 plays Silver" in log
+    assert not any(line == "P0 plays Copper" for line in log)
