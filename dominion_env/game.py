@@ -127,13 +127,17 @@ class Game:
 
         from .names import action_name
 
-        if self.done:
-            raise RuntimeError("the game is over; no decision is pending")
         table = compile_bots([get_bot(bot) if isinstance(bot, str) else bot])
         rng = np.full(1, np.uint64(seed * 0x9E3779B97F4A7C15 % (1 << 64) | 1), np.uint64)
-        a = bot_action_game(self.state, 0, TABLE, table, 0, self._vec.action_mask[0], rng,
-                            self._vec.buffers.scratch[0])
-        return action_name(int(a))
+        return action_name(self.bot_action_id(table, 0, rng))
+
+    def bot_action_id(self, table, b: int, rng: np.ndarray) -> int:
+        """The action index bot ``b`` of a compiled ``BotTable`` takes now; a random bot draws
+        from ``rng``, a (1,) uint64 stream that advances with each draw."""
+        if self.done:
+            raise RuntimeError("the game is over; no decision is pending")
+        return int(bot_action_game(self.state, 0, TABLE, table, b, self._vec.action_mask[0],
+                                   rng, self._vec.buffers.scratch[0]))
 
     # -- what is going on ----------------------------------------------------------------
 

@@ -92,6 +92,17 @@ def make_setup(players: int, kingdom, pool=None) -> Setup:
     return Setup(ids, ids.copy(), 0, sizes)
 
 
+def check_learner_seat(learner_seat, players: int) -> int | None:
+    """The learner's seat: None (a random seat per game) or an int seat, checked."""
+    if learner_seat is None:
+        return None
+    if isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer)) \
+            or not 0 <= learner_seat < players:
+        raise ValueError(f"learner_seat must be None (a random seat per game) or "
+                         f"0..{players - 1}, got {learner_seat!r}")
+    return int(learner_seat)
+
+
 def make_opponents(opponents, learner_seat, players: int, n: int) -> Opponents:
     """Learner-mode settings: ``opponents`` is None, a BotTable, or a list of bots (names or
     ``agents.Bot``): one bot for every other seat, or players-1 bots for the non-learner seats
@@ -104,11 +115,7 @@ def make_opponents(opponents, learner_seat, players: int, n: int) -> Opponents:
             raise ValueError("learner_seat needs opponents (the bots that play the other seats)")
         rules = np.full((1, MAX_RULES, RULE_WIDTH), -1, np.int64)
         return Opponents(0, -1, np.zeros(1, np.int64), np.zeros(1, np.int64), rules, rng)
-    if learner_seat is not None and not (
-            isinstance(learner_seat, (int, np.integer)) and not isinstance(learner_seat, bool)
-            and 0 <= learner_seat < players):
-        raise ValueError(f"learner_seat must be None (random) or 0..{players - 1}, "
-                         f"got {learner_seat!r}")
+    learner_seat = check_learner_seat(learner_seat, players)
     if isinstance(opponents, BotTable):
         table = opponents
     else:
@@ -125,7 +132,7 @@ def make_opponents(opponents, learner_seat, players: int, n: int) -> Opponents:
     else:
         raise ValueError(f"opponents: give 1 bot or {players - 1} (one per other seat) for "
                          f"{players} players, got {nb}")
-    return Opponents(1, -1 if learner_seat is None else int(learner_seat), seat_bot,
+    return Opponents(1, -1 if learner_seat is None else learner_seat, seat_bot,
                      np.ascontiguousarray(table.kind, np.int64),
                      np.ascontiguousarray(table.rules, np.int64), rng)
 

@@ -48,16 +48,6 @@ def action_mask_space() -> spaces.Box:
     return spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)
 
 
-def check_learner_seat(learner_seat, players: int):
-    if learner_seat is None:
-        return None
-    if isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer)) \
-            or not 0 <= learner_seat < players:
-        raise ValueError(f"learner_seat must be None (a random seat per game) or "
-                         f"0..{players - 1}, got {learner_seat!r}")
-    return int(learner_seat)
-
-
 def check_illegal_action(rule: str) -> str:
     if rule not in ILLEGAL_ACTION_RULES:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_RULES}, got {rule!r}")

@@ -53,20 +53,19 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 
-from ..cards import TABLE, check_players
-from ..engine.batch import bot_action_game
+from ..cards import check_players
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
 from ..names import action_name
+from ..vector import check_learner_seat
 from .common import (
     action_space,
     all_bots,
     check_illegal_action,
-    check_learner_seat,
     observation_space,
     opponent_list,
 )
-from .render import emit, render_game
+from .render import check_render_mode, emit, render_game
 
 VERSION = 0
 
@@ -88,10 +87,7 @@ class DominionEnv(gym.Env):
         self.players = check_players(players)
         self.learner_seat_option = check_learner_seat(learner_seat, self.players)
         self.illegal_action = check_illegal_action(illegal_action)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of "
-                             f"{self.metadata['render_modes']}, got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.log_lines = log_lines
         self.observation_space = observation_space(self.players, turn_limit)
         self.action_space = action_space()
@@ -206,15 +202,13 @@ class DominionEnv(gym.Env):
             return
         g = self.game
         learner = self.learner_seat
-        vec = g._vec
         while not g.done:
             p = g.current_player
             if p == learner:
                 return
             kind, who, b = self._seat_player[p]
             if kind == "bot":
-                a = bot_action_game(g.state, 0, TABLE, who, b, vec.action_mask[0],
-                                    self._bot_rng, vec.buffers.scratch[0])
+                a = g.bot_action_id(who, b, self._bot_rng)
             else:
                 a = who(g.observation(), g.action_mask.copy())
             g.step(int(a))

@@ -49,7 +49,7 @@ from ..engine.layout import NUM_ACTIONS
 from ..game import Game
 from ..names import action_name
 from .common import action_mask_space, action_space, observation_space
-from .render import emit, render_game
+from .render import check_render_mode, emit, render_game
 
 VERSION = 0
 
@@ -81,10 +81,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                  log_lines: int = 8):
         super().__init__()
         self.players = check_players(players)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of "
-                             f"{self.metadata['render_modes']}, got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.log_lines = log_lines
         self.kingdom = kingdom
         self.possible_agents = [f"player_{p}" for p in range(self.players)]

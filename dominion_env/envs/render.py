@@ -96,6 +96,13 @@ def render_game(game, viewer: int | None = None, log_lines: int = 8,
     return "\n".join(lines) + "\n"
 
 
+def check_render_mode(render_mode, modes):
+    """None or one of the env's ``metadata["render_modes"]``, else a ValueError."""
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
+    return render_mode
+
+
 def emit(render_mode, text: str):
     """What an env's ``render()`` returns for its render mode: the text ("ansi"), or None after
     printing it ("human"), or None with Gymnasium's warning when no mode was chosen."""

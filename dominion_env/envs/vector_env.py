@@ -40,8 +40,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..cards import check_players
-from ..vector import VecGame
-from .common import action_space, all_bots, check_learner_seat, observation_space
+from ..vector import VecGame, check_learner_seat
+from .common import action_space, all_bots, observation_space
 
 VERSION = 0
 
