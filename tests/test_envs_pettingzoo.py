@@ -35,9 +35,32 @@ def test_api_test_raw_env():
     api_test(pettingzoo_env.raw_env(players=4, kingdom="Underlings"), num_cycles=200)
 
 
+def _trace(players, seed, steps=300):
+    """(agent, observation, reward) at each of the first steps of a seeded game, the actions
+    drawn from a generator seeded alike."""
+    env = pettingzoo_env.env(players=players)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    out = []
+    for agent in env.agent_iter(steps):
+        obs, reward, term, trunc, _ = env.last()
+        out.append((agent, obs["observation"].copy(), reward))
+        env.step(None if term or trunc else
+                 int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return out
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_seed_test(players):
+    """PettingZoo's own seed_test (it raises on a mismatch), and the same check made here:
+    equal seeds give equal games, different seeds different ones."""
     seed_test(lambda: pettingzoo_env.env(players=players), num_cycles=300)
+    a, b, c = _trace(players, 7), _trace(players, 7), _trace(players, 8)
+    assert len(a) == len(b)
+    for (agent_a, obs_a, r_a), (agent_b, obs_b, r_b) in zip(a, b, strict=True):
+        assert agent_a == agent_b and r_a == r_b
+        np.testing.assert_array_equal(obs_a, obs_b)
+    assert any(not np.array_equal(x[1], y[1]) for x, y in zip(a, c, strict=False))
 
 
 def test_spaces():
