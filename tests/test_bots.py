@@ -60,12 +60,18 @@ def test_bot_is_valid(bot):
     compile_bots([bot])
 
 
+def match(a, b, n, seed):
+    """Summary row of bot a (a Bot or a name) in n 2-player games against bot b on the
+    kingdom holding both bots' cards, seats alternating."""
+    a, b = (get_bot(x) if isinstance(x, str) else x for x in (a, b))
+    res = play_games(compile_bots([a, b]), n, 2, kingdom=kingdom_for([a, b]), seed=seed)
+    return summarize(res, [a.name, b.name])[0]
+
+
 @pytest.mark.parametrize("bot", LIBRARY, ids=ids(LIBRARY))
 def test_bot_finishes_games_against_big_money(bot):
-    bm = get_bot("Big Money")
     n = 200
-    res = play_games(compile_bots([bot, bm]), n, 2, kingdom=kingdom_for([bot, bm]), seed=11)
-    row = summarize(res, [bot.name, bm.name])[0]
+    row = match(bot, "Big Money", n, seed=11)
     assert row["games"] == n
     assert row["truncated"] <= 2, row
     assert row["wins"] + row["ties"] + row["losses"] + row["truncated"] == n
@@ -344,9 +350,7 @@ def test_random_bot_answers_a_legal_action():
 def head_to_head(a, b, n, seed):
     """Bot a against bot b, 2 players, their kingdom, seats alternating: (row of a, its
     decisive win rate wins / (wins + losses) with its 95% Wilson interval)."""
-    ba, bb = get_bot(a), get_bot(b)
-    res = play_games(compile_bots([ba, bb]), n, 2, kingdom=kingdom_for([ba, bb]), seed=seed)
-    row = summarize(res, [a, b])[0]
+    row = match(a, b, n, seed)
     decided = row["wins"] + row["losses"]
     return row, row["wins"] / decided, wilson(row["wins"], decided)
 
@@ -377,9 +381,7 @@ def test_workshop_gardens_beats_big_money_ultimate():
 
 @pytest.mark.parametrize("bot", SCRIPTED, ids=ids(SCRIPTED))
 def test_every_bot_beats_random(bot):
-    rnd = get_bot("Random")
     n = 400
-    res = play_games(compile_bots([bot, rnd]), n, 2, kingdom=kingdom_for([bot, rnd]), seed=7)
-    row = summarize(res, [bot.name, rnd.name])[0]
+    row = match(bot, "Random", n, seed=7)
     lo, _ = wilson(row["wins"], n)  # sole wins out of all games
     assert lo > 0.95, row
