@@ -132,12 +132,3 @@ def all_bots(opponents) -> bool:
         return True
     items = opponents if isinstance(opponents, (list, tuple)) else [opponents]
     return all(_is_bot_like(x) or _is_table(x) for x in items)
-
-
-def bot_name(opponent) -> str:
-    from agents import Bot
-    if isinstance(opponent, Bot):
-        return opponent.name
-    if isinstance(opponent, tuple):
-        return f"bot #{opponent[2]}"
-    return getattr(opponent, "__name__", type(opponent).__name__)
