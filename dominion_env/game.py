@@ -236,8 +236,7 @@ class Game:
             return self._vec.observation[0].copy()
         self._check_player(player)
         out = np.zeros(self._vec.observation.shape[1], np.float32)
-        observe_game(self.state, 0, TABLE, player, self._vec.buffers.offsets, out,
-                          np.zeros(NUM_CARDS, np.int64))
+        observe_game(self.state, 0, TABLE, player, self._vec.buffers.offsets, out)
         return out
 
     def observation_dict(self, player: int | None = None) -> dict:
@@ -285,6 +284,7 @@ class Game:
             if not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
         s["zone"][0] = 0
+        s["deck_count"][0] = 0
         s["player"][0] = 0
         s["masq_in"][0] = 0
         s["masq_out"][0] = 0
@@ -303,6 +303,7 @@ class Game:
             if len(ids) > cap:
                 raise ValueError(f"deck of {len(ids)} cards exceeds the capacity {cap}")
             s["deck"][0, p, :len(ids)] = ids[::-1]
+            s["deck_count"][0, p] = np.bincount(ids, minlength=NUM_CARDS)
             s["player"][0, p, DECK_LEN] = len(ids)
         if supply is not None:
             for c, k in _parse_cards(supply, allow_zero=True).items():
@@ -333,7 +334,7 @@ class Game:
         # learner mode: the bots then answer every decision up to the learner's
         advance_game_learner(s, 0, TABLE, self._vec.config, b, self._vec.opponents)
         viewer = max(self.current_player, 0)
-        observe_game(s, 0, TABLE, viewer, b.offsets, b.obs[0], b.scratch[0])
+        observe_game(s, 0, TABLE, viewer, b.offsets, b.obs[0])
         return self
 
     # -- helpers -------------------------------------------------------------------------

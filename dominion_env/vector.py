@@ -61,7 +61,16 @@ from .engine.batch import (
     seed_kernel,
     step_kernel,
 )
-from .engine.layout import DEC_PLAYER, NUM_ACTIONS, RUNNING, STATUS, Config, new_log, new_state
+from .engine.layout import (
+    DEC_PLAYER,
+    NUM_ACTIONS,
+    RUNNING,
+    STATUS,
+    Config,
+    new_log,
+    new_state,
+    step_reads,
+)
 from .engine.observation import obs_offsets, obs_size
 from .kingdoms import check_pool, resolve_kingdom
 
@@ -194,7 +203,8 @@ class VecGame:
             terminated=np.zeros(n, np.bool_), truncated=np.zeros(n, np.bool_),
             scratch=np.zeros((n, NUM_CARDS), np.int64), offsets=obs_offsets(players),
             final_obs=np.zeros((n, obs_size(players)), np.float32),
-            learner=np.full(n, -1, np.int64), learner_reward=np.zeros(n, np.float32))
+            learner=np.full(n, -1, np.int64), learner_reward=np.zeros(n, np.float32),
+            step_reads=step_reads(players))
         self.opponents = make_opponents(opponents, learner_seat, players, n)
         self._policy_rng = np.zeros(n, np.uint64)
         self._ready = False

@@ -132,7 +132,7 @@ def _midgame(players=3, steps=60, seed=4):
 
 
 def _failures(g, mask=None):
-    work = np.zeros(2 * NUM_CARDS, np.int64)
+    work = np.zeros(3 * NUM_CARDS, np.int64)
     mask = g.action_mask.copy() if mask is None else mask
     bad = int(check_game(g.state, 0, g._vec.setup, mask, work))
     return {name for k, name in enumerate(CHECK_NAMES) if (bad >> k) & 1}
@@ -164,6 +164,17 @@ def test_conservation_fires_per_card_id():
     s = g.state
     s["zone"][0, 0, DISCARD, 1] += 1
     s["pile"][0, SUPPLY, 2] -= 1
+    assert _failures(g) == {"conservation"}
+
+
+def test_conservation_fires_on_a_draw_pile_count_that_disagrees_with_the_pile():
+    """deck_count is the draw pile's composition: a row naming a Silver where the pile holds
+    a Copper is caught, though no total changes."""
+    g = _midgame()
+    s = g.state
+    p = int(np.flatnonzero(s["deck_count"][0, :g.players, 0] > 0)[0])
+    s["deck_count"][0, p, 0] -= 1
+    s["deck_count"][0, p, 1] += 1
     assert _failures(g) == {"conservation"}
 
 

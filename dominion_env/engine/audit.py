@@ -14,8 +14,9 @@ it checks:
                   per player. The totals come from the setup arguments and the configured player
                   count, not from the engine's own bookkeeping; the Supply must also hold the 7
                   basic piles and exactly 10 kingdom piles, all drawn from the setup's pool, the
-                  record's player count must be the configured one, and every draw pile entry
-                  must be a valid card id.
+                  record's player count must be the configured one, every draw pile entry
+                  must be a valid card id, and each draw pile's composition row
+                  (``deck_count``) must match the cards in it.
 ``empty_mask``    while the game is running the mask ``advance`` wrote holds at least one legal
                   action; once it is over the mask is all False.
 ``decider``       while running, the player who decides is a seat 0..P-1, the decision kind is
@@ -101,7 +102,7 @@ class AuditBuffers(NamedTuple):
 
     mask: np.ndarray  # (N, NUM_ACTIONS) bool, the mask advance writes
     scratch: np.ndarray  # (N, C) int64, the engine's work space (advance / resolve)
-    work: np.ndarray  # (N, C) int64, the audit's own work space (card totals now)
+    work: np.ndarray  # (N, 2 * C) int64, the audit's own work space (card totals now, ...)
     expected: np.ndarray  # (N, C) int64, card totals at setup
     policy_rng: np.ndarray  # (N,) uint64, the random policy's stream
     violations: np.ndarray  # (N, NUM_CHECKS) int64, checked states failing each check
@@ -115,7 +116,7 @@ def new_buffers(n: int) -> AuditBuffers:
     return AuditBuffers(
         mask=np.zeros((n, NUM_ACTIONS), np.bool_),
         scratch=np.zeros((n, C), np.int64),
-        work=np.zeros((n, C), np.int64),
+        work=np.zeros((n, 2 * C), np.int64),
         expected=np.zeros((n, C), np.int64),
         policy_rng=np.zeros(n, np.uint64),
         violations=np.zeros((n, NUM_CHECKS), np.int64),
@@ -154,7 +155,7 @@ def _expected_totals(r, setup, players, out):
 
 @njit
 def _check_cards(r, expected, work):
-    """Count every card of the game into work (C,); return (conserved, nothing negative).
+    """Count every card of the game into work[:C]; return (conserved, nothing negative).
 
     Loops over every card id, not only the game's universe, and over every seat of the record
     (it has room for MAX_PLAYERS), so a card that should not exist in this game, or sits in a
@@ -185,12 +186,18 @@ def _check_cards(r, expected, work):
             lowest = -1  # reported under "negative" as well
             conserved = False
             continue
+        tally = work[C:]  # this pile's composition row, less each card found in the pile
+        for c in range(C):
+            tally[c] = r.deck_count[p, c]
         for i in range(n):
             c = r.deck[p, i]
             if c < 0 or c >= C:
                 conserved = False
             else:
                 work[c] += 1
+                tally[c] -= 1
+        for c in range(C):
+            conserved = conserved and tally[c] == 0
     mismatch = 0
     for c in range(C):
         mismatch += work[c] != expected[c]
@@ -246,7 +253,7 @@ def _rewards_ok(r):
 @njit
 def state_failures(r, mask_row, expected, work):
     """The per-decision checks on the game in record r as it stands now, with the mask that
-    ``advance`` left in mask_row and the setup totals in expected (C,); work: (C,) scratch.
+    ``advance`` left in mask_row and the setup totals in expected (C,); work: (2 * C,) scratch.
     Returns a bit set: bit CHECK_x set when check x fails (0: all good)."""
     bad = 0
     conserved, nonneg = _check_cards(r, expected, work)
@@ -267,7 +274,7 @@ def state_failures(r, mask_row, expected, work):
 def check_game(s, g, setup, mask_row, work):
     """``state_failures`` for record g of a batch, the setup totals worked out from its Supply
     (for tests: take a Game's state mid-game, break it, see the check fire); the Supply-shape
-    part of the conservation check is included. work: (2 * C,) int64 scratch."""
+    part of the conservation check is included. work: (3 * C,) int64 scratch."""
     expected = work[:C]
     ok = _expected_totals(s[g], setup, s[g].game[PLAYERS], expected)
     bad = state_failures(s[g], mask_row, expected, work[C:])

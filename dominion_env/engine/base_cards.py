@@ -528,8 +528,10 @@ def chancellor(r, T, cfg, f):
         ask_options(r, DEC_CHOOSE, p, CHANCELLOR, 1, 1)
         return
     if r.game[ANSWER] == OPTION0:  # the deck goes to the discard pile as it is (not a discard)
-        for i in range(r.player[p, DECK_LEN]):
-            r.zone[p, DISCARD, r.deck[p, i]] += 1
+        for u in range(r.game[UNIVERSE_LEN]):
+            c = r.universe[u]
+            r.zone[p, DISCARD, c] += r.deck_count[p, c]
+            r.deck_count[p, c] = 0
         r.player[p, DECK_LEN] = 0
         r.player[p, KNOWN_TOP] = 0
     pop_frame(r)

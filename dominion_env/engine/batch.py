@@ -14,13 +14,14 @@ from typing import NamedTuple
 import numpy as np
 
 from .bots import BotTable, bot_action, random_action
-from .jit import kernel, njit, prange
+from .jit import kernel, njit, prange, prefetch_bytes
 from .layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
 from .machine import advance, resolve, set_universe, setup_game
 from .observation import write_observation
 from .zones import below, seed_game, victory_points
 
 KINGDOM_CARDS = 10
+PREFETCH_AHEAD = 2  # the step starts loading the record of the game this many rows ahead
 OPPONENT_SEED_SALT = 0x0BB0  # the opponents' stream is not the game's own stream
 
 
@@ -46,6 +47,7 @@ class Buffers(NamedTuple):
     final_obs: np.ndarray  # (N, O) float32, a game's last observation on the step it ends
     learner: np.ndarray  # (N,) int64, the learner's seat (learner mode; else -1)
     learner_reward: np.ndarray  # (N,) float32, the learner's reward on the step a game ends
+    step_reads: np.ndarray  # (K, 2) int64, byte ranges of a record a step reads (prefetched)
 
 
 class Opponents(NamedTuple):
@@ -82,7 +84,7 @@ def _write_obs(r, T, buf, g):
     viewer = r.game[DEC_PLAYER]
     if viewer < 0:
         viewer = 0
-    write_observation(r, T, viewer, buf.offsets, buf.obs[g], buf.scratch[g])
+    write_observation(r, T, viewer, buf.offsets, buf.obs[g])
 
 
 # Each prange body below is one call to a helper: Numba's parfor lowering was seen to drop
@@ -145,7 +147,15 @@ def reset_kernel(s, T, cfg, setup, buf, seed, write_obs, opp):
 
 
 @njit
+def _prefetch_game(s, g, ranges):
+    if g < s.shape[0]:
+        for k in range(ranges.shape[0]):
+            prefetch_bytes(s, g, ranges[k, 0], ranges[k, 1])
+
+
+@njit
 def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
+    _prefetch_game(s, g + PREFETCH_AHEAD, buf.step_reads)
     r = s[g]
     for p in range(buf.reward.shape[1]):
         buf.reward[g, p] = 0.0
@@ -168,7 +178,7 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
             viewer = buf.learner[g]
             buf.learner_reward[g] = r.reward[viewer]
         if write_obs:
-            write_observation(r, T, viewer, buf.offsets, buf.final_obs[g], buf.scratch[g])
+            write_observation(r, T, viewer, buf.offsets, buf.final_obs[g])
         if autoreset:
             _start_game(r, g, T, cfg, setup, buf, opp)
     if write_obs:
@@ -247,8 +257,8 @@ def bot_action_game(s, g, T, bots, b, mask_row, bot_rng, scratch_row):
 
 
 @njit
-def observe_game(s, g, T, viewer, offsets, out, scratch_row):
-    write_observation(s[g], T, viewer, offsets, out, scratch_row)
+def observe_game(s, g, T, viewer, offsets, out):
+    write_observation(s[g], T, viewer, offsets, out)
 
 
 @njit

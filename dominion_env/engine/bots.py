@@ -90,7 +90,6 @@ from .layout import (
     DEC_TARGET,
     DEC_TOPDECK,
     DEC_TRASH,
-    DECK_LEN,
     HAND,
     IN_SUPPLY,
     NUM_ACTIONS,
@@ -346,13 +345,9 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
         best = -1
         bestn = -1
         for c in range(NUM_CARDS):
-            owned[c] = 0
-        for i in range(r.player[p, DECK_LEN]):
-            owned[r.deck[p, i]] += 1
-        for c in range(NUM_CARDS):
-            if mask_row[c] and owned[c] > bestn:
+            if mask_row[c] and r.deck_count[p, c] > bestn:
                 best = c
-                bestn = owned[c]
+                bestn = r.deck_count[p, c]
         return best if best >= 0 else _first_legal(mask_row)
     if kind == DEC_CHOOSE:
         return _choose_option(r, T, p, mask_row, owned)

@@ -9,14 +9,28 @@
 ``kernel``  a batch entry point: compiled, cached, parallel over games with ``prange`` (parfors
             need NRT; a kernel calls helpers once per game, so their counting is cheap there).
 
+``prefetch_bytes(a, i, start, stop)``
+            a hint, no effect on results: ask the CPU to start loading bytes [start, stop) of
+            a[i] (one hint per 64-byte line) so they are in cache when a later iteration reads
+            them. Big batches (thousands of games) do not fit in cache, and a game's record is
+            read through a chain of dependent loads the hardware prefetcher cannot follow; a
+            hint a couple of games ahead halved the step's time per game at batch 4096
+            (measured). Without the JIT it does nothing.
+
 With ``NUMBA_DISABLE_JIT=1`` both return the plain Python function (``prange`` is ``range``),
 so every kernel line runs as Python for tracebacks and coverage.
 """
 
+from llvmlite import ir
 from numba import njit as _njit
 from numba import prange, types
+from numba.core import cgutils
+from numba.core import config as _config
+from numba.extending import intrinsic
 
-__all__ = ["njit", "kernel", "prange"]
+__all__ = ["njit", "kernel", "prange", "prefetch_bytes"]
+
+CACHE_LINE = 64
 
 
 def njit(fn):
@@ -45,3 +59,35 @@ def _compile_once_per_type(dispatcher):
 
 def kernel(fn):
     return _njit(cache=True, nogil=True, parallel=True)(fn)
+
+
+def _prefetch_codegen(context, builder, signature, args):
+    array, index, start, stop = args
+    data = context.make_array(signature.args[0])(context, builder, array)
+    i8p = ir.IntType(8).as_pointer()
+    base = builder.gep(builder.bitcast(data.data, i8p),
+                       [builder.mul(index, builder.extract_value(data.strides, 0))])
+    i32 = ir.IntType(32)
+    hint = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0")
+    # rw = 1 (the step writes most of what it reads), locality 3 (keep in every level), data
+    args = [ir.Constant(i32, 1), ir.Constant(i32, 3), ir.Constant(i32, 1)]
+    with cgutils.for_range_slice(builder, start, stop, ir.Constant(start.type, CACHE_LINE)) \
+            as (offset, _):
+        builder.call(hint, [builder.gep(base, [offset])] + args)
+    return context.get_dummy_value()
+
+
+@intrinsic
+def _prefetch_intrinsic(typingctx, array, index, start, stop):
+    if not (isinstance(array, types.Array) and all(
+            isinstance(t, types.Integer) for t in (index, start, stop))):
+        return None
+    return types.void(array, types.int64, types.int64, types.int64), _prefetch_codegen
+
+
+def _prefetch_python(array, index, start, stop):
+    """No JIT: a hint has nothing to do."""
+
+
+prefetch_bytes = _prefetch_python if _config.DISABLE_JIT else _prefetch_intrinsic

@@ -5,6 +5,7 @@ per game: copying a game (search, save/load) is copying its record. Card zones o
 draw pile are counts per card id; the draw pile is ordered::
 
     record.deck[p, 0 .. DECK_LEN-1]     card ids, bottom ... top (top = DECK_LEN-1)
+    record.deck_count[p, c]             copies of card c in that pile (its composition)
 
 Action space (one space for every decision, ``NUM_ACTIONS = NUM_CARDS + NUM_OPTIONS + 1``)::
 
@@ -177,6 +178,9 @@ def state_dtype() -> np.dtype:
         ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN, DECK_LEN, KNOWN_TOP
         ("zone", np.int16, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts
         ("deck", np.int8, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
+        # the draw pile's composition, kept with it by every move onto or off it: owned cards,
+        # the observation's draw_pile and the bots' counts read this row instead of the pile
+        ("deck_count", np.int16, (P, C)),
         ("pile", np.int32, (NUM_PILES, C)),  # SUPPLY / IN_SUPPLY / TRASH per card id
         ("frame", np.int32, (FRAME_DEPTH, NUM_FRAME_FIELDS)),  # the frame stack
         # ids of the cards that exist in this game (Supply cards plus any a scenario placed),
@@ -189,6 +193,36 @@ def state_dtype() -> np.dtype:
         ("masq_out", np.int16, (P, C)),
         ("reward", np.float32, (P,)),  # +1 sole winner, 0 shared win, -1 else; set at the end
     ])
+
+
+# fields whose first axis is the seat (room for MAX_PLAYERS; a game uses the first PLAYERS rows)
+PER_PLAYER_FIELDS = ("player", "zone", "deck", "deck_count", "masq_in", "masq_out", "reward")
+STEP_FRAMES = 4  # bottom frames a step is taken to read (the turn and a card or two above it)
+
+
+def step_reads(players: int) -> np.ndarray:
+    """(K, 2) int64 byte ranges [start, stop) of a record that a step of a game with ``players``
+    players reads: every per-game field, the players' rows of the per-player fields, the bottom
+    STEP_FRAMES frames. Not the draw piles (a step reads a few cards at their tops, wherever
+    those are) and not the Masquerade counts in 2-player games (the observation reads those
+    only with 3+ players). The step kernel prefetches these a few games ahead
+    (``jit.prefetch_bytes``): they are a hint and change no result."""
+    dt = state_dtype()
+    ranges = []
+    for name in dt.names:
+        field, offset = dt.fields[name][:2]
+        size = field.itemsize
+        if name == "deck" or (name in ("masq_in", "masq_out") and players == 2):
+            continue
+        if name in PER_PLAYER_FIELDS:
+            size = size // MAX_PLAYERS * players
+        if name == "frame":
+            size = size // FRAME_DEPTH * STEP_FRAMES
+        if ranges and ranges[-1][1] == offset:
+            ranges[-1][1] = offset + size
+        else:
+            ranges.append([offset, offset + size])
+    return np.array(ranges, np.int64)
 
 
 def deck_capacity(players: int) -> int:

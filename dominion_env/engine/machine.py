@@ -31,7 +31,6 @@ from .layout import (
     DEC_PLAY_ACTION,
     DEC_PLAY_TREASURE,
     DEC_PLAYER,
-    DECK_LEN,
     DISCARD,
     EV_BUY,
     EV_DISCARD,
@@ -91,6 +90,7 @@ def setup_game(r, T, cfg, kingdom, pile_sizes):
     r.game[PLAYERS] = cfg.players
     P = cfg.players
     r.zone[:] = 0
+    r.deck_count[:] = 0
     r.pile[:] = 0
     r.player[:] = 0
     r.masq_in[:] = 0
@@ -126,8 +126,7 @@ def set_universe(r):
         for p in range(r.game[PLAYERS]):
             for z in range(r.zone.shape[1]):
                 present = present or r.zone[p, z, c] > 0
-            for i in range(r.player[p, DECK_LEN]):
-                present = present or r.deck[p, i] == c
+            present = present or r.deck_count[p, c] > 0
         if present:
             r.universe[n] = c
             n += 1

@@ -132,8 +132,12 @@ def split(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
 
 
 @njit
-def write_observation(r, T, viewer, off, out, scratch):
-    """Write the game in record r as seen by ``viewer`` into out (obs_size,) float32."""
+def write_observation(r, T, viewer, off, out):
+    """Write the game in record r as seen by ``viewer`` into out (obs_size,) float32.
+
+    Reads only counts (the draw piles' composition rows, not the piles), so its cost does
+    not grow with deck sizes; Batch kernels build it in a cache-hot work row and copy that
+    row out in one sequential write (see ``batch._write_obs``)."""
     P = r.game[PLAYERS]
     out[:] = 0.0
     v = viewer
@@ -146,14 +150,13 @@ def write_observation(r, T, viewer, off, out, scratch):
     for u in range(n):  # every other card id is 0 everywhere
         c = r.universe[u]
         out[o_hand + c] = r.zone[v, HAND, c]
+        out[o_draw + c] = r.deck_count[v, c]
         out[o_discard + c] = r.zone[v, DISCARD, c]
         out[o_aside + c] = r.zone[v, ASIDE, c]
         out[o_in_play + c] = r.zone[tp, IN_PLAY, c]
         out[o_supply + c] = r.pile[SUPPLY, c]
         out[o_in_supply + c] = r.pile[IN_SUPPLY, c]
         out[o_trash + c] = r.pile[TRASH, c]
-    for i in range(r.player[v, DECK_LEN]):
-        out[o_draw + r.deck[v, i]] += 1.0
     o_known = off[O_KNOWN_TOP]
     top = r.player[v, DECK_LEN] - 1
     for i in range(min(r.player[v, KNOWN_TOP], r.player[v, DECK_LEN])):
@@ -165,33 +168,27 @@ def write_observation(r, T, viewer, off, out, scratch):
     for seat in range(P):
         p = (v + seat) % P
         o = o_owned + seat * C
+        # Masquerade passes the viewer took no part in stay unseen
+        hide_in = seat > 0 and P > 2 and v != (p + P - 1) % P
+        hide_out = seat > 0 and P > 2 and v != (p + 1) % P
         hand_size = 0
         discard_size = 0
-        for u in range(n):
-            c = r.universe[u]
-            h = r.zone[p, HAND, c]
-            d = r.zone[p, DISCARD, c]
-            scratch[c] = h + d + r.zone[p, IN_PLAY, c] + r.zone[p, ASIDE, c]
-            hand_size += h
-            discard_size += d
-        for i in range(r.player[p, DECK_LEN]):
-            scratch[r.deck[p, i]] += 1
-        if seat > 0 and P > 2:  # Masquerade passes the viewer took no part in stay unseen
-            hide_in = v != (p + P - 1) % P
-            hide_out = v != (p + 1) % P
-            for u in range(n):
-                c = r.universe[u]
-                if hide_in:
-                    scratch[c] -= r.masq_in[p, c]
-                if hide_out:
-                    scratch[c] += r.masq_out[p, c]
         cards = 0
         fixed = 0
         gardens = 0
         dukes = 0
+        duchies = 0
         for u in range(n):
             c = r.universe[u]
-            k = scratch[c]
+            h = r.zone[p, HAND, c]
+            d = r.zone[p, DISCARD, c]
+            k = h + d + r.zone[p, IN_PLAY, c] + r.zone[p, ASIDE, c] + r.deck_count[p, c]
+            if hide_in:
+                k -= r.masq_in[p, c]
+            if hide_out:
+                k += r.masq_out[p, c]
+            hand_size += h
+            discard_size += d
             out[o + c] = k
             cards += k
             fixed += T[c, VP] * k
@@ -200,11 +197,13 @@ def write_observation(r, T, viewer, off, out, scratch):
                 gardens += k
             elif rule == VP_DUKE:
                 dukes += k
+            if c == DUCHY:
+                duchies = k
         out[o_hand_size + seat] = hand_size
         out[o_draw_size + seat] = r.player[p, DECK_LEN]
         out[o_discard_size + seat] = discard_size
         # the same sum as zones.victory_points, from the counts already at hand
-        out[o_vp + seat] = fixed + gardens * (cards // 10) + dukes * scratch[DUCHY]
+        out[o_vp + seat] = fixed + gardens * (cards // 10) + dukes * duchies
         out[o_turns + seat] = r.player[p, TURNS_TAKEN]
         if p == tp:
             out[o_turn_seat + seat] = 1.0

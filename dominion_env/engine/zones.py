@@ -81,9 +81,11 @@ def shuffle_discard_into_deck(r, cfg, p):
     n = 0
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
-        for _ in range(r.zone[p, DISCARD, c]):
+        k = r.zone[p, DISCARD, c]
+        for _ in range(k):
             r.deck[p, n] = c
             n += 1
+        r.deck_count[p, c] = k
         r.zone[p, DISCARD, c] = 0
     for i in range(n - 1, 0, -1):  # Fisher-Yates
         j = below(r.rng, 0, i + 1)
@@ -106,7 +108,9 @@ def take_top(r, cfg, p):
     r.player[p, DECK_LEN] = n
     if r.player[p, KNOWN_TOP] > 0:
         r.player[p, KNOWN_TOP] -= 1
-    return np.int64(r.deck[p, n])
+    c = np.int64(r.deck[p, n])
+    r.deck_count[p, c] -= 1
+    return c
 
 
 @njit
@@ -115,6 +119,7 @@ def put_on_deck(r, p, c):
     cards is one its owner chose, gained or saw revealed)."""
     n = r.player[p, DECK_LEN]
     r.deck[p, n] = c
+    r.deck_count[p, c] += 1
     r.player[p, DECK_LEN] = n + 1
     r.player[p, KNOWN_TOP] += 1
 
@@ -158,9 +163,7 @@ def count_owned(r, p, out):
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         out[c] = (r.zone[p, HAND, c] + r.zone[p, DISCARD, c] + r.zone[p, IN_PLAY, c]
-                  + r.zone[p, ASIDE, c])
-    for i in range(r.player[p, DECK_LEN]):
-        out[r.deck[p, i]] += 1
+                  + r.zone[p, ASIDE, c] + r.deck_count[p, c])
 
 
 @njit
