@@ -25,6 +25,7 @@ import numpy as np
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
 from .engine.batch import advance_game_learner, bot_action_game, observe_game, score_game
 from .engine.layout import (
+    MAX_COPIES,
     ACTIONS,
     ASIDE,
     BUYS,
@@ -283,17 +284,13 @@ class Game:
         for name, v in (("actions", actions), ("buys", buys), ("coins", coins)):
             if not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
-        s["zone"][0] = 0
-        s["deck_count"][0] = 0
-        s["player"][0] = 0
-        s["masq_in"][0] = 0
-        s["masq_out"][0] = 0
-        s["pile"][0, TRASH] = 0
-        for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY), (aside, ASIDE)):
-            for p, cards in self._per_player(arg).items():
-                for c, k in _parse_cards(cards).items():
-                    s["zone"][0, p, z, c] = k
+        # parse and check everything before writing anything: bad input leaves the game as is
+        zones = [(p, z, _parse_cards(cards))
+                 for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY),
+                                (aside, ASIDE))
+                 for p, cards in self._per_player(arg).items()]
         cap = s["deck"].shape[2]
+        deck_ids = {}
         for p, cards in self._per_player(decks).items():
             if not isinstance(cards, (list, tuple)):
                 raise TypeError("a deck is an ordered list of card names, top card first")
@@ -302,16 +299,40 @@ class Game:
                 _check_playable(c)
             if len(ids) > cap:
                 raise ValueError(f"deck of {len(ids)} cards exceeds the capacity {cap}")
+            deck_ids[p] = ids
+        supply_counts = None if supply is None else _parse_cards(supply, allow_zero=True)
+        trash_counts = {} if trash is None else _parse_cards(trash)
+        copies = Counter(trash_counts)
+        for _, _, counts in zones:
+            copies.update(counts)
+        for ids in deck_ids.values():
+            copies.update(ids)
+        piles = {c: int(k) for c, k in enumerate(s["pile"][0, SUPPLY])}
+        piles.update(supply_counts or {})
+        copies.update(piles)
+        for c, k in copies.items():
+            if k > MAX_COPIES:
+                raise ValueError(f"{k} copies of {NAMES[c]} in the game; a game holds at most "
+                                 f"{MAX_COPIES} copies of a card (the most the rules have: "
+                                 f"120 Coppers with 6 players)")
+        s["zone"][0] = 0
+        s["deck_count"][0] = 0
+        s["player"][0] = 0
+        s["masq_in"][0] = 0
+        s["masq_out"][0] = 0
+        s["pile"][0, TRASH] = 0
+        for p, z, counts in zones:
+            for c, k in counts.items():
+                s["zone"][0, p, z, c] = k
+        for p, ids in deck_ids.items():
             s["deck"][0, p, :len(ids)] = ids[::-1]
             s["deck_count"][0, p] = np.bincount(ids, minlength=NUM_CARDS)
             s["player"][0, p, DECK_LEN] = len(ids)
-        if supply is not None:
-            for c, k in _parse_cards(supply, allow_zero=True).items():
-                s["pile"][0, SUPPLY, c] = k
-                s["pile"][0, IN_SUPPLY, c] = 1
-        if trash is not None:
-            for c, k in _parse_cards(trash).items():
-                s["pile"][0, TRASH, c] = k
+        for c, k in (supply_counts or {}).items():
+            s["pile"][0, SUPPLY, c] = k
+            s["pile"][0, IN_SUPPLY, c] = 1
+        for c, k in trash_counts.items():
+            s["pile"][0, TRASH, c] = k
         if turns_taken is not None:
             if len(turns_taken) != P:
                 raise ValueError(f"turns_taken needs {P} values")

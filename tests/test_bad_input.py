@@ -192,6 +192,29 @@ def test_bad_scenario_values(kw, match):
         g.set_scenario(**kw)
 
 
+@pytest.mark.parametrize("kw", [
+    dict(hands={0: {"Copper": 128}}),  # one zone alone over the limit
+    dict(hands={0: {"Gold": 60}}, discards={1: {"Gold": 40}}),  # with the 30 in the Supply
+    dict(supply={"Curse": 100}, trash={"Curse": 28}),
+    dict(decks={0: ["Estate"] * 130}),
+])
+def test_scenario_over_the_card_limit_is_refused_and_changes_nothing(kw):
+    """Card counts are int8: a scenario holding more than 127 copies of a card is refused
+    with the card's name, before anything is written."""
+    g = game()
+    before = g.state.copy()
+    with pytest.raises(ValueError, match=r"copies of (Copper|Gold|Curse|Estate) in the game; "
+                                         r"a game holds at most 127"):
+        g.set_scenario(**kw)
+    assert g.state.tobytes() == before.tobytes()
+
+
+def test_scenario_at_the_card_limit_is_accepted():
+    g = game()
+    g.set_scenario(hands={0: {"Gold": 97}})  # 97 + the 30 in the Supply = 127
+    assert g.zones(0)["hand"] == {"Gold": 97}
+
+
 def test_deck_must_be_ordered():
     g = game()
     with pytest.raises(TypeError, match="ordered list"):

@@ -240,13 +240,13 @@ def differences(view, g, ref, mask_row):
         if deck != me.deck:
             out.append((f"P{p}.deck", [card_name(c) for c in deck],
                         [card_name(c) for c in me.deck]))
-    if ezone.tobytes() != zone.tobytes():
+    if not np.array_equal(ezone, zone):
         for p in range(ref.P):
             for z, name in enumerate(ZONE_NAMES):
                 if not np.array_equal(ezone[p, z], zone[p, z]):
                     out.append((f"P{p}.{name}", _cards(ezone[p, z]), _cards(zone[p, z])))
     for k, (name, row) in enumerate((("supply", SUPPLY), ("trash", TRASH))):
-        if epiles[row].tobytes() != piles[k].tobytes():
+        if not np.array_equal(epiles[row], piles[k]):
             out.append((name, _cards(epiles[row]), _cards(piles[k])))
     if d is None and view["reward"][g, :ref.P].tolist() != ref.rewards:
         out.append(("rewards", view["reward"][g, :ref.P].tolist(), ref.rewards))

@@ -259,6 +259,8 @@ def test_hidden_changes_never_show_in_a_real_game():
             s["zone"][0, o, HAND, x] -= 1  # x goes into the draw pile in y's place
             s["zone"][0, o, HAND, y] += 1
             s["deck"][0, o, i] = x
+            s["deck_count"][0, o, x] += 1  # the pile's composition row goes with it
+            s["deck_count"][0, o, y] -= 1
             for v in range(PLAYERS):
                 if v != o:
                     assert_same_view(before[v], g.observation(v), v)

@@ -135,9 +135,8 @@ def split(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
 def write_observation(r, T, viewer, off, out):
     """Write the game in record r as seen by ``viewer`` into out (obs_size,) float32.
 
-    Reads only counts (the draw piles' composition rows, not the piles), so its cost does
-    not grow with deck sizes; Batch kernels build it in a cache-hot work row and copy that
-    row out in one sequential write (see ``batch._write_obs``)."""
+    Reads counts only (the draw piles' composition rows, not the piles, but for the viewer's
+    known top cards), so its cost does not grow with the decks."""
     P = r.game[PLAYERS]
     out[:] = 0.0
     v = viewer
