@@ -21,7 +21,7 @@ from .observation import write_observation
 from .zones import below, seed_game, victory_points
 
 KINGDOM_CARDS = 10
-PREFETCH_AHEAD = 2  # the step starts loading the record of the game this many rows ahead
+PREFETCH_AHEAD = 3  # the step starts loading what the game this many rows ahead needs
 OPPONENT_SEED_SALT = 0x0BB0  # the opponents' stream is not the game's own stream
 
 
@@ -147,15 +147,20 @@ def reset_kernel(s, T, cfg, setup, buf, seed, write_obs, opp):
 
 
 @njit
-def _prefetch_game(s, g, ranges):
+def _prefetch_game(s, g, buf):
+    """Start loading what the step of game g reads and writes: the hot part of its record,
+    its observation and mask rows (a hint: no effect on results)."""
     if g < s.shape[0]:
+        ranges = buf.step_reads
         for k in range(ranges.shape[0]):
             prefetch_bytes(s, g, ranges[k, 0], ranges[k, 1])
+        prefetch_bytes(buf.obs, g, 0, buf.obs.shape[1] * buf.obs.itemsize)
+        prefetch_bytes(buf.mask, g, 0, buf.mask.shape[1])
 
 
 @njit
 def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
-    _prefetch_game(s, g + PREFETCH_AHEAD, buf.step_reads)
+    _prefetch_game(s, g + PREFETCH_AHEAD, buf)
     r = s[g]
     for p in range(buf.reward.shape[1]):
         buf.reward[g, p] = 0.0
