@@ -45,7 +45,6 @@ Version history
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from typing import NamedTuple
 
 import numba
@@ -56,9 +55,9 @@ from .engine.batch import (
     Buffers,
     Opponents,
     Setup,
+    first_bad_action,
     random_actions_kernel,
     reset_kernel,
-    seed_kernel,
     step_kernel,
 )
 from .engine.layout import (
@@ -78,7 +77,6 @@ VERSION = 2
 # Below this many games a call runs on one thread: waking Numba's thread pool costs more than
 # stepping a handful of games (a 1-game step took 16 ms instead of 25 us on a busy 2-core box).
 PARALLEL_MIN_GAMES = 64
-POLICY_SEED_SALT = 0x5EED  # the random-action stream is not the game's own stream
 
 
 class Step(NamedTuple):
@@ -146,20 +144,6 @@ def make_opponents(opponents, learner_seat, players: int, n: int) -> Opponents:
                      np.ascontiguousarray(table.rules, np.int64), rng)
 
 
-@contextmanager
-def kernel_threads(num_games: int):
-    """Run the enclosed kernel calls on one thread for small batches (PARALLEL_MIN_GAMES)."""
-    prev = numba.get_num_threads()
-    if num_games >= PARALLEL_MIN_GAMES or prev == 1:
-        yield
-        return
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(prev)
-
-
 def _as_flag(name, value) -> int:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")
@@ -207,6 +191,7 @@ class VecGame:
             step_reads=step_reads(players))
         self.opponents = make_opponents(opponents, learner_seat, players, n)
         self._policy_rng = np.zeros(n, np.uint64)
+        self._serial = n < PARALLEL_MIN_GAMES
         self._ready = False
 
     # -- the batch API -------------------------------------------------------------------
@@ -215,10 +200,8 @@ class VecGame:
         """Start every game anew; game g is game number g of a run seeded ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        with kernel_threads(self.num_games):
-            reset_kernel(self.state, TABLE, self.config, self.setup, self.buffers, int(seed), 1,
-                         self.opponents)
-            seed_kernel(self._policy_rng, int(seed) ^ POLICY_SEED_SALT)
+        self._run(reset_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
+                  int(seed), 1, self.opponents, self._policy_rng)
         self._ready = True
         return self._result()
 
@@ -231,16 +214,14 @@ class VecGame:
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
-        with kernel_threads(self.num_games):
-            step_kernel(self.state, TABLE, self.config, self.setup, self.buffers, actions,
-                        self.autoreset, 1, self.opponents)
+        self._run(step_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
+                  actions, self.autoreset, 1, self.opponents)
         return self._result()
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action per game, from a policy stream seeded by reset."""
         out = np.empty(self.num_games, np.int64)
-        with kernel_threads(self.num_games):
-            random_actions_kernel(self.buffers.mask, self._policy_rng, out)
+        self._run(random_actions_kernel, self.buffers.mask, self._policy_rng, out)
         return out
 
     # -- views ---------------------------------------------------------------------------
@@ -296,28 +277,39 @@ class VecGame:
         return Step(b.obs, b.mask, self.state["game"][:, DEC_PLAYER], b.reward, b.terminated,
                     b.truncated)
 
+    def _run(self, kernel, *args):
+        """Call a batch kernel; small batches on one thread (PARALLEL_MIN_GAMES), the caller's
+        Numba thread count restored afterwards."""
+        if self._serial:
+            prev = numba.get_num_threads()
+            if prev != 1:
+                numba.set_num_threads(1)
+                try:
+                    kernel(*args)
+                finally:
+                    numba.set_num_threads(prev)
+                return
+        kernel(*args)
+
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)
         if a.shape != (self.num_games,):
             raise ValueError(f"actions must have shape ({self.num_games},), got {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-        a = np.ascontiguousarray(a, dtype=np.int64)  # one compiled signature, whatever came in
-        live = self.running
-        bad = live & ((a < -1) | (a >= NUM_ACTIONS))
-        if bad.any():
-            g = int(np.flatnonzero(bad)[0])
+        if a.dtype != np.int64 or not a.flags.c_contiguous:
+            a = np.ascontiguousarray(a, dtype=np.int64)  # one compiled signature
+        g, why = first_bad_action(self.state, self.buffers.mask, a)
+        if why == 1:
             raise ValueError(f"action {int(a[g])} out of range 0..{NUM_ACTIONS - 1} (or -1 to "
                              f"skip) in game {g}")
-        legal = self.buffers.mask[np.arange(self.num_games), np.clip(a, 0, NUM_ACTIONS - 1)]
-        bad = live & (a >= 0) & ~legal
-        if bad.any():
+        if why == 2:
             from .names import action_name, legal_action_names
-            rows = np.flatnonzero(bad)
-            g = int(rows[0])
+            legal = self.buffers.mask[np.arange(self.num_games), np.clip(a, 0, NUM_ACTIONS - 1)]
+            bad = self.running & (a >= 0) & ~legal
             raise ValueError(
                 f"illegal action {int(a[g])} ({action_name(int(a[g]))}) in game {g} "
-                f"({len(rows)} game(s) with illegal actions); legal there: "
+                f"({int(bad.sum())} game(s) with illegal actions); legal there: "
                 f"{legal_action_names(self.buffers.mask[g])}")
         return a
 

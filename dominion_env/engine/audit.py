@@ -41,7 +41,7 @@ test can break a position on purpose and see the right check fire.
 Record g plays game number ``first_index + g`` of the run seeded ``seed``: the same game, with the
 same random actions, as row ``first_index + g`` of ``VecGame(..., autoreset=False)`` reset with
 ``seed`` and stepped with ``VecGame.random_actions()`` (the policy stream is seeded with
-``seed ^ vector.POLICY_SEED_SALT``), so a failing game can be replayed outside the audit.
+``seed ^ batch.POLICY_SEED_SALT``), so a failing game can be replayed outside the audit.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cards import COPPER, ESTATE, NUM_CARDS
-from .batch import KINGDOM_CARDS, new_game
+from .batch import KINGDOM_CARDS, POLICY_SEED_SALT, new_game
 from .bots import random_action
 from .jit import kernel, njit, prange
 from .layout import (
@@ -348,7 +348,7 @@ def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_
     truncated games, timing, and the per-game arrays under ``per_game``.
     """
     from ..cards import TABLE, check_players
-    from ..vector import POLICY_SEED_SALT, make_setup
+    from ..vector import make_setup
 
     players = check_players(players)
     cfg = Config(players=players, autoplay_treasures=int(bool(autoplay_treasures)),

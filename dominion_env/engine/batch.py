@@ -2,7 +2,6 @@
 
 Each runs over the games with ``prange``; a game only ever touches its own record, its own RNG
 stream and its own scratch row, so results do not depend on the batch size or thread count.
-
 Learner mode (``Opponents.enabled``): one seat per game is the learner's and compiled bots play
 every other seat inside the same kernel call, so reset and step return only at the learner's
 decisions (or at a game's end). The learner's seat is fixed or drawn per game from the
@@ -21,6 +20,7 @@ from .observation import write_observation
 from .zones import below, seed_game, victory_points
 
 KINGDOM_CARDS = 10
+POLICY_SEED_SALT = 0x5EED  # VecGame.random_actions' stream is not the game's own stream
 PREFETCH_AHEAD = 3  # the step starts loading what the game this many rows ahead needs
 OPPONENT_SEED_SALT = 0x0BB0  # the opponents' stream is not the game's own stream
 
@@ -141,9 +141,12 @@ def _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp):
 
 
 @kernel
-def reset_kernel(s, T, cfg, setup, buf, seed, write_obs, opp):
+def reset_kernel(s, T, cfg, setup, buf, seed, write_obs, opp, policy_rng):
+    """Every game anew (game g = game number g of the run seeded ``seed``), and the random
+    policy's streams policy_rng seeded from ``seed ^ POLICY_SEED_SALT``."""
     for g in prange(s.shape[0]):
         _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
+        _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
 
 
 @njit
@@ -197,14 +200,26 @@ def step_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs, opp):
 
 
 @njit
+def first_bad_action(s, mask, actions):
+    """(g, why) for the first game g whose action is bad, why 1: out of range (-1 skips),
+    why 2: not legal there; (-1, 0) if every action is good. Finished games are not checked
+    (they ignore their action)."""
+    for g in range(actions.shape[0]):
+        if s[g].game[STATUS] != RUNNING:
+            continue
+        a = actions[g]
+        if a < -1 or a >= mask.shape[1]:
+            return g, 1
+        if a >= 0 and not mask[g, a]:
+            return g, 2
+    return -1, 0
+
+
+@njit
 def _seed_row(rng, g, seed):
     seed_game(rng, g, seed, g)
 
 
-@kernel
-def seed_kernel(rng, seed):
-    for g in prange(rng.shape[0]):
-        _seed_row(rng, g, seed)
 
 
 @njit
