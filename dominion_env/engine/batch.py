@@ -61,7 +61,7 @@ class Opponents(NamedTuple):
     rng: np.ndarray  # (N,) uint64, the bots' and the seat draw's stream per game
 
 
-@njit
+@njit(inline="always")
 def new_game(r, T, cfg, setup, mask_row, scratch_row):
     """Set up the game in record r from its current RNG state and run it to the first decision."""
     if setup.random_kingdom:
@@ -90,7 +90,7 @@ def _write_obs(r, T, buf, g):
 # Each prange body below is one call to a helper: Numba's parfor lowering was seen to drop
 # conditional writes made directly in the loop body (the terminated flags never arrived).
 
-@njit
+@njit(inline="always")
 def _play_opponents(r, T, cfg, buf, opp, g):
     """Learner mode: the bots answer every decision until the learner's or the game's end."""
     if not opp.enabled:
@@ -104,7 +104,7 @@ def _play_opponents(r, T, cfg, buf, opp, g):
         resolve(r, T, cfg, a, buf.mask[g], buf.scratch[g])
 
 
-@njit
+@njit(inline="always")
 def _start_game(r, g, T, cfg, setup, buf, opp):
     """A new game in record r (from its RNG state), run to the learner's first decision.
 

@@ -316,7 +316,7 @@ def advance(r, T, cfg, mask_row, scratch):
     mask_row[:] = False
 
 
-@njit
+@njit(inline="always")
 def resolve(r, T, cfg, action, mask_row, scratch):
     """Answer the pending decision with ``action`` (already checked legal) and advance."""
     r.game[ANSWER] = action
