@@ -60,10 +60,9 @@ from .engine.batch import (
     Buffers,
     Opponents,
     Setup,
+    batch_kernel,
     first_bad_action,
     random_actions_kernel,
-    reset_kernel,
-    step_kernel,
 )
 from .engine.layout import (
     DEC_PLAYER,
@@ -197,6 +196,7 @@ class VecGame:
         self.opponents = make_opponents(opponents, learner_seat, players, n)
         self._policy_rng = np.zeros(n, np.uint64)
         self._serial = n < PARALLEL_MIN_GAMES
+        self._no_actions = np.full(n, -1, np.int64)
         self._ready = False
 
     # -- the batch API -------------------------------------------------------------------
@@ -205,8 +205,9 @@ class VecGame:
         """Start every game anew; game g is game number g of a run seeded ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        self._run(reset_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
-                  int(seed), 1, self.opponents, self._policy_rng)
+        self._run(batch_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
+                  self._no_actions, self.autoreset, 1, self.opponents, self._policy_rng,
+                  int(seed))
         self._ready = True
         return self._result()
 
@@ -219,8 +220,8 @@ class VecGame:
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
-        self._run(step_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
-                  actions, self.autoreset, 1, self.opponents)
+        self._run(batch_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
+                  actions, self.autoreset, 1, self.opponents, self._policy_rng, -1)
         return self._result()
 
     def random_actions(self) -> np.ndarray:

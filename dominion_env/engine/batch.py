@@ -1,4 +1,4 @@
-"""Batch kernels: reset, step, random actions and whole bot-vs-bot games over N games.
+"""Batch kernels: reset and step (one kernel), random actions, whole bot-vs-bot games.
 
 Each runs over the games with ``prange``; a game only ever touches its own record, its own RNG
 stream and its own scratch row, so results do not depend on the batch size or thread count.
@@ -123,7 +123,7 @@ def _start_game(r, g, T, cfg, setup, buf, opp):
             return
 
 
-@njit
+@njit(inline="always")
 def _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp):
     r = s[g]
     seed_game(r.rng, 0, seed, g)
@@ -140,15 +140,6 @@ def _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp):
         _write_obs(r, T, buf, g)
 
 
-@kernel
-def reset_kernel(s, T, cfg, setup, buf, seed, write_obs, opp, policy_rng):
-    """Every game anew (game g = game number g of the run seeded ``seed``), and the random
-    policy's streams policy_rng seeded from ``seed ^ POLICY_SEED_SALT``."""
-    for g in prange(s.shape[0]):
-        _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
-        _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
-
-
 @njit
 def _prefetch_game(s, g, buf):
     """Start loading what the step of game g reads and writes: the hot part of its record,
@@ -161,7 +152,7 @@ def _prefetch_game(s, g, buf):
         prefetch_bytes(buf.mask, g, 0, buf.mask.shape[1])
 
 
-@njit
+@njit(inline="always")
 def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
     _prefetch_game(s, g + PREFETCH_AHEAD, buf)
     r = s[g]
@@ -193,10 +184,25 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
         _write_obs(r, T, buf, g)
 
 
-@kernel
-def step_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs, opp):
-    for g in prange(s.shape[0]):
+@njit
+def _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng,
+                   seed):
+    if seed >= 0:
+        _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
+        _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
+    else:
         _step_game(s, g, T, cfg, setup, buf, actions[g], autoreset, write_obs, opp)
+
+
+@kernel
+def batch_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, seed):
+    """VecGame's reset (seed >= 0: every game anew, game g = game number g of the run seeded
+    ``seed``, and the random policy's streams policy_rng seeded from ``seed ^
+    POLICY_SEED_SALT``) or step (seed = -1: answer actions[g] in each game g). One kernel for
+    both: each kernel compiles the whole engine into its own machine code (~8 s cold)."""
+    for g in prange(s.shape[0]):
+        _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp,
+                       policy_rng, seed)
 
 
 @njit
