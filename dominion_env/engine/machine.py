@@ -89,12 +89,13 @@ def setup_game(r, T, cfg, kingdom, pile_sizes):
     r.game[:] = 0
     r.game[PLAYERS] = cfg.players
     P = cfg.players
-    r.zone[:] = 0
-    r.deck_count[:] = 0
+    # only the players' rows: the seats beyond P stay empty all game (new_state zeroes them)
+    r.zone[:P] = 0
+    r.deck_count[:P] = 0
     r.pile[:] = 0
-    r.player[:] = 0
-    r.masq_in[:] = 0
-    r.masq_out[:] = 0
+    r.player[:P] = 0
+    r.masq_in[:P] = 0
+    r.masq_out[:P] = 0
     for c in range(7):  # the basic cards are always in the Supply
         r.pile[SUPPLY, c] = pile_sizes[c]
         r.pile[IN_SUPPLY, c] = 1
@@ -102,7 +103,13 @@ def setup_game(r, T, cfg, kingdom, pile_sizes):
         c = kingdom[i]
         r.pile[SUPPLY, c] = pile_sizes[c]
         r.pile[IN_SUPPLY, c] = 1
-    set_universe(r)
+    # the universe (set_universe) of a new game: its Supply cards, the starting cards among them
+    n = 0
+    for c in range(r.pile.shape[1]):
+        if r.pile[IN_SUPPLY, c]:
+            r.universe[n] = c
+            n += 1
+    r.game[UNIVERSE_LEN] = n
     r.game[STATUS] = RUNNING
     for p in range(P):
         r.reward[p] = 0.0
