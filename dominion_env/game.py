@@ -272,6 +272,8 @@ class Game:
         by name (a card not in the kingdom gets a pile). ``phase`` 'action' starts the Action
         phase with the given Actions/Buys/$; 'buy' starts the Buy phase (treasures are then
         played as configured) and 'buying' goes straight to buying with ``coins``.
+        The game may hold at most 127 copies of a card in all (zones, decks, Supply, trash;
+        card counts are int8); everything is checked before anything changes.
         """
         s = self.state
         P = self.players
