@@ -8,6 +8,8 @@ Version history
     0.1.0  the engine: all 64 cards, 2-6 players, Game, VecGame, compiled bots, simulate
     0.2.0  learner mode (bots inside the step), Gymnasium / SB3 / PettingZoo adapters,
            MaskablePPO training, the bot library and strategy language in TOML, tournaments
+    0.3.0  speed: batch 4096 at ~2M decisions/s (prefetching, int8 state), a 1-game step in
+           ~15 us, cold compile ~1 min; VecGame v3 state record (same games, bit for bit)
 """
 
 from .cards import NAMES as CARD_NAMES
@@ -21,4 +23,4 @@ from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v0" wit
 
 __all__ = ["Game", "VecGame", "CARD_NAMES", "NUM_CARDS", "NUM_ACTIONS", "NUM_OPTIONS", "PASS",
            "RECOMMENDED", "random_kingdom"]
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -25,7 +25,6 @@ import numpy as np
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
 from .engine.batch import advance_game_learner, bot_action_game, observe_game, score_game
 from .engine.layout import (
-    MAX_COPIES,
     ACTIONS,
     ASIDE,
     BUYS,
@@ -63,6 +62,7 @@ from .engine.layout import (
     IN_PLAY,
     IN_SUPPLY,
     LOG_LEN,
+    MAX_COPIES,
     PHASE,
     PHASE_ACTION,
     PHASE_BUY,

@@ -58,8 +58,9 @@ def _compile_once_per_type(dispatcher):
     Integer scalars are typed as int64, too: card ids and counts read from the int8 state, and
     prange's unsigned loop index, would otherwise make an int8 or uint64 compilation of every
     helper they are passed to, beside the int64 one (log_event had 8 compilations,
-    ``_step_game`` 2; 194 compilations in all for the engine, 137 now). Values pass unchanged: every int
-    the engine hands around fits int64, and uint64 random state travels in arrays.
+    ``_step_game`` 2; 194 compilations in all for the engine, 137 after). Values pass
+    unchanged: every int the engine hands around fits int64, and uint64 random state travels
+    in arrays.
     """
     template = dispatcher.get_call_template
 
