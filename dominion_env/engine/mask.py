@@ -1,8 +1,9 @@
 """The action mask: a pure function of the pending decision record and the zones."""
 
-from ..cards import NUM_CARDS, TYPES
+from ..cards import COST, NUM_CARDS, TYPES
 from .jit import njit
 from .layout import (
+    COST_REDUCTION,
     DEC_CAN_PASS,
     DEC_COST_HI,
     DEC_COST_LO,
@@ -25,7 +26,17 @@ from .layout import (
     ZONE_SUPPLY,
     ZONE_TRASH,
 )
-from .zones import current_cost
+
+
+@njit
+def _card_ok(T, c, need, excluded, lo, hi, reduction):
+    """Card c passes the decision's filters: type bits, exclusion, current cost in [lo, hi]."""
+    if (T[c, TYPES] & need) != need or (excluded >> c) & 1:
+        return False
+    cost = T[c, COST] - reduction  # current_cost, inlined: this runs at every decision
+    if cost < 0:
+        cost = 0
+    return lo <= cost <= hi
 
 
 @njit
@@ -37,35 +48,37 @@ def write_mask(r, T, out):
     out[:] = False
     if r.game[DEC_KIND] == DEC_NONE:
         return 0, -1
-    p = r.game[DEC_TARGET] if r.game[DEC_TARGET] >= 0 else r.game[DEC_PLAYER]
-    excluded = r.game[DEC_EXCLUDE]
     zone = r.game[DEC_ZONE]
-    need = r.game[DEC_TYPES]
-    lo = r.game[DEC_COST_LO]
-    hi = r.game[DEC_COST_HI]
     n = 0
     last = -1
     if zone != ZONE_NONE:
-        # naming may name any card; every other zone holds only cards of this game
-        count = NUM_CARDS if zone == ZONE_ANY else r.game[UNIVERSE_LEN]
-        for u in range(count):
-            c = u if zone == ZONE_ANY else r.universe[u]
+        p = r.game[DEC_TARGET] if r.game[DEC_TARGET] >= 0 else r.game[DEC_PLAYER]
+        excluded = r.game[DEC_EXCLUDE]
+        need = r.game[DEC_TYPES]
+        lo = r.game[DEC_COST_LO]
+        hi = r.game[DEC_COST_HI]
+        reduction = r.game[COST_REDUCTION]
+        if zone == ZONE_ANY:  # naming may name any card id
+            for c in range(NUM_CARDS):
+                if _card_ok(T, c, need, excluded, lo, hi, reduction):
+                    out[c] = True
+                    n += 1
+                    last = c
+        else:  # every other zone holds only cards of this game: one count row to look at
             if zone == ZONE_SUPPLY:
-                have = r.pile[SUPPLY, c] > 0
+                row = r.pile[SUPPLY]
             elif zone == ZONE_TRASH:
-                have = r.pile[TRASH, c] > 0
-            elif zone == ZONE_ANY:  # every card id (naming a card)
-                have = True
+                row = r.pile[TRASH]
             else:
-                have = r.zone[p, zone - 1, c] > 0
-            if not have or (T[c, TYPES] & need) != need or (excluded >> c) & 1:
-                continue
-            cost = current_cost(r, T, c)
-            if cost < lo or cost > hi:
-                continue
-            out[c] = True
-            n += 1
-            last = c
+                row = r.zone[p, zone - 1]
+            for u in range(r.game[UNIVERSE_LEN]):  # branch-free: the tests are coin flips
+                c = r.universe[u]
+                cost = max(T[c, COST] - reduction, 0)
+                ok = ((row[c] > 0) & ((T[c, TYPES] & need) == need)
+                      & (((excluded >> c) & 1) == 0) & (cost >= lo) & (cost <= hi))
+                out[c] = ok
+                n += ok
+                last = c if ok else last
     opts = r.game[DEC_OPTIONS]
     for k in range(NUM_OPTIONS):
         if (opts >> k) & 1:

@@ -77,7 +77,8 @@ def log_event(r, cfg, event, player, card, amount):
 
 @njit
 def shuffle_discard_into_deck(r, cfg, p):
-    """Shuffle p's discard pile and make it the draw pile (called only when that is empty)."""
+    """Shuffle p's discard pile and make it the draw pile (called only when that is empty);
+    returns the cards shuffled. An empty discard pile is no shuffle: nothing happens."""
     n = 0
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
@@ -87,6 +88,8 @@ def shuffle_discard_into_deck(r, cfg, p):
             n += 1
         r.deck_count[p, c] = k
         r.zone[p, DISCARD, c] = 0
+    if n == 0:
+        return 0  # (the counts set above were all 0 already: the pile was empty)
     for i in range(n - 1, 0, -1):  # Fisher-Yates
         j = below(r.rng, 0, i + 1)
         t = r.deck[p, i]
@@ -95,15 +98,14 @@ def shuffle_discard_into_deck(r, cfg, p):
     r.player[p, DECK_LEN] = n
     r.player[p, KNOWN_TOP] = 0
     log_event(r, cfg, EV_SHUFFLE, p, -1, n)
+    return n
 
 
 @njit
 def take_top(r, cfg, p):
     """Remove and return the top card of p's deck, shuffling first if it is empty; -1 if none."""
-    if r.player[p, DECK_LEN] == 0:
-        if zone_size(r, p, DISCARD) == 0:
-            return -1  # nothing to shuffle: no shuffle happens (nor is logged)
-        shuffle_discard_into_deck(r, cfg, p)
+    if r.player[p, DECK_LEN] == 0 and shuffle_discard_into_deck(r, cfg, p) == 0:
+        return -1  # nothing to shuffle: no shuffle happens (nor is logged)
     n = r.player[p, DECK_LEN] - 1
     r.player[p, DECK_LEN] = n
     if r.player[p, KNOWN_TOP] > 0:
