@@ -168,11 +168,14 @@ def state_dtype() -> np.dtype:
     and cost ~50 ns a call, measured). Copying a game is copying its record; saving a batch is
     saving one array. Per-player fields have room for MAX_PLAYERS whatever the game's PLAYERS:
     one record type for every player count means one compilation (each record shape is a new
-    Numba type and costs a full compile of the engine). Card counts of zones and piles, and
-    card ids, are int8: no game holds more than MAX_COPIES = 127 copies of a card (the rules'
-    most is 120 Coppers with 6 players; ``Game.set_scenario`` refuses more), and arithmetic
-    on them is int64. A small record keeps big batches in cache: int8 counts measured about
-    15% more decisions/s at batch 4096 than int16/int32 ones. K = deck capacity.
+    Numba type and costs a full compile of the engine). Card counts of zones and piles are
+    int8: no game holds more than MAX_COPIES = 127 copies of a card (the rules' most is 120
+    Coppers with 6 players; ``Game.set_scenario`` refuses more), and arithmetic on them is
+    int64. A small record keeps big batches in cache: int8 counts measured about 15% more
+    decisions/s at batch 4096 than int16/int32 ones. Card ids (universe, draw piles) are
+    uint8: an index read from them is known non-negative, so Numba emits no negative-index
+    wraparound wherever it is used (signed ids cost ~15% of a Big Money game). K = deck
+    capacity.
     """
     P = MAX_PLAYERS
     # hot fields first, the draw piles (big, read only at their tops) last: what a step
@@ -189,7 +192,7 @@ def state_dtype() -> np.dtype:
         # ids of the cards that exist in this game (Supply cards plus any a scenario placed),
         # ascending; hot loops run over these ~17 ids instead of all C, in the same order, so
         # every result equals that of a loop over every card
-        ("universe", np.int8, (C,)),
+        ("universe", np.uint8, (C,)),
         ("frame", np.int32, (FRAME_DEPTH, NUM_FRAME_FIELDS)),  # the frame stack
         ("reward", np.float32, (P,)),  # +1 sole winner, 0 shared win, -1 else; set at the end
         # cards passed face down by Masquerade, per player and card, over the whole game:
@@ -197,7 +200,7 @@ def state_dtype() -> np.dtype:
         # cumulative, so not bounded by the copies in the game: int16
         ("masq_in", np.int16, (P, C)),
         ("masq_out", np.int16, (P, C)),
-        ("deck", np.int8, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
+        ("deck", np.uint8, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
     ])
 
 
