@@ -42,10 +42,11 @@ Version history
         ``known_top`` piece (the viewer's known top-of-deck cards), so obs_size grows by 64.
         Games and rewards are unchanged from v1.
     v3  speed (issue 3's batch-4096 target): the state record holds each draw pile's
-        composition (``deck_count``), card counts and ids are int8, hot fields come first;
-        the step prefetches the records a few games ahead. ``Game.set_scenario`` refuses a
-        game with more than 127 copies of a card. Games, observations, masks and rewards are
-        unchanged from v2, bit for bit; a saved v2 state does not load into v3's record.
+        composition (``deck_count``), card counts are int8 and card ids uint8, hot fields
+        come first; the step prefetches the records a few games ahead; reset and step are one
+        kernel. ``Game.set_scenario`` refuses a game with more than 127 copies of a card.
+        Games, observations, masks and rewards are unchanged from v2, bit for bit; a saved v2
+        state does not load into v3's record.
 """
 
 from __future__ import annotations
