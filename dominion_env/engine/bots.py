@@ -70,6 +70,7 @@ from ..cards import (
     VP_FIXED,
     VP_RULE,
 )
+from .frames import has_type_in_hand
 from .jit import njit
 from .layout import (
     ACTIONS,
@@ -422,17 +423,6 @@ def _money_in_hand(r, T, p):
 
 
 @njit
-def _in_hand(r, T, p, types):
-    """Cards of the given types in p's hand."""
-    n = 0
-    for u in range(r.game[UNIVERSE_LEN]):
-        c = r.universe[u]
-        if T[c, TYPES] & types:
-            n += r.zone[p, HAND, c]
-    return n
-
-
-@njit
 def _trash_worthy(r, T, p, c, owned):
     """Cards a bot gets rid of when it may (Dominiate's convention): Curses; Estates while
     more than 2 gains end the game; Coppers while its Treasures total more than $4."""
@@ -530,7 +520,7 @@ def _choose_option(r, T, p, mask_row, owned):
     if src == THIEF:  # take anything better than Copper
         return o if card >= 0 and T[card, COST] >= T[SILVER, COST] else PASS
     if src == PAWN:  # +Card +Action with an Action to play next, else +Card +$1
-        return o if _in_hand(r, T, p, ACTION) > 0 and r.game[ACTIONS] == 0 else o + 2
+        return o if has_type_in_hand(r, T, p, ACTION) and r.game[ACTIONS] == 0 else o + 2
     if src == STEWARD:  # trash 2 junk, else +$2 when it buys a Gold/Province, else +2 Cards
         junk = 0
         for c in (CURSE_ID, ESTATE, COPPER):
@@ -540,7 +530,7 @@ def _choose_option(r, T, p, mask_row, owned):
             return o + 2
         return o + 1 if _threshold_hit(_money_in_hand(r, T, p), 2) else o
     if src == NOBLES:  # +2 Actions with an Action in hand and none left, else +3 Cards
-        return o + 1 if _in_hand(r, T, p, ACTION) > 0 and r.game[ACTIONS] == 0 else o
+        return o + 1 if has_type_in_hand(r, T, p, ACTION) and r.game[ACTIONS] == 0 else o
     if src == MINION:  # +$2 when another Minion follows or it lifts the buy to $6 or $8
         if _threshold_hit(_money_in_hand(r, T, p), 2) or (
                 r.zone[p, HAND, MINION] > 0 and r.game[ACTIONS] > 0):

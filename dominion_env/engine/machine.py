@@ -103,13 +103,7 @@ def setup_game(r, T, cfg, kingdom, pile_sizes):
         c = kingdom[i]
         r.pile[SUPPLY, c] = pile_sizes[c]
         r.pile[IN_SUPPLY, c] = 1
-    # the universe (set_universe) of a new game: its Supply cards, the starting cards among them
-    n = 0
-    for c in range(r.pile.shape[1]):
-        if r.pile[IN_SUPPLY, c]:
-            r.universe[n] = c
-            n += 1
-    r.game[UNIVERSE_LEN] = n
+    set_universe(r)
     r.game[STATUS] = RUNNING
     for p in range(P):
         r.reward[p] = 0.0
@@ -126,15 +120,19 @@ def setup_game(r, T, cfg, kingdom, pile_sizes):
 
 @njit
 def set_universe(r):
-    """List the cards that exist in this game: those with a Supply pile or in any zone."""
+    """List the cards that exist in this game: those with a Supply pile or in any zone.
+
+    Branch-free over every card, seat and zone (a card is there when any of its counts is
+    nonzero): it runs at every new game, and this way measured as fast as a scan of the
+    Supply alone, where the scan with early exits it replaces was not."""
     n = 0
     for c in range(r.pile.shape[1]):
-        present = r.pile[IN_SUPPLY, c] > 0 or r.pile[TRASH, c] > 0
+        held = r.pile[IN_SUPPLY, c] | r.pile[TRASH, c]
         for p in range(r.game[PLAYERS]):
+            held |= r.deck_count[p, c]
             for z in range(r.zone.shape[1]):
-                present = present or r.zone[p, z, c] > 0
-            present = present or r.deck_count[p, c] > 0
-        if present:
+                held |= r.zone[p, z, c]
+        if held != 0:
             r.universe[n] = c
             n += 1
     r.game[UNIVERSE_LEN] = n

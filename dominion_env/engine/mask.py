@@ -1,9 +1,8 @@
 """The action mask: a pure function of the pending decision record and the zones."""
 
-from ..cards import COST, NUM_CARDS, TYPES
+from ..cards import NUM_CARDS, TYPES
 from .jit import njit
 from .layout import (
-    COST_REDUCTION,
     DEC_CAN_PASS,
     DEC_COST_HI,
     DEC_COST_LO,
@@ -26,17 +25,16 @@ from .layout import (
     ZONE_SUPPLY,
     ZONE_TRASH,
 )
+from .zones import current_cost
 
 
 @njit
-def _card_ok(T, c, need, excluded, lo, hi, reduction):
-    """Card c passes the decision's filters: type bits, exclusion, current cost in [lo, hi]."""
-    if (T[c, TYPES] & need) != need or (excluded >> c) & 1:
-        return False
-    cost = T[c, COST] - reduction  # current_cost, inlined: this runs at every decision
-    if cost < 0:
-        cost = 0
-    return lo <= cost <= hi
+def _card_ok(r, T, c, need, excluded, lo, hi):
+    """Card c passes the decision's filters (type bits, exclusion, current cost in [lo, hi]);
+    branch-free, as the tests are coin flips across the cards of a game."""
+    cost = current_cost(r, T, c)
+    return (((T[c, TYPES] & need) == need) & (((excluded >> c) & 1) == 0)
+            & (cost >= lo) & (cost <= hi))
 
 
 @njit
@@ -57,13 +55,12 @@ def write_mask(r, T, out):
         need = r.game[DEC_TYPES]
         lo = r.game[DEC_COST_LO]
         hi = r.game[DEC_COST_HI]
-        reduction = r.game[COST_REDUCTION]
         if zone == ZONE_ANY:  # naming may name any card id
             for c in range(NUM_CARDS):
-                if _card_ok(T, c, need, excluded, lo, hi, reduction):
-                    out[c] = True
-                    n += 1
-                    last = c
+                ok = _card_ok(r, T, c, need, excluded, lo, hi)
+                out[c] = ok
+                n += ok
+                last = c if ok else last
         else:  # every other zone holds only cards of this game: one count row to look at
             if zone == ZONE_SUPPLY:
                 row = r.pile[SUPPLY]
@@ -71,11 +68,9 @@ def write_mask(r, T, out):
                 row = r.pile[TRASH]
             else:
                 row = r.zone[p, zone - 1]
-            for u in range(r.game[UNIVERSE_LEN]):  # branch-free: the tests are coin flips
+            for u in range(r.game[UNIVERSE_LEN]):
                 c = r.universe[u]
-                cost = max(T[c, COST] - reduction, 0)
-                ok = ((row[c] > 0) & ((T[c, TYPES] & need) == need)
-                      & (((excluded >> c) & 1) == 0) & (cost >= lo) & (cost <= hi))
+                ok = (row[c] > 0) & _card_ok(r, T, c, need, excluded, lo, hi)
                 out[c] = ok
                 n += ok
                 last = c if ok else last
