@@ -35,6 +35,15 @@ from .strategy import Bot
 _DUCHY5 = ("Duchy", "gains_to_end > 0", "gains_to_end <= 5")
 _ESTATE2 = ("Estate", "gains_to_end > 0", "gains_to_end <= 2")
 
+
+def _greening(measure="pile Province", late=6):
+    """Big Money Ultimate's greening, shared by most money bots: Duchy when ``measure`` (the
+    Provinces left, or the gains that end the game) is at most 4, Estate at most 2, else Gold,
+    and Duchy again at most ``late``."""
+    return [("Duchy", f"{measure} <= 4"), ("Estate", f"{measure} <= 2"), "Gold",
+            ("Duchy", f"{measure} <= {late}")]
+
+
 # Geronimoo/WanderingWinder "optimized single card" ladder (Province needs a Gold first).
 _GOLD_PROVINCE = ("Province", "count Gold > 0")
 
@@ -45,18 +54,12 @@ _LIST = [
                "(Geronimoo's 'Basic Big Money')"),
     Bot("Big Money Ultimate", [
         ("Province", "money > 18"),
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Duchy", "pile Province <= 6"),
+        *_greening(),
         "Silver",
     ], source="Dominiate's BigMoney Ultimate (BMU), WanderingWinder's optimised Big Money"),
     Bot("Smithy", [
         ("Province", "money > 15"),
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Duchy", "pile Province <= 6"),
+        *_greening(),
         ("Smithy", "count Smithy < 1"),
         ("Smithy", "count Smithy < 2", "cards >= 16"),
         "Silver",
@@ -176,10 +179,7 @@ _LIST = [
     ], source="Geronimoo's 'Laboratory' (DomBots.xml)"),
     Bot("Council Room", [
         _GOLD_PROVINCE,
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Duchy", "pile Province <= 6"),
+        *_greening(),
         ("Council Room", "count Council Room == 0"),
         # Council Room if count < money / 13
         ("Council Room", "count Council Room == 1", "money > 13"),
@@ -197,10 +197,7 @@ _LIST = [
     ], source="Dominiate's BM Library (strategies/BM_Library.coffee)"),
     Bot("Courtyard", [
         _GOLD_PROVINCE,
-        ("Duchy", "gains_to_end <= 4"),
-        ("Estate", "gains_to_end <= 2"),
-        "Gold",
-        ("Duchy", "gains_to_end <= 5"),
+        *_greening("gains_to_end", late=5),
         ("Silver", "count Silver == 0"),
         ("Courtyard", "count Courtyard == 0"),
         # Courtyard if count < treasure / 8
@@ -230,10 +227,7 @@ _LIST = [
               "discardPriority is the engine's default (an Estate goes to Baron)"),
     Bot("Moneylender", [
         ("Province", "money > 18"),
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Duchy", "pile Province <= 6"),
+        *_greening(),
         ("Moneylender", "count Moneylender == 0"),
         "Silver",
     ], source="BMU plus one Moneylender, the template of WanderingWinder's single-card bots "
@@ -272,30 +266,21 @@ _LIST = [
     Bot("Chancellor", [
         ("Province", "money > 18"),
         ("Province", "money > 16", "count Chancellor >= 1"),  # Dominiate counts its +$2
-        ("Duchy", "gains_to_end <= 4"),
-        ("Estate", "gains_to_end <= 2"),
-        "Gold",
-        ("Duchy", "gains_to_end <= 6"),
+        *_greening("gains_to_end"),
         ("Chancellor", "count Chancellor < 1"),
         "Silver",
     ], source="Dominiate's OBM Chancellor (strategies/OBM_Chancellor.coffee); its money > 18 "
               "counts Chancellor's +$2, hence the second Province rule"),
     Bot("Coppersmith", [
         ("Province", "money > 18"),
-        ("Duchy", "gains_to_end <= 4"),
-        ("Estate", "gains_to_end <= 2"),
-        "Gold",
-        ("Duchy", "gains_to_end <= 6"),
+        *_greening("gains_to_end"),
         ("Coppersmith", "cards == 10", "coins == 5"),
         "Silver",
     ], source="Dominiate's OBM Coppersmith by HiveMindEmulator "
               "(strategies/OBM_Coppersmith.coffee): Coppersmith only on a 5/2 opening"),
     Bot("Bridge", [
         _GOLD_PROVINCE,
-        ("Duchy", "gains_to_end <= 4"),
-        ("Estate", "gains_to_end <= 2"),
-        "Gold",
-        ("Duchy", "gains_to_end <= 6"),
+        *_greening("gains_to_end"),
         # Bridge if count <= treasure / 10
         ("Bridge", "count Bridge == 0"),
         ("Bridge", "count Bridge == 1", "treasure_cards >= 10"),
@@ -306,19 +291,13 @@ _LIST = [
               "Bazaar dropped; 'count <= treasure/10' as a ladder"),
     Bot("Festival", [
         _GOLD_PROVINCE,
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Duchy", "pile Province <= 6"),
+        *_greening(),
         "Festival",
         "Silver",
     ], source="WanderingWinder's optimised 'Festival' (Geronimoo's DomBots.xml)"),
     Bot("Moat", [
         ("Province", "money > 16"),
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Duchy", "pile Province <= 6"),
+        *_greening(),
         ("Moat", "treasure_cards >= 10", "count Moat == 0"),
         "Silver",
         ("Moat", "count Moat < 2"),
@@ -328,10 +307,7 @@ _LIST = [
         ("Duchy", "pile Province <= 2"),
         ("Harem", "pile Province <= 6"),
         ("Harem", "money >= 22"),
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Duchy", "pile Province <= 5"),
+        *_greening(late=5),
         "Silver",
     ], source="WanderingWinder's optimised 'Harem' (Geronimoo's DomBots.xml; its thresholds "
               "'getTotalMoney > 11 x 2' read as money > 22)"),
