@@ -1,10 +1,16 @@
 """Scripted bots: readable priority lists compiled to the arrays the engine's bot kernel reads.
 
-    from agents import BOTS, Bot
+    from dominion_env.agents import BOTS, Bot, compile_bots
     BOTS["Big Money Ultimate"]
+    VecGame(1024, opponents=compile_bots("Big Money"))   # the engine plays compiled tables
+
+This folder is installed as ``dominion_env.agents`` (pyproject's package-dir): it sits above the
+faces (Game, VecGame take compiled tables and never import it) and below analysis, envs and
+training.
 """
 
-from .library import BOTS, get_bot
-from .strategy import Bot, compile_bots, kingdom_for, load_bots
+from .library import BOTS, as_bot, bot_action, compile_bots, get_bot
+from .strategy import Bot, compile_table, kingdom_for, load_bots
 
-__all__ = ["BOTS", "Bot", "compile_bots", "get_bot", "kingdom_for", "load_bots"]
+__all__ = ["BOTS", "Bot", "as_bot", "bot_action", "compile_bots", "compile_table", "get_bot",
+           "kingdom_for", "load_bots"]

@@ -28,7 +28,12 @@ Translation conventions (the same for every bot below):
 
 from __future__ import annotations
 
-from .strategy import Bot
+import numpy as np
+
+from ..engine.bots import BotTable
+from ..game import Game
+from ..names import action_name
+from .strategy import Bot, compile_table
 
 # Dominiate's endgame ladder, used by most of its bots:
 #   "Duchy" if 0 < gainsToEndGame <= 5, "Estate" if 0 < gainsToEndGame <= 2
@@ -356,3 +361,30 @@ def get_bot(name: str) -> Bot:
         return BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}") from None
+
+
+def as_bot(bot) -> Bot:
+    """A ``Bot`` from a Bot or a library name."""
+    if isinstance(bot, Bot):
+        return bot
+    if isinstance(bot, str):
+        return get_bot(bot)
+    raise TypeError(f"a bot is a Bot or a library bot name, got {bot!r}")
+
+
+def compile_bots(bots) -> BotTable:
+    """The compiled table the engine plays (``VecGame(opponents=...)``, arena, tournaments):
+    ``bots`` is one bot or a list, each a ``Bot`` or a library name; bot id = list position."""
+    if isinstance(bots, (str, Bot)):
+        bots = [bots]
+    return compile_table([as_bot(b) for b in bots])
+
+
+def bot_action(bot, game: Game, seed: int = 0) -> str:
+    """The action ``bot`` (a Bot or a library name) would take now in ``game``, by name.
+
+    The bot answers for whoever decides now; a random bot draws from a stream seeded ``seed``.
+    Nothing is played: pass the answer to ``game.step`` to play it."""
+    table = compile_bots(bot)
+    rng = np.full(1, np.uint64(seed * 0x9E3779B97F4A7C15 % (1 << 64) | 1), np.uint64)
+    return action_name(game.bot_action_id(table, 0, rng))

@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dominion_env.cards import BASIC, NAMES, card_id
-from dominion_env.engine.bots import (
+from ..cards import BASIC, NAMES, card_id
+from ..engine.bots import (
     BOT_PRIORITY,
     BOT_RANDOM,
     MAX_CONDS,
@@ -186,8 +186,8 @@ def load_bots(path) -> list[Bot]:
     return [_bot_from_dict(d, str(path)) for d in bots]
 
 
-def compile_bots(bots) -> BotTable:
-    """One BotTable for a list of bots (bot id = position in the list)."""
+def compile_table(bots) -> BotTable:
+    """One BotTable for a list of ``Bot`` objects (bot id = position in the list)."""
     bots = list(bots)
     if not bots:
         raise ValueError("no bots given")

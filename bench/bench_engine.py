@@ -24,9 +24,9 @@ import time
 import numba
 import numpy as np
 
-from agents import compile_bots, get_bot
+from dominion_env.agents import compile_bots, get_bot
 from dominion_env import VecGame
-from dominion_env.arena import play_games
+from dominion_env.analysis.arena import play_games
 from dominion_env.engine.jit import kernel, prange
 
 
@@ -92,7 +92,7 @@ def bench_compile():
     code = ("import time; t=time.perf_counter(); import dominion_env; "
             "from dominion_env import VecGame; v=VecGame(4, 2); v.reset(); "
             "v.step(v.random_actions()); "
-            "from agents import compile_bots, get_bot; from dominion_env.arena import play_games; "
+            "from dominion_env.agents import compile_bots, get_bot; from dominion_env.analysis.arena import play_games; "
             "play_games(compile_bots([get_bot('Big Money')]), 4, 2); "
             "print(time.perf_counter()-t)")
     with tempfile.TemporaryDirectory() as cache:

@@ -117,6 +117,8 @@ SETS: tuple[str, ...] = tuple(r[1] for r in _ROWS)
 BASIC: tuple[str, ...] = tuple(n for n, s in zip(NAMES, SETS) if s == "basic")
 KINGDOM: tuple[str, ...] = tuple(n for n, s in zip(NAMES, SETS) if s != "basic")
 PILE_RULE: tuple[str, ...] = tuple(r[11] for r in _ROWS)
+NUM_BASIC = len(BASIC)  # the basic cards come first in the table: ids 0 .. NUM_BASIC-1
+KINGDOM_SIZE = 10  # kingdom cards in a game's Supply besides the basic cards
 
 # Effect ids: 0 is "nothing beyond the vanilla columns"; every card with a special effect gets
 # its own id, named after the card, in table order.
@@ -185,6 +187,11 @@ def pile_size(name: str, players: int) -> int:
 
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def end_piles(players: int) -> int:
+    """Empty Supply piles that end the game: 3, or 4 with 5-6 players (the rulebook's rule)."""
+    return 4 if players >= 5 else 3
 
 
 def check_players(players) -> int:

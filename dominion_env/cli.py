@@ -11,13 +11,16 @@ import argparse
 import sys
 import time
 
+from tqdm import tqdm
+
+from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots
+from .analysis.arena import play_games, summarize
+from .analysis.tournament import run_tournament
+from .cards import COST, NAMES, SETS, TABLE, is_implemented, types_of
+from .kingdoms import RECOMMENDED
+
 
 def _simulate(args) -> int:
-    from tqdm import tqdm
-
-    from agents import compile_bots, get_bot
-
-    from .arena import play_games, summarize
 
     names = args.bots
     if len(names) > args.players:
@@ -28,7 +31,6 @@ def _simulate(args) -> int:
         raise SystemExit(str(e)) from None
     kingdom = args.kingdom
     if kingdom == "bots":
-        from agents import kingdom_for
         try:
             kingdom = kingdom_for([get_bot(n) for n in names])
         except ValueError as e:
@@ -63,9 +65,7 @@ def _simulate(args) -> int:
 
 
 def _tournament(args) -> int:
-    from agents import BOTS, get_bot, load_bots
 
-    from .tournament import run_tournament
 
     file_bots = []
     if args.bots_file:
@@ -112,7 +112,6 @@ def _tournament(args) -> int:
 
 
 def _bots(args) -> int:
-    from agents import BOTS
 
     for b in BOTS.values():
         rules = "uniform random" if b.random else " > ".join(
@@ -122,7 +121,6 @@ def _bots(args) -> int:
 
 
 def _cards(args) -> int:
-    from .cards import COST, NAMES, SETS, TABLE, is_implemented, types_of
 
     for i, n in enumerate(NAMES):
         mark = "" if is_implemented(n) else "  (effect not implemented yet)"
@@ -131,7 +129,6 @@ def _cards(args) -> int:
 
 
 def _kingdoms(args) -> int:
-    from .kingdoms import RECOMMENDED
 
     for name, cards in RECOMMENDED.items():
         print(f"{name:<16} {', '.join(cards)}")
@@ -157,11 +154,11 @@ def main(argv=None) -> int:
         description="Round robin between bots (each table in every seat order): win rates with "
                     "95% Wilson intervals, Bradley-Terry ratings (Elo scale), a table on "
                     "stdout and winrates.csv, ratings.csv, tables.csv, heatmap.png in --out. "
-                    "Details: the docstring of dominion_env/tournament.py.")
+                    "Details: the docstring of dominion_env/analysis/tournament.py.")
     tour.add_argument("bots", nargs="*", help="bot names (see `dominion bots`)")
     tour.add_argument("--all", action="store_true", help="every bot in the library")
     tour.add_argument("--bots-file", metavar="FILE.toml",
-                      help="add every bot in this TOML file (see agents/strategy.py)")
+                      help="add every bot in this TOML file (see dominion_env.agents.strategy)")
     tour.add_argument("--games", type=int, default=10_000,
                       help="games per table, i.e. per pair at 2 players (default 10000)")
     tour.add_argument("--players", type=int, default=2, help="players per table, 2-6")

@@ -8,7 +8,7 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     g.step("Smithy")
     print("\\n".join(g.log()))
 
-``Game(..., opponents=["Big Money"])`` plays learner mode (see ``vector``): bots answer every
+``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots answer every
 other seat's decisions, also after ``set_scenario``.
 
 ``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
@@ -118,19 +118,6 @@ class Game:
                              f"({self.decision['kind']}); legal: {self.legal_actions()}")
         self._vec.step(np.array([a], dtype=np.int64))
         return self
-
-    def bot_action(self, bot, seed: int = 0) -> str:
-        """The action a scripted bot (an ``agents.Bot`` or a bot name) would take now, by name.
-
-        The bot answers for whoever decides now; a random bot draws from a stream seeded
-        ``seed``. Nothing is played: pass the answer to ``step`` to play it."""
-        from agents import compile_bots, get_bot
-
-        from .names import action_name
-
-        table = compile_bots([get_bot(bot) if isinstance(bot, str) else bot])
-        rng = np.full(1, np.uint64(seed * 0x9E3779B97F4A7C15 % (1 << 64) | 1), np.uint64)
-        return action_name(self.bot_action_id(table, 0, rng))
 
     def bot_action_id(self, table, b: int, rng: np.ndarray) -> int:
         """The action index bot ``b`` of a compiled ``BotTable`` takes now; a random bot draws

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import KINGDOM, card_id, is_implemented
-
-KINGDOM_SIZE = 10
+from .cards import KINGDOM, KINGDOM_SIZE, card_id, is_implemented
 
 RECOMMENDED: dict[str, tuple[str, ...]] = {
     # Base rulebook, 2nd edition: "For your very first game of Dominion, use these cards".

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import NAMES, NUM_CARDS
+from .cards import NAMES, NUM_CARDS, card_id
 from .engine.layout import NUM_ACTIONS, OPTION0, PASS
 
 
@@ -34,7 +34,6 @@ def action_index(name) -> int:
         if not 0 <= k < PASS - OPTION0:
             raise ValueError(f"no {name!r}: options are 0..{PASS - OPTION0 - 1}")
         return OPTION0 + k
-    from .cards import card_id
     return card_id(name)
 
 

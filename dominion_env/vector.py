@@ -27,7 +27,7 @@ Arrays returned are the VecGame's own buffers, overwritten by the next call: cop
 ``final_observation[g]`` holds the finished game's last observation on the step row g ends
 (from the view of the player who acted last; the learner's in learner mode).
 
-Learner mode (``opponents=[...]``): one seat per game is the learner's (``learner_seat``: a
+Learner mode (``opponents=`` a compiled ``BotTable``, e.g. ``agents.compile_bots('Big Money')``): one seat per game is the learner's (``learner_seat``: a
 fixed seat, or a random seat drawn per game) and compiled bots play every other seat inside the
 step kernel, so reset and step return only at the learner's decisions: ``current_player[g] ==
 learner_seat[g]`` in every running game, and the observation and mask are the learner's.
@@ -56,11 +56,10 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .cards import ID, NAMES, NUM_CARDS, TABLE, check_players, pile_size
+from .cards import NUM_CARDS, TABLE
 from .engine.batch import (
     Buffers,
     Opponents,
-    Setup,
     batch_kernel,
     first_bad_action,
     random_actions_kernel,
@@ -70,13 +69,13 @@ from .engine.layout import (
     NUM_ACTIONS,
     RUNNING,
     STATUS,
-    Config,
-    new_log,
     new_state,
     step_reads,
 )
+from .engine.bots import MAX_RULES, RULE_WIDTH, BotTable
+from .engine.config import make_config, make_setup
 from .engine.observation import obs_offsets, obs_size
-from .kingdoms import check_pool, resolve_kingdom
+from .names import action_name, legal_action_names
 
 VERSION = 3
 # Below this many games a call runs on one thread: waking Numba's thread pool costs more than
@@ -93,17 +92,6 @@ class Step(NamedTuple):
     truncated: np.ndarray  # (N,) bool
 
 
-def make_setup(players: int, kingdom, pool=None) -> Setup:
-    """Setup arrays for a kingdom given as 'random', a recommended-set name or 10 card names."""
-    sizes = np.array([pile_size(n, players) for n in NAMES], dtype=np.int64)
-    if isinstance(kingdom, str) and kingdom == "random":
-        pool_ids = np.array(sorted(ID[n] for n in check_pool(pool)), dtype=np.int64)
-        return Setup(pool_ids[:10].copy(), pool_ids, 1, sizes)
-    names = resolve_kingdom(kingdom)
-    ids = np.array(sorted(ID[n] for n in names), dtype=np.int64)
-    return Setup(ids, ids.copy(), 0, sizes)
-
-
 def check_learner_seat(learner_seat, players: int) -> int | None:
     """The learner's seat: None (a random seat per game) or an int seat, checked."""
     if learner_seat is None:
@@ -116,11 +104,8 @@ def check_learner_seat(learner_seat, players: int) -> int | None:
 
 
 def make_opponents(opponents, learner_seat, players: int, n: int) -> Opponents:
-    """Learner-mode settings: ``opponents`` is None, a BotTable, or a list of bots (names or
-    ``agents.Bot``): one bot for every other seat, or players-1 bots for the non-learner seats
-    in seat order."""
-    from .engine.bots import MAX_RULES, RULE_WIDTH, BotTable
-
+    """Learner-mode settings: ``opponents`` is None or a compiled ``BotTable`` of 1 bot (it
+    plays every other seat) or players-1 bots (the non-learner seats in seat order)."""
     rng = np.zeros(n, np.uint64)
     if opponents is None:
         if learner_seat is not None:
@@ -128,14 +113,10 @@ def make_opponents(opponents, learner_seat, players: int, n: int) -> Opponents:
         rules = np.full((1, MAX_RULES, RULE_WIDTH), -1, np.int64)
         return Opponents(0, -1, np.zeros(1, np.int64), np.zeros(1, np.int64), rules, rng)
     learner_seat = check_learner_seat(learner_seat, players)
-    if isinstance(opponents, BotTable):
-        table = opponents
-    else:
-        from agents import compile_bots, get_bot
-
-        if isinstance(opponents, str) or not hasattr(opponents, "__len__"):
-            opponents = [opponents]
-        table = compile_bots([get_bot(b) if isinstance(b, str) else b for b in opponents])
+    if not isinstance(opponents, BotTable):
+        raise TypeError(f"opponents must be None or a compiled BotTable, e.g. "
+                        f"dominion_env.agents.compile_bots(['Big Money']); got {opponents!r}")
+    table = opponents
     nb = table.kind.shape[0]
     if nb == 1:
         seat_bot = np.zeros(players - 1, np.int64)
@@ -149,12 +130,6 @@ def make_opponents(opponents, learner_seat, players: int, n: int) -> Opponents:
                      np.ascontiguousarray(table.rules, np.int64), rng)
 
 
-def _as_flag(name, value) -> int:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return int(value)
-
-
 class VecGame:
     """N independent games of Dominion, all with the same number of players and settings."""
 
@@ -165,23 +140,16 @@ class VecGame:
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
                 or num_games < 1:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
-        players = check_players(players)
-        if not isinstance(turn_limit, (int, np.integer)) or turn_limit < 1:
-            raise ValueError(f"turn_limit must be a positive int, got {turn_limit!r}")
-        if first_player is not None and not (isinstance(first_player, (int, np.integer))
-                                             and 0 <= first_player < players):
-            raise ValueError(f"first_player must be None or 0..{players - 1}, got {first_player!r}")
-        self.num_games = int(num_games)
-        self.players = players
-        self.autoreset = _as_flag("autoreset", autoreset)
-        self.config = Config(
-            players=players, autoplay_treasures=_as_flag("autoplay_treasures", autoplay_treasures),
-            auto_resolve=_as_flag("auto_resolve", auto_resolve), turn_limit=int(turn_limit),
-            log=_as_flag("log", log), end_piles=4 if players >= 5 else 3,
-            first_player=-1 if first_player is None else int(first_player),
-            log_buf=new_log(bool(log) and num_games == 1))
+        self.config = make_config(players, autoplay_treasures=autoplay_treasures,
+                                  auto_resolve=auto_resolve, turn_limit=turn_limit,
+                                  first_player=first_player, log=log)
         if log and num_games != 1:
             raise ValueError("log=True is for a single game (Game); a batch does not log")
+        self.num_games = int(num_games)
+        self.players = players = self.config.players
+        if not isinstance(autoreset, (bool, np.bool_)):
+            raise TypeError(f"autoreset must be True or False, got {autoreset!r}")
+        self.autoreset = int(autoreset)
         self.setup = make_setup(players, kingdom, pool)
         self.state = new_state(self.num_games)
         n = self.num_games
@@ -311,7 +279,6 @@ class VecGame:
             raise ValueError(f"action {int(a[g])} out of range 0..{NUM_ACTIONS - 1} (or -1 to "
                              f"skip) in game {g}")
         if why == 2:
-            from .names import action_name, legal_action_names
             legal = self.buffers.mask[np.arange(self.num_games), np.clip(a, 0, NUM_ACTIONS - 1)]
             bad = self.running & (a >= 0) & ~legal
             raise ValueError(

@@ -8,6 +8,7 @@ defaults are documented in ``dominion_env.engine.bots``.
 import pytest
 
 from dominion_env import Game
+from dominion_env.agents import bot_action
 from dominion_env.cards import BASIC, KINGDOM
 
 FILLER = ["Village", "Woodcutter", "Great Hall", "Workshop", "Market", "Festival",
@@ -31,7 +32,7 @@ def position(steps=(), players=2, **setup):
 
 
 def bot(g, name="Big Money"):
-    return g.bot_action(name)
+    return bot_action(name, g)
 
 
 # -- Action phase ---------------------------------------------------------------------------

@@ -12,9 +12,9 @@ of a 95% Wilson interval and leave a wide margin over the measured rates (see ea
 
 import pytest
 
-from agents import BOTS, compile_bots, get_bot, kingdom_for
+from dominion_env.agents import BOTS, bot_action, compile_bots, get_bot, kingdom_for
 from dominion_env import Game
-from dominion_env.arena import play_games, summarize, wilson
+from dominion_env.analysis.arena import play_games, summarize, wilson
 from dominion_env.cards import BASIC, KINGDOM, is_implemented
 from dominion_env.engine.bots import MAX_CONDS, MAX_RULES
 
@@ -99,7 +99,7 @@ def buy(bot, coins, extra=None, supply=None, turn=3):
     g.set_scenario(phase="buying", coins=coins, discards={0: owned(extra)}, supply=supply,
                    turns_taken=[turn - 1, turn - 1])
     assert (g.decision["kind"], g.current_player) == ("buy", 0)
-    return g.bot_action(bot)
+    return bot_action(bot, g)
 
 
 # bot, $, extra cards owned (on top of 7 Copper 3 Estate), Supply overrides, turn, expected buy
@@ -327,7 +327,7 @@ def gain_with(bot, card, extra):
     g.set_scenario(hands={0: [card]}, discards={0: owned(extra)}, decks={0: ["Copper"] * 5})
     g.step(card)
     assert (g.decision["kind"], g.decision["source"]) == ("gain", card)
-    return g.bot_action(bot)
+    return bot_action(bot, g)
 
 
 def test_workshop_gains_follow_the_priority_list():
@@ -340,7 +340,7 @@ def test_random_bot_answers_a_legal_action():
     g = Game(kingdom_for([get_bot("Smithy")]), players=2, seed=0)
     g.set_scenario(phase="buying", coins=5)
     for seed in range(20):
-        assert g.bot_action("Random", seed=seed) in g.legal_actions()
+        assert bot_action("Random", g, seed=seed) in g.legal_actions()
 
 
 # ---------------------------------------------------------------------------------------------

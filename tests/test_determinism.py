@@ -11,9 +11,9 @@ import numba
 import numpy as np
 import pytest
 
-from agents import BOTS, compile_bots
+from dominion_env.agents import BOTS, compile_bots
 from dominion_env import Game, VecGame
-from dominion_env.arena import play_games
+from dominion_env.analysis.arena import play_games
 
 STEPS = 300
 KEEP = 64  # rows of each trajectory that are recorded and compared

@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import dominion_env.envs  # noqa: F401 (registers Dominion-v0)
-from agents import Bot
+from dominion_env.agents import Bot, compile_bots
 from dominion_env import CARD_NAMES, NUM_CARDS, VecGame
 from dominion_env.engine.layout import (
     DEC_KIND,
@@ -248,7 +248,7 @@ def test_make_vec_is_one_vecgame_same_step():
     assert envs.observation_space.shape == (8, obs_size(3))
     assert envs.single_action_space.n == NUM_ACTIONS
     obs, infos = envs.reset(seed=7)
-    ref = VecGame(8, 3, opponents="Big Money")
+    ref = VecGame(8, 3, opponents=compile_bots("Big Money"))
     ref.reset(7)
     assert np.array_equal(obs, ref.observation)
     assert np.array_equal(infos["action_mask"], ref.action_mask)

@@ -11,6 +11,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor  # noqa: E402
 
 from dominion_env import VecGame  # noqa: E402
+from dominion_env.agents import compile_bots  # noqa: E402
 from dominion_env.engine.observation import obs_size, split  # noqa: E402
 from dominion_env.envs.sb3_vec_env import DominionVecEnv  # noqa: E402
 
@@ -26,7 +27,7 @@ def test_is_a_vecenv_of_one_vecgame():
     assert env.observation_space.shape == (obs_size(3),)
     env.seed(5)
     obs = env.reset()
-    ref = VecGame(16, 3, opponents="Big Money")
+    ref = VecGame(16, 3, opponents=compile_bots("Big Money"))
     ref.reset(5)
     assert np.array_equal(obs, ref.observation)
     assert obs.dtype == np.float32 and obs.shape == (16, obs_size(3))
@@ -149,7 +150,7 @@ def test_maskable_ppo_trains_and_plays_legal_moves():
 
 
 def test_evaluate_counts_every_game():
-    from train.maskable_ppo import evaluate
+    from dominion_env.train.maskable_ppo import evaluate
 
     class FirstLegal:
         def predict(self, obs, action_masks, deterministic=True):
@@ -161,7 +162,7 @@ def test_evaluate_counts_every_game():
 
 
 def test_training_entry_point_trains_saves_and_evaluates(tmp_path, capsys):
-    from train.maskable_ppo import main
+    from dominion_env.train.maskable_ppo import main
 
     out = tmp_path / "model.zip"
     common = ["--num-envs", "16", "--kingdom", "First Game", "--eval-games", "20"]

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from dominion_env import Game, VecGame
+from dominion_env.agents import bot_action, compile_bots
 from dominion_env.cards import TABLE
 from dominion_env.engine.batch import observe_game
 
@@ -14,7 +15,7 @@ def first_legal(mask):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_learner_decides_every_returned_decision(players):
-    v = VecGame(64, players=players, kingdom="random", opponents=["Big Money"])
+    v = VecGame(64, players=players, kingdom="random", opponents=compile_bots(["Big Money"]))
     out = v.reset(seed=3)
     seen = np.zeros(players, bool)
     for _ in range(300):
@@ -31,7 +32,7 @@ def test_the_learner_decides_every_returned_decision(players):
 
 
 def test_a_fixed_seat():
-    v = VecGame(16, players=3, opponents=["Big Money", "Smithy"], learner_seat=2)
+    v = VecGame(16, players=3, opponents=compile_bots(["Big Money", "Smithy"]), learner_seat=2)
     out = v.reset(seed=0)
     assert (v.learner_seat == 2).all() and (out.current_player == 2).all()
 
@@ -40,7 +41,7 @@ def test_learner_mode_plays_the_same_game_as_bots_stepped_by_hand():
     """Row 0 of a learner-mode batch is the game a plain Game with the same seed plays when
     Big Money answers every other seat's decisions, down to the learner's observations."""
     seed = 11
-    v = VecGame(4, players=3, kingdom="First Game", opponents=["Big Money"])
+    v = VecGame(4, players=3, kingdom="First Game", opponents=compile_bots(["Big Money"]))
     out = v.reset(seed=seed)
     seat = int(v.learner_seat[0])
     g = Game("First Game", players=3, seed=seed)
@@ -50,7 +51,7 @@ def test_learner_mode_plays_the_same_game_as_bots_stepped_by_hand():
             learner_obs.append(g.observation(seat).copy())
             g.step(int(np.argmax(g.action_mask)))
         else:
-            g.step(g.bot_action("Big Money"))
+            g.step(bot_action("Big Money", g))
     rewards = None
     for k, expected in enumerate(learner_obs):
         np.testing.assert_array_equal(out.observation[0], expected, err_msg=f"decision {k}")
@@ -65,7 +66,7 @@ def test_learner_mode_plays_the_same_game_as_bots_stepped_by_hand():
 
 def test_same_seed_same_games():
     def run():
-        v = VecGame(32, players=2, opponents=["Random"])
+        v = VecGame(32, players=2, opponents=compile_bots(["Random"]))
         v.reset(seed=5)
         trace = []
         for _ in range(100):
@@ -93,10 +94,10 @@ def test_final_observation_in_plain_mode_is_the_last_actor_view():
 
 @pytest.mark.parametrize("kwargs, message", [
     (dict(learner_seat=0), "learner_seat needs opponents"),
-    (dict(opponents=["Big Money"], learner_seat=2), "learner_seat must be"),
-    (dict(opponents=["Big Money"], learner_seat=True), "learner_seat must be"),
-    (dict(opponents=["Big Money", "Smithy", "Random"]), "give 1 bot or 1"),
-    (dict(opponents=["No Such Bot"]), "unknown bot"),
+    (dict(opponents=compile_bots(["Big Money"]), learner_seat=2), "learner_seat must be"),
+    (dict(opponents=compile_bots(["Big Money"]), learner_seat=True), "learner_seat must be"),
+    (dict(opponents=compile_bots(["Big Money", "Smithy", "Random"])), "give 1 bot or 1"),
+    (dict(opponents=compile_bots(["No Such Bot"])), "unknown bot"),
 ])
 def test_bad_learner_settings(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -121,7 +122,7 @@ def test_minus_one_skips_a_game():
 def test_game_in_learner_mode_after_set_scenario():
     """set_scenario hands the decision to the learner: Big Money (seat 0) plays out its turn
     (buying Gold with $6) before the learner in seat 1 decides."""
-    g = Game("First Game", players=2, opponents=["Big Money"], learner_seat=1)
+    g = Game("First Game", players=2, opponents=compile_bots(["Big Money"]), learner_seat=1)
     assert g.learner_seat == 1 and g.current_player == 1
     g.set_scenario(hands={0: ["Silver", "Silver", "Copper", "Copper"], 1: ["Village"]},
                    turn_player=0, phase="buy")

@@ -4,8 +4,8 @@ import textwrap
 
 import pytest
 
-from agents import BOTS, Bot, compile_bots, kingdom_for, load_bots
-from agents.strategy import parse_condition
+from dominion_env.agents import BOTS, Bot, bot_action, compile_bots, kingdom_for, load_bots
+from dominion_env.agents.strategy import parse_condition
 from dominion_env import Game
 
 KINGDOM = ["Village", "Smithy", "Cellar", "Moat", "Market", "Witch", "Militia", "Gardens",
@@ -17,7 +17,7 @@ def buy_with(rule, coins=5, supply=None, hands=None, discards=None, players=2, *
     g = Game(KINGDOM, players=players, seed=0)
     g.set_scenario(hands=hands or {}, discards=discards or {}, supply=supply, phase="buying",
                    coins=coins, **kw)
-    return g.bot_action(Bot("probe", [rule, "Silver"]))
+    return bot_action(Bot("probe", [rule, "Silver"]), g)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -29,7 +29,7 @@ def buy_with(rule, coins=5, supply=None, hands=None, discards=None, players=2, *
     ("hand Gold >= 1", ("hand", "Gold", ">=", 1)),
 ])
 def test_parse_condition(text, expected):
-    from agents.strategy import OP_SYMBOLS, QUANTITY_NAMES
+    from dominion_env.agents.strategy import OP_SYMBOLS, QUANTITY_NAMES
     from dominion_env.cards import ID
     q, arg, op, value = parse_condition(text)
     assert (QUANTITY_NAMES[q], op, value) == (expected[0], OP_SYMBOLS.index(expected[2]),

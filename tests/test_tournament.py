@@ -6,9 +6,9 @@ import itertools
 import numpy as np
 import pytest
 
-from agents import Bot
+from dominion_env.agents import Bot
 from dominion_env.cli import main
-from dominion_env.tournament import (
+from dominion_env.analysis.tournament import (
     bradley_terry,
     bt_standard_errors,
     plan_tables,

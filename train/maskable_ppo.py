@@ -1,6 +1,6 @@
 """Train sb3-contrib's MaskablePPO against a bot on the batched env, then measure its win rate.
 
-    python -m train.maskable_ppo --steps 200000 --num-envs 256 --opponent "Big Money"
+    python -m dominion_env.train.maskable_ppo --steps 200000 --num-envs 256 --opponent "Big Money"
 
 1. Training: ``DominionVecEnv`` (one VecGame of ``--num-envs`` games; the opponent bots play
    inside the compiled step) wrapped in ``VecMonitor``; the learner takes a random seat per game.
@@ -26,8 +26,9 @@ import time
 
 import numpy as np
 
-from dominion_env.arena import wilson
-from dominion_env.engine.layout import STATUS, TERMINATED, TRUNCATED
+from ..analysis.arena import wilson
+from ..engine.layout import STATUS, TERMINATED, TRUNCATED
+from ..envs.vector_env import make_learner_vecgame
 
 
 def _opponents(names):
@@ -41,8 +42,6 @@ def evaluate(model, opponents="Big Money", games: int = 2000, players: int = 2,
     ``predict(obs, action_masks=..., deterministic=...)``) against ``opponents`` in a random
     seat; returns counts and 95% intervals. Every game that starts is finished and counted.
     ``obs_transform``: what training did to observations (e.g. ``VecNormalize.normalize_obs``)."""
-    from dominion_env.envs.vector_env import make_learner_vecgame
-
     wins = ties = losses = truncated = 0
     done_games = 0
     chunk = 0
@@ -135,7 +134,7 @@ def main(argv=None) -> dict:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from dominion_env.envs.sb3_vec_env import DominionVecEnv
+    from ..envs.sb3_vec_env import DominionVecEnv
 
     if args.threads:
         numba.set_num_threads(args.threads)

@@ -51,9 +51,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import COPPER, ESTATE, NUM_CARDS
+from ..cards import COPPER, ESTATE, NUM_CARDS, TABLE, check_players
 from .batch import KINGDOM_CARDS, POLICY_SEED_SALT, new_game
 from .bots import random_action
+from .config import make_config, make_setup
 from .jit import kernel, njit, prange
 from .layout import (
     ACTIONS,
@@ -78,8 +79,6 @@ from .layout import (
     TURN_NUMBER,
     TURN_PLAYER,
     TURNS_TAKEN,
-    Config,
-    new_log,
     new_state,
 )
 from .machine import resolve
@@ -347,15 +346,9 @@ def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_
     ``bad_games`` (the first indices of failing games), totals of decisions, terminated and
     truncated games, timing, and the per-game arrays under ``per_game``.
     """
-    from ..cards import TABLE, check_players
-    from ..vector import make_setup
-
     players = check_players(players)
-    cfg = Config(players=players, autoplay_treasures=int(bool(autoplay_treasures)),
-                 auto_resolve=int(bool(auto_resolve)), turn_limit=int(turn_limit), log=0,
-                 end_piles=4 if players >= 5 else 3,
-                 first_player=-1 if first_player is None else int(first_player),
-                 log_buf=new_log(False))
+    cfg = make_config(players, autoplay_treasures=autoplay_treasures, auto_resolve=auto_resolve,
+                      turn_limit=turn_limit, first_player=first_player)
     setup = make_setup(players, kingdom, pool)
     violations = np.zeros((n_games, NUM_CHECKS), np.int64)
     first_bad = np.zeros(n_games, np.int64)

@@ -69,7 +69,6 @@ from .layout import (
     FR_STEP,
     HAND,
     IN_PLAY,
-    IN_SUPPLY,
     KNOWN_TOP,
     MERCHANTS,
     OPTION0,
@@ -78,7 +77,6 @@ from .layout import (
     R0,
     R1,
     R2,
-    SUPPLY,
     TRASH,
     UNAFFECTED,
     UNIVERSE_LEN,
@@ -91,6 +89,7 @@ from .zones import (
     current_cost,
     discard_zone,
     draw,
+    empty_piles,
     gain,
     gain_to_deck,
     log_event,
@@ -291,11 +290,7 @@ def moneylender(r, T, cfg, f):
 def poacher(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 0:
-        empty = 0
-        for u in range(r.game[UNIVERSE_LEN]):
-            c = r.universe[u]
-            if r.pile[IN_SUPPLY, c] and r.pile[SUPPLY, c] == 0:
-                empty += 1
+        empty = empty_piles(r)
         n = zone_size(r, p, HAND)
         r.frame[f, R0] = empty if empty < n else n
     else:

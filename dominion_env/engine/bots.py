@@ -101,7 +101,7 @@ from .layout import (
     TURNS_TAKEN,
     UNIVERSE_LEN,
 )
-from .zones import count_owned, next_u64, victory_points
+from .zones import count_owned, empty_piles, end_piles, next_u64, victory_points
 
 BOT_PRIORITY, BOT_RANDOM = 0, 1
 
@@ -162,12 +162,7 @@ def _quantity(r, T, p, q, arg, owned):
     if q == Q_CARDS:
         return owned.sum()
     if q == Q_EMPTY_PILES:
-        e = 0
-        for u in range(r.game[UNIVERSE_LEN]):
-            c = r.universe[u]
-            if r.pile[IN_SUPPLY, c] and r.pile[SUPPLY, c] == 0:
-                e += 1
-        return e
+        return empty_piles(r)
     if q == Q_GAINS_TO_END:
         return gains_to_end(r)
     if q == Q_VP or q == Q_VP_LEAD:
@@ -200,7 +195,7 @@ def gains_to_end(r):
     """The fewest gains that would end the game now: the Provinces left, or the sum of the
     smallest Supply piles that would make the ending number of empty piles (3; 4 with 5-6
     players), whichever is less. Empty piles count as 0."""
-    k = 4 if r.game[PLAYERS] >= 5 else 3
+    k = end_piles(r.game[PLAYERS])
     big = 1 << 30
     m0 = big
     m1 = big

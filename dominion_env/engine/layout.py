@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba.core import config as numba_config
 
-from ..cards import MAX_PLAYERS, NUM_CARDS
+from ..cards import MAX_PLAYERS, NAMES, NUM_BASIC, NUM_CARDS, pile_size
 
 C = NUM_CARDS
 NUM_OPTIONS = 6
@@ -99,7 +99,6 @@ class Config(NamedTuple):
     auto_resolve: int  # 1: a decision with exactly one legal action is taken without stopping
     turn_limit: int  # the game is truncated before any player would start turn turn_limit+1
     log: int  # 1: record events in log_buf (Game, a batch of one); 0: no logging (batches)
-    end_piles: int  # empty Supply piles that end the game: 3, or 4 with 5-6 players
     first_player: int  # -1: random per game; else that seat starts
     log_buf: np.ndarray  # (L, 4) int32 events (EV_*, player, card, amount), see new_log
 
@@ -236,9 +235,7 @@ def step_reads(players: int) -> np.ndarray:
 
 def deck_capacity(players: int) -> int:
     """Upper bound on the cards one player can own: every card of the game."""
-    from ..cards import NAMES, pile_size
-
-    basics = sum(pile_size(n, players) for n in NAMES[:7]) + 10 * players
+    basics = sum(pile_size(n, players) for n in NAMES[:NUM_BASIC]) + 10 * players
     return int(basics + 10 * 12)
 
 

@@ -12,7 +12,7 @@ no Action card there is no choice to make). Treasures are played all at once whe
 as in the 2nd-edition rules no Treasure can be played after the first buy.
 """
 
-from ..cards import ACTION, COPPER, ESTATE, PROVINCE, TREASURE, TYPES
+from ..cards import ACTION, COPPER, ESTATE, NUM_BASIC, PROVINCE, TREASURE, TYPES
 from .effects import effect_step
 from .frames import ask, has_type_in_hand, play_action_from_hand, play_treasure, push_frame
 from .jit import njit
@@ -77,7 +77,7 @@ from .layout import (
     ZONE_SUPPLY,
 )
 from .mask import write_mask
-from .zones import below, current_cost, draw, gain, log_event, victory_points
+from .zones import below, current_cost, draw, gain, log_event, piles_end_game, victory_points
 
 HAND_SIZE = 5
 
@@ -96,7 +96,7 @@ def setup_game(r, T, cfg, kingdom, pile_sizes):
     r.player[:P] = 0
     r.masq_in[:P] = 0
     r.masq_out[:P] = 0
-    for c in range(7):  # the basic cards are always in the Supply
+    for c in range(NUM_BASIC):  # the basic cards are always in the Supply
         r.pile[SUPPLY, c] = pile_sizes[c]
         r.pile[IN_SUPPLY, c] = 1
     for i in range(kingdom.shape[0]):
@@ -177,14 +177,7 @@ def finish_game(r, T, cfg, status, scratch):
 @njit
 def game_over(r, cfg):
     """The end condition checked at the end of every turn."""
-    if r.pile[SUPPLY, PROVINCE] == 0:
-        return True
-    empty = 0
-    for u in range(r.game[UNIVERSE_LEN]):
-        c = r.universe[u]
-        if r.pile[IN_SUPPLY, c] and r.pile[SUPPLY, c] == 0:
-            empty += 1
-    return empty >= cfg.end_piles
+    return r.pile[SUPPLY, PROVINCE] == 0 or piles_end_game(r)
 
 
 @njit

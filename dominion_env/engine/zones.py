@@ -10,6 +10,7 @@ draw pile, and only the discard pile is shuffled (set-aside and revealed cards s
 import numpy as np
 
 from ..cards import COST, DUCHY, VP, VP_DUKE, VP_GARDENS, VP_RULE
+from ..cards import end_piles as _end_piles
 from .jit import njit
 from .layout import (
     ASIDE,
@@ -24,9 +25,11 @@ from .layout import (
     EV_TOPDECK,
     EV_TRASH,
     HAND,
+    IN_SUPPLY,
     IN_PLAY,
     KNOWN_TOP,
     LOG_LEN,
+    PLAYERS,
     SUPPLY,
     TRASH,
     UNIVERSE_LEN,
@@ -251,3 +254,24 @@ def gain_to_deck(r, cfg, p, c):
     put_on_deck(r, p, c)
     log_event(r, cfg, EV_GAIN, p, c, 1)
     return True
+
+
+# The rulebook's end rule, compiled from the one Python definition in ``cards``.
+end_piles = njit(_end_piles)
+
+
+@njit
+def empty_piles(r):
+    """Supply piles of this game that are empty now."""
+    n = 0
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if r.pile[IN_SUPPLY, c] and r.pile[SUPPLY, c] == 0:
+            n += 1
+    return n
+
+
+@njit
+def piles_end_game(r):
+    """True when enough Supply piles are empty to end the game (the Province rule aside)."""
+    return empty_piles(r) >= end_piles(r.game[PLAYERS])

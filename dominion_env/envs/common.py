@@ -9,6 +9,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ..cards import check_players
+from ..agents import Bot, compile_bots, get_bot
+from ..engine.bots import BotTable
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import obs_layout, obs_size
 
@@ -71,12 +73,10 @@ class ModelPolicy:
 
 
 def _is_bot_like(x) -> bool:
-    from agents import Bot
     return isinstance(x, (str, Bot))
 
 
 def _is_table(x) -> bool:
-    from ..engine.bots import BotTable
     return isinstance(x, BotTable)
 
 
@@ -98,8 +98,6 @@ def opponent_list(opponents, players: int) -> list:
     entry is a bot name, an ``agents.Bot``, a callable ``policy(observation, action_mask)``
     returning an action index, or a model with ``predict`` (``ModelPolicy``). A ``BotTable`` of
     1 or players-1 rows stands for its bots."""
-    from agents import Bot, get_bot
-
     if opponents is None:
         raise ValueError("opponents is None: give a bot name, a Bot, a policy or a list of them")
     if _is_table(opponents):
@@ -122,6 +120,17 @@ def opponent_list(opponents, players: int) -> list:
     if len(out) == 1:
         out = out * (players - 1)
     return out
+
+
+def opponents_table(opponents) -> BotTable:
+    """The compiled table VecGame plays for an all-bots opponents argument (see ``all_bots``):
+    a BotTable as it is, else one row per entry (a bot name, a Bot, or a BotTable's rows)."""
+    if _is_table(opponents):
+        return opponents
+    items = opponents if isinstance(opponents, (list, tuple)) else [opponents]
+    tables = [x if _is_table(x) else compile_bots(x) for x in items]
+    return BotTable(np.concatenate([t.kind for t in tables]),
+                    np.concatenate([t.rules for t in tables]))
 
 
 def all_bots(opponents) -> bool:

@@ -53,6 +53,7 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 
+from ..agents import Bot, compile_bots
 from ..cards import check_players
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
@@ -64,6 +65,7 @@ from .common import (
     check_illegal_action,
     observation_space,
     opponent_list,
+    opponents_table,
 )
 from .render import check_render_mode, emit, render_game
 
@@ -80,10 +82,6 @@ class DominionEnv(gym.Env):
                  first_player: int | None = None, autoplay_treasures: bool = True,
                  auto_resolve: bool = True, pool=None, illegal_action: str = "lose",
                  render_mode: str | None = None, log_lines: int = 8):
-        from agents import Bot, compile_bots
-
-        from ..engine.bots import BotTable
-
         self.players = check_players(players)
         self.learner_seat_option = check_learner_seat(learner_seat, self.players)
         self.illegal_action = check_illegal_action(illegal_action)
@@ -98,8 +96,8 @@ class DominionEnv(gym.Env):
         self.compiled_opponents = all_bots(opponents)
         learner_mode = {}
         if self.compiled_opponents:
-            learner_mode = {"opponents": opponents if isinstance(opponents, BotTable)
-                            else self.opponents, "learner_seat": self.learner_seat_option}
+            learner_mode = {"opponents": opponents_table(opponents),
+                            "learner_seat": self.learner_seat_option}
         self.game = Game(kingdom, self.players, 0, turn_limit=turn_limit,
                          first_player=first_player, autoplay_treasures=autoplay_treasures,
                          auto_resolve=auto_resolve, pool=pool, **learner_mode)

@@ -41,7 +41,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..cards import check_players
 from ..vector import VecGame, check_learner_seat
-from .common import action_space, all_bots, observation_space
+from .common import action_space, all_bots, observation_space, opponents_table
 
 VERSION = 0
 
@@ -55,12 +55,13 @@ def make_learner_vecgame(num_envs: int, players: int = 2, kingdom="random",
     players = check_players(players)
     check_learner_seat(learner_seat, players)
     if not all_bots(opponents):
-        raise TypeError("the vector envs play compiled bots only: give bot names, agents.Bot "
+        raise TypeError("the vector envs play compiled bots only: give bot names, Bot "
                         "objects or a BotTable as opponents (Python policies: use "
                         f"gym_env.DominionEnv); got {opponents!r}")
     return VecGame(num_envs, players, kingdom, pool=pool, autoplay_treasures=autoplay_treasures,
                    auto_resolve=auto_resolve, turn_limit=turn_limit, first_player=first_player,
-                   autoreset=autoreset, opponents=opponents, learner_seat=learner_seat)
+                   autoreset=autoreset, opponents=opponents_table(opponents),
+                   learner_seat=learner_seat)
 
 
 class DominionVectorEnv(VectorEnv):

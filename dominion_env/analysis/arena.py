@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import NUM_CARDS, TABLE, check_players
-from .engine.batch import play_bots_kernel
-from .engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, Config, new_log, new_state
-from .vector import make_setup
+from ..cards import NUM_CARDS, TABLE, check_players
+from ..engine.batch import play_bots_kernel
+from ..engine.config import make_config, make_setup
+from ..engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, new_state
 
 
 @dataclass
@@ -52,8 +52,7 @@ def play_games(bot_table, n_games: int, players: int = 2, kingdom="random", *, s
     if seat_bot.min() < 0 or seat_bot.max() >= nb:
         raise ValueError(f"seat_bot holds bot ids outside 0..{nb - 1}")
     setup = make_setup(players, kingdom)
-    cfg = Config(players=players, autoplay_treasures=1, auto_resolve=1, turn_limit=turn_limit,
-                 log=0, end_piles=4 if players >= 5 else 3, first_player=0, log_buf=new_log(False))
+    cfg = make_config(players, turn_limit=turn_limit, first_player=0)
     reward = np.zeros((n_games, players), np.float32)
     turns = np.zeros(n_games, np.int64)
     status = np.zeros(n_games, np.int64)

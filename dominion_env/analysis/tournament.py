@@ -1,6 +1,6 @@
 """Round-robin bot tournaments: pairwise win rates with 95% intervals and Bradley-Terry ratings.
 
-    from dominion_env.tournament import run_tournament
+    from dominion_env.analysis.tournament import run_tournament
     res = run_tournament(["Big Money", "Big Money Ultimate", "Smithy", "Random"], games=10_000)
     print(res.report())           # ratings table and win-rate matrix
     res.save("tournament_out")    # winrates.csv, ratings.csv, tables.csv, heatmap.png
@@ -86,9 +86,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..agents import Bot, compile_bots, get_bot, kingdom_for
+from ..cards import check_players
+from ..engine.config import make_setup
+from ..engine.layout import TERMINATED, TRUNCATED
+from ..kingdoms import resolve_kingdom
 from .arena import play_games, wilson
-from .cards import check_players
-from .engine.layout import TERMINATED, TRUNCATED
 
 DEFAULT_MAX_TABLES = 2000
 ELO_BASE = 1500.0
@@ -511,8 +514,6 @@ def _write_csv(path: Path, rows: list[dict], fields: list[str]) -> None:
 
 def resolve_bots(bots) -> list:
     """Bots from ``agents.Bot`` objects or library names; names must be unique."""
-    from agents import Bot, get_bot
-
     out = []
     for b in bots:
         if isinstance(b, str):
@@ -530,8 +531,6 @@ def resolve_bots(bots) -> list:
 
 def _check_kingdom(kingdom, players):
     """Validate a fixed kingdom once, before any table plays; returns it as make_setup takes it."""
-    from .vector import make_setup
-
     if kingdom is None:
         return None
     if isinstance(kingdom, str) and kingdom != "random" and "," in kingdom:
@@ -551,8 +550,6 @@ def run_tournament(bots, games: int = 10_000, players: int = 2, kingdom=None, se
     (each table on ``kingdom_for`` its bots), "random", a recommended set name, 10 card names or
     a comma-separated string of them. ``progress``: True for a tqdm bar, or a callable taking a
     number of games just played. See the module docstring for what every number means."""
-    from agents import compile_bots, kingdom_for
-
     players = check_players(players)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
@@ -614,8 +611,6 @@ def run_tournament(bots, games: int = 10_000, players: int = 2, kingdom=None, se
     if not todo:
         raise ValueError("no table can be played: " + "; ".join(t.skipped for t in skipped[:5]))
     if fixed is not None and fixed != "random":
-        from .kingdoms import resolve_kingdom
-
         have = set(resolve_kingdom(fixed))
         for b in bots:
             miss = [c for c in b.kingdom_cards() if c not in have]

@@ -1,0 +1,1 @@
+"""Analysis: bot games in compiled code (arena), tournaments, ratings and reports."""
