@@ -97,11 +97,22 @@ def test_final_observation_in_plain_mode_is_the_last_actor_view():
     (dict(opponents=compile_bots(["Big Money"]), learner_seat=2), "learner_seat must be"),
     (dict(opponents=compile_bots(["Big Money"]), learner_seat=True), "learner_seat must be"),
     (dict(opponents=compile_bots(["Big Money", "Smithy", "Random"])), "give 1 bot or 1"),
-    (dict(opponents=compile_bots(["No Such Bot"])), "unknown bot"),
 ])
 def test_bad_learner_settings(kwargs, message):
     with pytest.raises(ValueError, match=message):
         VecGame(2, players=2, **kwargs)
+
+
+@pytest.mark.parametrize("opponents", ["Big Money", ["Big Money"], 42])
+def test_opponents_must_be_compiled(opponents):
+    # the face takes compiled tables only; naming bots is the bot library's job
+    with pytest.raises(TypeError, match="opponents must be None or a compiled BotTable"):
+        VecGame(2, players=2, opponents=opponents)
+
+
+def test_unknown_bot_name():
+    with pytest.raises(ValueError, match="unknown bot 'No Such Bot'"):
+        compile_bots(["No Such Bot"])
 
 
 def test_minus_one_skips_a_game():
