@@ -8,6 +8,18 @@ from .cards import NAMES, NUM_CARDS, card_id
 from .engine.layout import NUM_ACTIONS, OPTION0, PASS
 
 
+class IllegalActionError(ValueError):
+    """An action out of range or not allowed by the mask. Raised by ``VecGame.step``, the one
+    check every face goes through (Game, the Gymnasium and PettingZoo envs), before any game
+    moves: no game of the batch is half stepped. ``game`` and ``action`` name the first one
+    (game -1: an index out of range, refused before it reaches any game)."""
+
+    def __init__(self, message: str, game: int, action: int):
+        super().__init__(message)
+        self.game = game
+        self.action = action
+
+
 def action_name(a: int) -> str:
     """'Village' for a card index, 'option 2' for an option, 'PASS' for the last index."""
     a = int(a)
@@ -17,7 +29,7 @@ def action_name(a: int) -> str:
         return f"option {a - OPTION0}"
     if a == PASS:
         return "PASS"
-    raise ValueError(f"action {a} out of range 0..{NUM_ACTIONS - 1}")
+    raise IllegalActionError(f"action {a} out of range 0..{NUM_ACTIONS - 1}", -1, a)
 
 
 def action_index(name) -> int:

@@ -65,7 +65,9 @@ from .engine.batch import (
     random_actions_kernel,
 )
 from .engine.layout import (
+    DEC_KIND,
     DEC_PLAYER,
+    DECISION_NAMES,
     NUM_ACTIONS,
     RUNNING,
     STATUS,
@@ -75,7 +77,7 @@ from .engine.layout import (
 from .engine.bots import MAX_RULES, RULE_WIDTH, BotTable
 from .engine.config import make_config, make_setup
 from .engine.observation import obs_offsets, obs_size
-from .names import action_name, legal_action_names
+from .names import IllegalActionError, action_name, legal_action_names
 
 VERSION = 3
 # Below this many games a call runs on one thread: waking Numba's thread pool costs more than
@@ -276,14 +278,16 @@ class VecGame:
             a = np.ascontiguousarray(a, dtype=np.int64)  # one compiled signature
         g, why = first_bad_action(self.state, self.buffers.mask, a)
         if why == 1:
-            raise ValueError(f"action {int(a[g])} out of range 0..{NUM_ACTIONS - 1} (or -1 to "
-                             f"skip) in game {g}")
+            raise IllegalActionError(f"action {int(a[g])} out of range 0..{NUM_ACTIONS - 1} "
+                                     f"(or -1 to skip) in game {g}", g, int(a[g]))
         if why == 2:
             legal = self.buffers.mask[np.arange(self.num_games), np.clip(a, 0, NUM_ACTIONS - 1)]
             bad = self.running & (a >= 0) & ~legal
-            raise ValueError(
-                f"illegal action {int(a[g])} ({action_name(int(a[g]))}) in game {g} "
-                f"({int(bad.sum())} game(s) with illegal actions); legal there: "
-                f"{legal_action_names(self.buffers.mask[g])}")
+            game = self.state["game"][g]
+            raise IllegalActionError(
+                f"illegal action {action_name(int(a[g]))!r} ({int(a[g])}) for player "
+                f"{int(game[DEC_PLAYER])} ({DECISION_NAMES[int(game[DEC_KIND])]}) in game {g} "
+                f"({int(bad.sum())} game(s) with illegal actions); legal: "
+                f"{legal_action_names(self.buffers.mask[g])}", g, int(a[g]))
         return a
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..analysis.arena import wilson
 from ..engine.layout import STATUS, TERMINATED, TRUNCATED
+from ..envs.sb3_vec_env import DominionVecEnv
 from ..envs.vector_env import make_learner_vecgame
 
 
@@ -134,7 +135,6 @@ def main(argv=None) -> dict:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from ..envs.sb3_vec_env import DominionVecEnv
 
     if args.threads:
         numba.set_num_threads(args.threads)

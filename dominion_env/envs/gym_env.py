@@ -57,7 +57,7 @@ from ..agents import Bot, compile_bots
 from ..cards import check_players
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
-from ..names import action_name
+from ..names import IllegalActionError
 from ..vector import check_learner_seat
 from .common import (
     action_space,
@@ -149,19 +149,17 @@ class DominionEnv(gym.Env):
         if self._over:
             raise RuntimeError("the episode is over: call reset()")
         g = self.game
-        a = int(action)
-        if not (0 <= a < NUM_ACTIONS and g.action_mask[a]):
+        try:
+            g.step(int(action))  # the one legality check (VecGame's); nothing moves if illegal
+        except IllegalActionError:
             if self.illegal_action == "raise":
-                name = action_name(a) if 0 <= a < NUM_ACTIONS else "out of range"
-                raise ValueError(f"illegal action {a} ({name}) for the learner "
-                                 f"({g.decision['kind']}); legal: {g.legal_actions()}")
+                raise
             self._over = True
             info = self._info()
             info["illegal_action"] = True
             out = (g.observation(self.learner_seat), -1.0, True, False, info)
             self._maybe_render()
             return out
-        g.step(a)
         self._play_opponents()
         reward, terminated, truncated = 0.0, False, False
         if g.done:

@@ -47,7 +47,6 @@ from pettingzoo.utils import wrappers
 from ..cards import check_players
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
-from ..names import action_name
 from .common import action_mask_space, action_space, observation_space
 from .render import check_render_mode, emit, render_game
 
@@ -150,14 +149,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         p = self.agent_name_mapping[agent]
         if p != self.game.current_player:  # cannot happen through agent_selection
             raise RuntimeError(f"{agent} does not decide now")
-        a = int(action)
-        if not (0 <= a < NUM_ACTIONS and self.game.action_mask[a]):
-            name = action_name(a) if 0 <= a < NUM_ACTIONS else "out of range"
-            raise ValueError(f"illegal action {a} ({name}) for {agent} "
-                             f"({self.game.decision['kind']}); legal: "
-                             f"{self.game.legal_actions()}")
+        self.game.step(int(action))  # the one legality check (VecGame's): raises before moving
         self._cumulative_rewards[agent] = 0.0
-        self.game.step(a)
         if self.game.done:
             rewards = self.game.rewards
             terminated, truncated = self.game.terminated, self.game.truncated
