@@ -220,7 +220,7 @@ class Game:
             return self._vec.observation[0].copy()
         self._check_player(player)
         out = np.zeros(self._vec.observation.shape[1], np.float32)
-        observe_game(self.state, 0, TABLE, player, self._vec.buffers.offsets, out)
+        observe_game(self.state, 0, TABLE, player, self._vec.buffers, out)
         return out
 
     def observation_dict(self, player: int | None = None) -> dict:
@@ -340,7 +340,7 @@ class Game:
         # learner mode: the bots then answer every decision up to the learner's
         advance_game_learner(s, 0, TABLE, self._vec.config, b, self._vec.opponents)
         viewer = max(self.current_player, 0)
-        observe_game(s, 0, TABLE, viewer, b.offsets, b.obs[0])
+        observe_game(s, 0, TABLE, viewer, b, b.obs[0])
         return self
 
     # -- helpers -------------------------------------------------------------------------

@@ -63,6 +63,7 @@ from .engine.batch import (
     batch_kernel,
     first_bad_action,
     random_actions_kernel,
+    scores_kernel,
 )
 from .engine.layout import (
     DEC_KIND,
@@ -76,8 +77,9 @@ from .engine.layout import (
 )
 from .engine.bots import MAX_RULES, RULE_WIDTH, BotTable
 from .engine.config import make_config, make_setup
-from .engine.observation import obs_offsets, obs_size
+from .engine.observation import obs_offsets, obs_scale, obs_size
 from .names import IllegalActionError, action_name, legal_action_names
+from .shaping import VPShaping, vp_potential
 
 VERSION = 3
 # Below this many games a call runs on one thread: waking Numba's thread pool costs more than
@@ -138,7 +140,8 @@ class VecGame:
     def __init__(self, num_games: int, players: int = 2, kingdom="random", *, pool=None,
                  autoplay_treasures: bool = True, auto_resolve: bool = True,
                  turn_limit: int = 100, first_player: int | None = None, autoreset: bool = True,
-                 log: bool = False, opponents=None, learner_seat: int | None = None):
+                 log: bool = False, opponents=None, learner_seat: int | None = None,
+                 scale_observations: bool = False, vp_shaping: float = 0.0):
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
                 or num_games < 1:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
@@ -152,6 +155,10 @@ class VecGame:
         if not isinstance(autoreset, (bool, np.bool_)):
             raise TypeError(f"autoreset must be True or False, got {autoreset!r}")
         self.autoreset = int(autoreset)
+        if not isinstance(scale_observations, (bool, np.bool_)):
+            raise TypeError(f"scale_observations must be True or False, got "
+                            f"{scale_observations!r}")
+        self.scale_observations = bool(scale_observations)
         self.setup = make_setup(players, kingdom, pool)
         self.state = new_state(self.num_games)
         n = self.num_games
@@ -163,8 +170,15 @@ class VecGame:
             scratch=np.zeros((n, NUM_CARDS), np.int64), offsets=obs_offsets(players),
             final_obs=np.zeros((n, obs_size(players)), np.float32),
             learner=np.full(n, -1, np.int64), learner_reward=np.zeros(n, np.float32),
-            step_reads=step_reads(players))
+            step_reads=step_reads(players),
+            obs_scale=obs_scale(players) if scale_observations else np.zeros(0, np.float32))
         self.opponents = make_opponents(opponents, learner_seat, players, n)
+        if vp_shaping and not self.opponents.enabled:
+            raise ValueError("vp_shaping shapes the learner's rewards: it needs opponents "
+                             "(learner mode); for every seat, use dominion_env.shaping.VPShaping")
+        self.shaping = VPShaping(n, vp_shaping) if vp_shaping else None
+        self._shaped = np.zeros(n, np.float32)
+        self._scores = np.zeros((n, players), np.int64)
         self._policy_rng = np.zeros(n, np.uint64)
         self._serial = n < PARALLEL_MIN_GAMES
         self._no_actions = np.full(n, -1, np.int64)
@@ -180,6 +194,9 @@ class VecGame:
                   self._no_actions, self.autoreset, 1, self.opponents, self._policy_rng,
                   int(seed))
         self._ready = True
+        if self.shaping is not None:
+            self.shaping.reset()
+            self._shaped[:] = 0.0
         return self._result()
 
     def step(self, actions) -> Step:
@@ -193,6 +210,15 @@ class VecGame:
         actions = self._check_actions(actions)
         self._run(batch_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
                   actions, self.autoreset, 1, self.opponents, self._policy_rng, -1)
+        if self.shaping is not None:
+            stepped = np.flatnonzero(actions >= 0)
+            b = self.buffers
+            done = b.terminated[stepped] | b.truncated[stepped]
+            potential = vp_potential(self.scores[stepped], b.learner[stepped],
+                                     self.shaping.coef)
+            self._shaped[:] = 0.0
+            self._shaped[stepped] = self.shaping.step(b.learner_reward[stepped], done,
+                                                      potential, stepped)
         return self._result()
 
     def random_actions(self) -> np.ndarray:
@@ -241,6 +267,23 @@ class VecGame:
     def learner_rewards(self) -> np.ndarray:
         """(N,) the learner's reward in the game that ended on this step (else 0)."""
         return self.buffers.learner_reward
+
+    @property
+    def scores(self) -> np.ndarray:
+        """(N, P) int64: every player's score (VP) now in the game in each row (with
+        autoreset, a game that ended on this step has been replaced: its final scores are
+        not kept; ``rewards`` tell its result)."""
+        self._run(scores_kernel, self.state, TABLE, self.buffers.scratch, self._scores)
+        return self._scores
+
+    @property
+    def shaped_rewards(self) -> np.ndarray:
+        """(N,) float32, learner mode with ``vp_shaping``: the learner's reward on this step
+        with potential-based VP shaping (``dominion_env.shaping``): the shaped rewards of each
+        game sum to exactly its result (+1/0/-1; 0 when truncated)."""
+        if self.shaping is None:
+            raise RuntimeError("shaped_rewards needs VecGame(..., vp_shaping=coef > 0)")
+        return self._shaped
 
     @property
     def running(self) -> np.ndarray:

@@ -4,7 +4,7 @@ Layers, lowest first (a module may import its own layer or a lower one, never a 
 
     data       cards, kingdoms                      what the game is made of
     engine     engine/*                             Numba kernels over the state record
-    faces      names, vector (VecGame), game        Python faces of the engine; take BotTables
+    faces      names, shaping, vector, game         Python faces of the engine; take BotTables
     agents     agents/*  (dominion_env.agents)      bot language and library
     analysis   analysis/*                           arena, tournaments, ratings, reports
     top        envs/*, cli, train/* (dominion_env.train)
@@ -32,7 +32,8 @@ FOLDERS = {"dominion_env": "dominion_env", "agents": "dominion_env.agents",
 LAYERS = [
     ("data", ("dominion_env.cards", "dominion_env.kingdoms")),
     ("engine", ("dominion_env.engine",)),
-    ("faces", ("dominion_env.names", "dominion_env.vector", "dominion_env.game")),
+    ("faces", ("dominion_env.names", "dominion_env.shaping", "dominion_env.vector",
+               "dominion_env.game")),
     ("agents", ("dominion_env.agents",)),
     ("analysis", ("dominion_env.analysis",)),
     ("top", ("dominion_env.envs", "dominion_env.cli", "dominion_env.train")),

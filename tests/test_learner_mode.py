@@ -87,7 +87,7 @@ def test_final_observation_in_plain_mode_is_the_last_actor_view():
         if out.terminated[0] or out.truncated[0]:
             break
     expected = np.zeros_like(v.final_observation[0])
-    observe_game(v.state, 0, TABLE, actor, v.buffers.offsets, expected)
+    observe_game(v.state, 0, TABLE, actor, v.buffers, expected)
     assert expected.any()
     np.testing.assert_array_equal(v.final_observation[0], expected)
 

@@ -48,6 +48,7 @@ class Buffers(NamedTuple):
     learner: np.ndarray  # (N,) int64, the learner's seat (learner mode; else -1)
     learner_reward: np.ndarray  # (N,) float32, the learner's reward on the step a game ends
     step_reads: np.ndarray  # (K, 2) int64, byte ranges of a record a step reads (prefetched)
+    obs_scale: np.ndarray  # (O,) float32 divisors of a scaled observation; (0,): raw counts
 
 
 class Opponents(NamedTuple):
@@ -80,11 +81,19 @@ def new_game(r, T, cfg, setup, mask_row, scratch_row):
 
 
 @njit
+def _observe(r, T, viewer, buf, out):
+    write_observation(r, T, viewer, buf.offsets, out)
+    scale = buf.obs_scale
+    for i in range(scale.shape[0]):  # empty unless observations are scaled
+        out[i] = out[i] / scale[i]
+
+
+@njit
 def _write_obs(r, T, buf, g):
     viewer = r.game[DEC_PLAYER]
     if viewer < 0:
         viewer = 0
-    write_observation(r, T, viewer, buf.offsets, buf.obs[g])
+    _observe(r, T, viewer, buf, buf.obs[g])
 
 
 # Each prange body below is one call to a helper: Numba's parfor lowering was seen to drop
@@ -177,7 +186,7 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
             viewer = buf.learner[g]
             buf.learner_reward[g] = r.reward[viewer]
         if write_obs:
-            write_observation(r, T, viewer, buf.offsets, buf.final_obs[g])
+            _observe(r, T, viewer, buf, buf.final_obs[g])
         if autoreset:
             _start_game(r, g, T, cfg, setup, buf, opp)
     if write_obs:
@@ -283,10 +292,25 @@ def bot_action_game(s, g, T, bots, b, mask_row, bot_rng, scratch_row):
 
 
 @njit
-def observe_game(s, g, T, viewer, offsets, out):
-    write_observation(s[g], T, viewer, offsets, out)
+def observe_game(s, g, T, viewer, buf, out):
+    """Game g from ``viewer``'s view into out, as the step writes it (scaled or raw)."""
+    _observe(s[g], T, viewer, buf, out)
 
 
 @njit
 def score_game(s, g, T, p, scratch_row):
     return victory_points(s[g], T, p, scratch_row)
+
+
+@njit
+def _score_row(s, g, T, scratch, out):
+    for p in range(s[g].game[PLAYERS]):
+        out[g, p] = victory_points(s[g], T, p, scratch[g])
+
+
+@kernel
+def scores_kernel(s, T, scratch, out):
+    """out[g, p] = player p's score now in game g (the finished game's on its last step
+    without autoreset; with autoreset, the new game's)."""
+    for g in prange(s.shape[0]):
+        _score_row(s, g, T, scratch, out)

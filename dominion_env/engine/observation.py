@@ -39,14 +39,25 @@ Pieces (C = number of cards, P = players; "seat" pieces are indexed by rotated s
     dec_params    3    cost floor, cost cap (capped at 20), picks still wanted
 
 Everything here is what the viewer may know under the rules: no opponent's hand contents, no
-deck order. Values are raw counts, not normalised.
+deck order.
+
+Values are raw counts by default. ``obs_scale(players)`` gives a fixed divisor per entry, from
+the piece table ``SCALES`` (the Supply by each pile's starting size, counts and counters by
+small constants), so that a scaled observation (``VecGame(scale_observations=True)``) is O(1)
+in play: networks learn from it, where raw counts (a Supply of 46 Coppers beside one-hot flags)
+stall them. Scaling divides in the kernel that writes the observation; it changes no game.
+``obs_bounds(players, turn_limit, scaled)`` gives true (low, high) bounds per entry: a count of
+one card is at most ``MAX_COPIES`` (the state's limit, also for ``set_scenario`` positions),
+sizes at most every copy of every card; counters have no small bound under the rules
+(Coppersmith under Throne Rooms makes $ grow with the square of the plays): their bound is
+that square, true but loose.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..cards import DUCHY, NUM_CARDS, VP, VP_DUKE, VP_GARDENS, VP_RULE
+from ..cards import DUCHY, NAMES, NUM_CARDS, VP, VP_DUKE, VP_GARDENS, VP_RULE, TABLE, pile_size
 from .jit import njit
 from .layout import (
     ACTIONS,
@@ -69,6 +80,7 @@ from .layout import (
     IN_PLAY,
     IN_SUPPLY,
     KNOWN_TOP,
+    MAX_COPIES,
     NUM_DECISIONS,
     NUM_PHASES,
     PHASE,
@@ -98,6 +110,59 @@ def _pieces(players: int):
 
 
 PIECE_NAMES = tuple(name for name, _ in _pieces(2))
+
+# Divisor per piece for scaled observations: a number, a tuple (one per entry of the piece), or
+# "pile" (the card's Supply pile size at setup, for this player count).
+SCALES = {
+    "hand": 5, "draw_pile": 10, "known_top": 2, "discard": 10, "aside": 5, "in_play": 5,
+    "owned": 10, "supply": "pile", "in_supply": 1, "trash": 10, "turn_seat": 1, "phase": 1,
+    "counters": (5, 5, 10, 5, 5), "turn_number": 50, "hand_size": 10, "draw_size": 20,
+    "discard_size": 20, "vp": 20, "turns_taken": 25, "decision": 1, "dec_source": 1,
+    "dec_card": 1, "dec_target": 1, "dec_params": (10, 10, 5),
+}
+FLAG_PIECES = ("in_supply", "turn_seat", "phase", "decision", "dec_source", "dec_card",
+               "dec_target")
+SIGNED_PIECES = ("owned", "vp")  # a Masquerade pass trashed in public; Curses
+
+
+def obs_scale(players: int) -> np.ndarray:
+    """(O,) float32: the divisor of each entry of a scaled observation (see ``SCALES``)."""
+    pile = np.array([max(1, pile_size(n, players)) for n in NAMES], np.float32)
+    out = []
+    for name, size in _pieces(players):
+        s = SCALES[name]
+        if isinstance(s, str):
+            out.append(pile)
+        else:
+            out.append(np.broadcast_to(np.asarray(s, np.float32), (size,)))
+    return np.concatenate(out).astype(np.float32)
+
+
+def obs_bounds(players: int, turn_limit: int = 100, scaled: bool = False):
+    """(low, high) (O,) float32: bounds every observation entry keeps, in any game."""
+    cards = NUM_CARDS * MAX_COPIES  # every copy of every card
+    plays = 2 * cards  # each card enters play once a turn; Throne Room plays it twice
+    # most VP per copy: Gardens counts every card, Duke every Duchy
+    rule = TABLE[:, VP_RULE]
+    vp_per_copy = np.where(rule == VP_GARDENS, cards // 10,
+                           np.where(rule == VP_DUKE, MAX_COPIES, np.maximum(TABLE[:, VP], 0)))
+    hi_of = {
+        "counters": (1 + 2 * plays, 1 + plays, plays * plays, plays, plays),
+        "turn_number": turn_limit * players + 1, "turns_taken": turn_limit,
+        "hand_size": cards, "draw_size": cards, "discard_size": cards,
+        "vp": MAX_COPIES * int(vp_per_copy.sum()), "dec_params": (COST_CAP_SHOWN, COST_CAP_SHOWN, cards),
+    }
+    low, high = [], []
+    for name, size in _pieces(players):
+        hi = 1 if name in FLAG_PIECES else hi_of.get(name, MAX_COPIES)
+        high.append(np.broadcast_to(np.asarray(hi, np.float64), (size,)))
+        lo = -MAX_COPIES if name in SIGNED_PIECES else 0
+        low.append(np.full(size, lo, np.float64))
+    low, high = np.concatenate(low), np.concatenate(high)
+    if scaled:
+        scale = obs_scale(players).astype(np.float64)
+        low, high = low / scale, high / scale
+    return low.astype(np.float32), high.astype(np.float32)
 (O_HAND, O_DRAW, O_KNOWN_TOP, O_DISCARD, O_ASIDE, O_IN_PLAY, O_OWNED, O_SUPPLY, O_IN_SUPPLY,
  O_TRASH, O_TURN_SEAT, O_PHASE, O_COUNTERS, O_TURN_NUMBER, O_HAND_SIZE, O_DRAW_SIZE, O_DISCARD_SIZE,
  O_VP, O_TURNS_TAKEN, O_DECISION, O_DEC_SOURCE, O_DEC_CARD, O_DEC_TARGET,
