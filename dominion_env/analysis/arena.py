@@ -37,8 +37,18 @@ def seat_rotation(num_bots: int, players: int, n_games: int, first_index: int = 
     return base[(np.arange(players)[None, :] + i) % players]
 
 
-def play_games(bot_table, n_games: int, players: int = 2, kingdom="random", *, seed: int = 0,
-               seat_bot=None, turn_limit: int = 100, chunk: int = 16384, progress=None):
+def play_games(
+    bot_table,
+    n_games: int,
+    players: int = 2,
+    kingdom="random",
+    *,
+    seed: int = 0,
+    seat_bot=None,
+    turn_limit: int = 100,
+    chunk: int = 16384,
+    progress=None,
+):
     """Play ``n_games`` bot games. ``seat_bot`` (n_games, players) gives bot ids per seat
     (default: ``seat_rotation`` of every bot in the table). ``progress(k)`` is called after
     each chunk of k games."""
@@ -67,11 +77,23 @@ def play_games(bot_table, n_games: int, players: int = 2, kingdom="random", *, s
         if n < size:
             s = new_state(n)
             mask, scratch, bot_rng, t = mask[:n], scratch[:n], bot_rng[:n], t[:n]
-        play_bots_kernel(s, TABLE, cfg, setup, mask, scratch, seed, start,
-                         seat_bot[start:start + n], bot_table, bot_rng, t)
-        reward[start:start + n] = s["reward"][:, :players]
-        turns[start:start + n] = t
-        status[start:start + n] = s["game"][:, STATUS]
+        play_bots_kernel(
+            s,
+            TABLE,
+            cfg,
+            setup,
+            mask,
+            scratch,
+            seed,
+            start,
+            seat_bot[start : start + n],
+            bot_table,
+            bot_rng,
+            t,
+        )
+        reward[start : start + n] = s["reward"][:, :players]
+        turns[start : start + n] = t
+        status[start : start + n] = s["game"][:, STATUS]
         if progress is not None:
             progress(n)
     return GameResults(seat_bot, reward, turns, status)
@@ -100,7 +122,18 @@ def summarize(results: GameResults, names: list[str]) -> list[dict]:
         n = int(seats.sum())
         w, t, lo = int((r == 1).sum()), int((r == 0).sum()), int((r == -1).sum())
         trunc = int((seats & (results.status == TRUNCATED)[:, None]).sum())
-        rows.append({"bot": name, "games": n, "wins": w, "ties": t, "losses": lo,
-                     "truncated": trunc, "win_rate": w / n if n else 0.0,
-                     "win_ci": wilson(w, n), "tie_ci": wilson(t, n), "loss_ci": wilson(lo, n)})
+        rows.append(
+            {
+                "bot": name,
+                "games": n,
+                "wins": w,
+                "ties": t,
+                "losses": lo,
+                "truncated": trunc,
+                "win_rate": w / n if n else 0.0,
+                "win_ci": wilson(w, n),
+                "tie_ci": wilson(t, n),
+                "loss_ci": wilson(lo, n),
+            }
+        )
     return rows
