@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 
@@ -117,6 +118,16 @@ def _bots(args) -> int:
         rules = "uniform random" if b.random else " > ".join(
             r if isinstance(r, str) else f"{r[0]} if {' and '.join(r[1:])}" for r in b.rules)
         print(f"{b.name:<22} {rules}\n{'':<22} ({b.source})")
+    if importlib.util.find_spec("torch") is not None:
+        from .train.policy import load_agent, shipped_agents  # optional extra (torch)
+
+        for name in shipped_agents():
+            info = load_agent(name).info
+            trained = info.trained
+            print(f"{name:<22} trained agent ({info.players} players; "
+                  f"{trained.get('steps', 0):,} learner steps, "
+                  f"{trained.get('minutes', 0):.0f} min): play it with its name anywhere "
+                  f"a bot goes in simulate, tournament and evaluate")
     return 0
 
 
@@ -133,6 +144,21 @@ def _kingdoms(args) -> int:
     for name, cards in RECOMMENDED.items():
         print(f"{name:<16} {', '.join(cards)}")
     return 0
+
+
+def _add_training_commands(sub) -> None:
+    """``train`` and ``evaluate`` need torch (the ``train`` extra): their module is imported
+    only when one of them is asked for, so the other commands run without torch."""
+    needs_torch = "needs the train extra: pip install torch==2.13.0 && pip install -e '.[train]'"
+    if importlib.util.find_spec("torch") is None:
+        for name in ("train", "evaluate"):
+            sub.add_parser(name, help=needs_torch).set_defaults(
+                run=lambda args: sys.exit(f"dominion {args.command} {needs_torch}"))
+        return
+    from .train import commands  # optional extra: see the docstring (test_architecture)
+
+    commands.add_train_parser(sub)
+    commands.add_evaluate_parser(sub)
 
 
 def main(argv=None) -> int:
@@ -174,6 +200,7 @@ def main(argv=None) -> int:
                       help="folder for the CSV files and heatmap.png ('' to write nothing)")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
+    _add_training_commands(sub)
     for name, fn, text in (("bots", _bots, "list the named bots"),
                            ("cards", _cards, "list the card table"),
                            ("kingdoms", _kingdoms, "list the recommended kingdoms")):

@@ -72,6 +72,8 @@ from .engine.layout import (
     NUM_ACTIONS,
     RUNNING,
     STATUS,
+    TRUNCATED,
+    TURN_NUMBER,
     new_state,
     step_reads,
 )
@@ -267,6 +269,21 @@ class VecGame:
     def learner_rewards(self) -> np.ndarray:
         """(N,) the learner's reward in the game that ended on this step (else 0)."""
         return self.buffers.learner_reward
+
+    @property
+    def decision_kind(self) -> np.ndarray:
+        """(N,) int64: the kind of each game's pending decision (``layout.DECISION_NAMES``)."""
+        return self.state["game"][:, DEC_KIND]
+
+    @property
+    def turn_number(self) -> np.ndarray:
+        """(N,) int64: turns started in each game (all players' together)."""
+        return self.state["game"][:, TURN_NUMBER]
+
+    @property
+    def truncated_games(self) -> np.ndarray:
+        """(N,) bool: games stopped by the turn limit (kept until reset without autoreset)."""
+        return self.state["game"][:, STATUS] == TRUNCATED
 
     @property
     def scores(self) -> np.ndarray:

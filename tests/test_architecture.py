@@ -106,9 +106,21 @@ def test_no_upward_import():
     assert not bad, "imports against the layers:\n" + "\n".join(bad)
 
 
+# (importer, imported) pairs allowed inside a function, each with its reason
+LAZY_ALLOWED = {
+    # the training commands and agents need torch (the `train` extra); the CLI's other
+    # commands must run without it
+    ("dominion_env.cli", "dominion_env.train"),
+}
+
+
 def test_no_package_import_inside_functions():
+    def allowed(m, t):
+        return any(m == a and (t == b or t.startswith(b + ".")) for a, b in LAZY_ALLOWED)
+
     bad = [f"{KNOWN[m].relative_to(ROOT)}:{line} imports {t} inside a function"
-           for m, t, line, at_top in EDGES if not at_top and t != FRONT_DOOR]
+           for m, t, line, at_top in EDGES
+           if not at_top and t != FRONT_DOOR and not allowed(m, t)]
     assert not bad, "\n".join(bad)
 
 

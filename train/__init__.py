@@ -1,18 +1,24 @@
-"""Training: reinforcement learning on the batched environment.
+"""Training agents on the batched engine (installed as ``dominion_env.train``).
 
-    python -m train.maskable_ppo --steps 200000 --num-envs 256 --opponent "Big Money"
+    dominion train --minutes 10                       # the defaults: see ppo.TrainConfig
+    from dominion_env.train import TrainConfig, train, load_agent, evaluate
 
-``maskable_ppo``: sb3-contrib's MaskablePPO against compiled bots on ``DominionVecEnv`` (one
-VecGame, bots inside the compiled step), then the trained policy's win rate against the bot
-with a 95% interval (``evaluate``); the model is saved as a .zip. Needs the ``train`` extra.
+``ppo``         our PPO on VecGame with torch: gamma 1, potential-based VP shaping, scaled
+                observations, an imitation warm start, an opponent pool of library bots,
+                past snapshots (self-play) and saved agents. The default trainer.
+``seats``       where the learner's games come from: compiled bots in the step (learner mode),
+                or policies answering the other seats of an all-external VecGame.
+``policy``      the network, batched masked sampling, saving and loading agents (shipped
+                agents: ``policy.shipped_agents()``).
+``evaluate``    an agent against bots: W/T/L with 95% intervals, VP margin, length, buys.
+``maskable_ppo``  sb3-contrib's MaskablePPO on the SB3 VecEnv (kept working; slower per step).
 
-What to expect (measured on 2 CPU cores, default hyperparameters, random kingdoms): against
-Random the policy wins 100% of 1,000 games after 300k steps (about a minute). Against Big Money
-win/loss alone gives a new policy nothing to learn from (it never wins, and drifts into long
-games); ``--margin-reward 0.02`` (a score-margin bonus at each game's end) reached a 2.2% win
-rate [1.6%, 2.9%] after 1M steps, and a curriculum (300k steps against Random, then ``--load``
-and 600k against Big Money) 3.1% [2.2%, 4.4%]. Beating Big Money takes far longer training or
-better features; that tuning is not done here.
-
-Self-play with an opponent pool and ratings are not here yet.
+Needs the ``train`` extra (torch). Importing this package sets ``OMP_WAIT_POLICY=PASSIVE``
+unless set: torch and Numba each bring an OpenMP runtime, and with both spinning after their
+parallel regions a VecGame step took 18 ms instead of 0.6 ms on 2 cores (measured). It must be
+set before either runtime starts, hence here, at import.
 """
+
+import os
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

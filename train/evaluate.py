@@ -1,0 +1,104 @@
+"""An agent against bots: whole games on seeds training never used, counted honestly.
+
+    from dominion_env.train import evaluate, load_agent
+    rows = evaluate(load_agent("ppo-bmu"), ["Big Money", "Big Money Ultimate"], games=4000)
+
+For each opponent: ``games`` games in learner mode (the bot in every other seat, the agent in
+a random seat per game), every game that starts played to its end. Reported per opponent:
+wins (sole winner), ties (a shared win), losses, truncated games, the win rate with its 95%
+Wilson interval, the agent's mean VP margin (its score minus the best other score at the
+end), the mean game length in turns per player, and the agent's buys per game by card.
+With P players, a fair share of wins is 1/P.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..agents import compile_bots
+from ..analysis.arena import wilson
+from ..cards import NAMES, NUM_CARDS
+from ..engine.layout import DEC_BUY
+from ..vector import VecGame
+from .policy import Agent
+
+EVAL_SEED = 10**9  # far from any training seed (training uses seeds below 10**8)
+
+
+def evaluate(agent: Agent, opponents, games: int = 4000, players: int = 2, kingdom="random",
+             seed: int = EVAL_SEED, batch: int = 1000, turn_limit: int = 100) -> list[dict]:
+    """One result dict per opponent (see the module docstring)."""
+    if isinstance(opponents, str):
+        opponents = [opponents]
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive int, got {games!r}")
+    if agent.info.players != players:
+        raise ValueError(f"agent {agent.name!r} plays {agent.info.players}-player games; "
+                         f"players={players}")
+    return [_against(agent, name, games, players, kingdom, seed, batch, turn_limit)
+            for name in opponents]
+
+
+def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit) -> dict:
+    table = compile_bots(opponent)
+    result, margin, turns, status = [], [], [], []
+    buys = np.zeros(NUM_CARDS, np.int64)
+    agent.seed(seed)
+    for chunk, start in enumerate(range(0, games, batch)):
+        n = min(batch, games - start)
+        vec = VecGame(n, players, kingdom, opponents=table, autoreset=False,
+                      turn_limit=turn_limit, scale_observations=agent.info.scale_observations)
+        vec.reset(seed + chunk)
+        seat = vec.learner_seat.copy()
+        reward = np.zeros(n, np.float32)
+        actions = np.full(n, -1, np.int64)
+        while True:
+            live = np.flatnonzero(vec.running)
+            if not len(live):
+                break
+            actions[:] = -1
+            actions[live] = agent.act(vec.observation[live], vec.action_mask[live])
+            bought = actions[live][(vec.decision_kind[live] == DEC_BUY)
+                                   & (actions[live] < NUM_CARDS)]
+            np.add.at(buys, bought, 1)
+            vec.step(actions)
+            reward += vec.learner_rewards
+        scores = vec.scores.astype(np.float64)
+        rows = np.arange(n)
+        own = scores[rows, seat]
+        scores[rows, seat] = -np.inf
+        result.append(reward)
+        margin.append(own - scores.max(axis=1))
+        turns.append(vec.turn_number / players)
+        status.append(vec.truncated_games)
+    result, margin = np.concatenate(result), np.concatenate(margin)
+    truncated = np.concatenate(status)
+    wins = int(((result == 1) & ~truncated).sum())
+    ties = int(((result == 0) & ~truncated).sum())
+    losses = int((result == -1).sum())
+    lo, hi = wilson(wins, games)
+    top = np.argsort(-buys)[:8]
+    return {
+        "agent": agent.name, "opponent": opponent, "players": players, "games": games,
+        "wins": wins, "ties": ties, "losses": losses, "truncated": int(truncated.sum()),
+        "win_rate": wins / games, "win_ci_low": lo, "win_ci_high": hi,
+        "fair_share": 1 / players,
+        "mean_vp_margin": float(margin.mean()),
+        "mean_turns": float(np.concatenate(turns).mean()),
+        "buys_per_game": {NAMES[c]: round(buys[c] / games, 2) for c in top if buys[c] > 0},
+    }
+
+
+def format_table(rows: list[dict]) -> str:
+    head = (f"{'opponent':<22}{'games':>7}{'win rate [95% CI]':>26}{'ties':>6}{'losses':>8}"
+            f"{'trunc':>6}{'VP margin':>11}{'turns':>7}")
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        ci = (f"{r['win_rate']:6.1%} [{r['win_ci_low']:5.1%}, {r['win_ci_high']:5.1%}]")
+        lines.append(f"{r['opponent']:<22}{r['games']:>7}{ci:>26}{r['ties']:>6}"
+                     f"{r['losses']:>8}{r['truncated']:>6}{r['mean_vp_margin']:>+11.1f}"
+                     f"{r['mean_turns']:>7.1f}")
+    for r in rows:
+        buys = ", ".join(f"{k} {v}" for k, v in r["buys_per_game"].items())
+        lines.append(f"buys per game vs {r['opponent']}: {buys}")
+    return "\n".join(lines)

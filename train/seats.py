@@ -1,0 +1,121 @@
+"""Where a learner's games come from: rows of a VecGame whose other seats someone else plays.
+
+Both kinds below look the same to a trainer: every row waits at one of the learner's
+decisions, ``step(actions)`` answers all of them and returns the learner's next decisions,
+its (shaped) rewards, which rows' games ended and how.
+
+``BotSeats``     learner mode: compiled bots play every other seat inside the step kernel.
+``PolicySeats``  every seat external (self-play, past snapshots, saved agents): the rows'
+                 other seats are answered in batches by whichever policy owns them, between
+                 the learner's decisions, until every row waits for the learner again. One
+                 VecGame, one forward pass per policy per round, no per-game Python env.
+
+Rewards: the game result (+1/0/-1, 0 when truncated) on the learner's last decision of a game,
+plus potential-based VP shaping (``dominion_env.shaping``), so each game's rewards still sum to
+its result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..shaping import VPShaping, vp_potential
+from ..vector import VecGame
+
+
+class Finished:
+    """Games that ended on a step: the learner's result and who it played, per game."""
+
+    def __init__(self, result: np.ndarray, opponent: list[str]):
+        self.result = result
+        self.opponent = opponent
+
+
+class BotSeats:
+    """Learner mode: ``table`` (a BotTable of 1 or players-1 bots) plays the other seats."""
+
+    def __init__(self, num_games: int, players: int, kingdom, table, label: str, *,
+                 vp_shaping: float, turn_limit: int = 100):
+        self.label = label
+        self.vec = VecGame(num_games, players, kingdom, opponents=table,
+                           scale_observations=True, vp_shaping=vp_shaping or 0.0,
+                           turn_limit=turn_limit)
+        self.num_games = num_games
+
+    def reset(self, seed: int):
+        out = self.vec.reset(seed)
+        return out.observation, out.action_mask
+
+    def step(self, actions: np.ndarray):
+        out = self.vec.step(actions)
+        done = out.terminated | out.truncated
+        reward = (self.vec.shaped_rewards if self.vec.shaping is not None
+                  else self.vec.learner_rewards)
+        ended = np.flatnonzero(done)
+        fin = Finished(self.vec.learner_rewards[ended].copy(), [self.label] * len(ended))
+        return out.observation, out.action_mask, reward, done, fin
+
+
+class PolicySeats:
+    """Every seat external; ``opponent(obs, mask) -> actions`` plays every non-learner seat.
+
+    The learner's seat is drawn per game from this object's own generator (seeded by
+    ``reset``), so a learner plays every seat equally often."""
+
+    def __init__(self, num_games: int, players: int, kingdom, opponent, label: str, *,
+                 vp_shaping: float, turn_limit: int = 100):
+        self.label = label
+        self.opponent = opponent
+        self.players = players
+        self.vec = VecGame(num_games, players, kingdom, scale_observations=True,
+                           turn_limit=turn_limit)
+        self.num_games = num_games
+        self.seat = np.zeros(num_games, np.int64)
+        self.shaping = VPShaping(num_games, vp_shaping or 0.0)
+        self.rng = np.random.default_rng(0)
+        self._result = np.zeros(num_games, np.float32)
+        self._done = np.zeros(num_games, bool)
+
+    def reset(self, seed: int):
+        self.rng = np.random.default_rng(seed)
+        self.seat[:] = self.rng.integers(0, self.players, self.num_games)
+        self.vec.reset(seed)
+        self.shaping.reset()
+        self._result[:] = 0.0
+        self._done[:] = False
+        self._advance()
+        return self.vec.observation, self.vec.action_mask
+
+    def step(self, actions: np.ndarray):
+        self._result[:] = 0.0
+        self._done[:] = False
+        self._play(actions)
+        self._advance()
+        done = self._done.copy()
+        potential = vp_potential(self.vec.scores, self.seat, self.shaping.coef)
+        reward = self.shaping.step(self._result, done, potential)
+        ended = np.flatnonzero(done)
+        fin = Finished(self._result[ended].copy(), [self.label] * len(ended))
+        return self.vec.observation, self.vec.action_mask, reward, done, fin
+
+    def _play(self, actions):
+        """Step the rows given an action (others -1); note the learner's results of games
+        that end, and draw the learner's seat of each new game."""
+        out = self.vec.step(actions)
+        ended = np.flatnonzero(out.terminated | out.truncated)
+        if len(ended):
+            self._result[ended] = out.rewards[ended, self.seat[ended]]
+            self._done[ended] = True
+            self.seat[ended] = self.rng.integers(0, self.players, len(ended))
+
+    def _advance(self):
+        """Let the opponent answer every decision that is not the learner's."""
+        for _ in range(10_000):
+            other = np.flatnonzero(self.vec.current_player != self.seat)
+            if not len(other):
+                return
+            actions = np.full(self.num_games, -1, np.int64)
+            actions[other] = self.opponent(self.vec.observation[other],
+                                           self.vec.action_mask[other])
+            self._play(actions)
+        raise RuntimeError("opponents kept deciding for 10000 rounds")
