@@ -16,6 +16,7 @@ from tqdm import tqdm
 
 from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots
 from .analysis.arena import play_games, summarize
+from .analysis.mixed import is_policy, play_mixed
 from .analysis.tournament import run_tournament
 from .cards import COST, NAMES, SETS, TABLE, is_implemented, types_of
 from .kingdoms import RECOMMENDED
@@ -27,13 +28,15 @@ def _simulate(args) -> int:
     if len(names) > args.players:
         raise SystemExit(f"{len(names)} bots do not fit at a {args.players}-player table")
     try:
-        table = compile_bots([get_bot(n) for n in names])
+        players = [resolve_player(n) for n in names]
+        bots = [p for p in players if not is_policy(p)]
+        table = compile_bots(bots) if len(bots) == len(players) else None
     except ValueError as e:
         raise SystemExit(str(e)) from None
     kingdom = args.kingdom
     if kingdom == "bots":
         try:
-            kingdom = kingdom_for([get_bot(n) for n in names])
+            kingdom = kingdom_for(bots)
         except ValueError as e:
             raise SystemExit(str(e)) from None
     elif kingdom != "random" and "," in kingdom:
@@ -41,8 +44,12 @@ def _simulate(args) -> int:
     start = time.perf_counter()
     with tqdm(total=args.games, unit="game", desc="simulating", disable=args.quiet) as bar:
         try:
-            res = play_games(table, args.games, args.players, kingdom, seed=args.seed,
-                             turn_limit=args.turn_limit, progress=bar.update)
+            if table is not None:
+                res = play_games(table, args.games, args.players, kingdom, seed=args.seed,
+                                 turn_limit=args.turn_limit, progress=bar.update)
+            else:  # a trained agent at the table: policies answer their seats in batches
+                res = play_mixed(players, args.games, args.players, kingdom, seed=args.seed,
+                                 turn_limit=args.turn_limit, progress=bar.update)
         except (ValueError, NotImplementedError) as e:
             raise SystemExit(str(e)) from None
     elapsed = time.perf_counter() - start
@@ -144,6 +151,18 @@ def _kingdoms(args) -> int:
     for name, cards in RECOMMENDED.items():
         print(f"{name:<16} {', '.join(cards)}")
     return 0
+
+
+def resolve_player(name: str):
+    """A library bot by name, else a trained agent (a shipped agent's name or a .pt file)."""
+    if name in BOTS:
+        return get_bot(name)
+    if importlib.util.find_spec("torch") is not None:
+        from .train.policy import load_agent, shipped_agents  # optional extra (torch)
+
+        if name in shipped_agents() or name.endswith(".pt"):
+            return load_agent(name)
+    return get_bot(name)  # raises: unknown bot, naming the known ones
 
 
 def _add_training_commands(sub) -> None:

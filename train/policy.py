@@ -88,6 +88,10 @@ class Agent:
         self.greedy = greedy
         self.generator = torch.Generator().manual_seed(0)
 
+    @property
+    def scale_observations(self) -> bool:
+        return self.info.scale_observations
+
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         if obs.shape[-1] != obs_size(self.info.players):
             raise ValueError(f"agent {self.name!r} plays {self.info.players}-player games "

@@ -1,0 +1,81 @@
+"""Games where some seats are played by policies (trained agents) and the rest by bots.
+
+``play_mixed`` is ``arena.play_games`` for tables with a policy at them: the same seating
+(``arena.seat_rotation``), the same first player (seat 0) and the same ``GameResults``, but the
+games run in a VecGame with every seat external. At each round, the rows whose decider is a
+bot get the compiled bots' actions in one call (``VecGame.bot_actions``) and the rows of each
+policy one batched ``act`` call, so a policy sits at a table like a bot does, with no Python
+loop over games.
+
+A policy is any object with ``name``, ``act(observations, masks) -> actions`` (batched numpy)
+and ``scale_observations`` (whether it reads ``VecGame(scale_observations=True)`` rows);
+``dominion_env.train.policy.Agent`` is one. Bots are ``agents.Bot``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..agents import Bot, compile_bots
+from ..cards import check_players
+from ..engine.layout import TERMINATED, TRUNCATED
+from ..engine.observation import obs_scale
+from ..vector import VecGame
+from .arena import GameResults, seat_rotation
+
+
+def is_policy(player) -> bool:
+    return not isinstance(player, Bot) and callable(getattr(player, "act", None))
+
+
+def play_mixed(players: list, n_games: int, n_players: int = 2, kingdom="random", *,
+               seed: int = 0, seat_player=None, turn_limit: int = 100, chunk: int = 2048,
+               progress=None) -> GameResults:
+    """Play ``n_games`` games of ``players`` (Bots and policies; ids = list positions)."""
+    n_players = check_players(n_players)
+    for p in players:
+        if not isinstance(p, Bot) and not is_policy(p):
+            raise TypeError(f"a player is a Bot or a policy with act(obs, masks), got {p!r}")
+    if seat_player is None:
+        seat_player = seat_rotation(len(players), n_players, n_games)
+    seat_player = np.ascontiguousarray(seat_player, np.int64)
+    bots = [k for k, p in enumerate(players) if isinstance(p, Bot)]
+    table = compile_bots([players[k] for k in bots]) if bots else None
+    bot_row = np.full(len(players), -1, np.int64)
+    bot_row[bots] = np.arange(len(bots))
+    scale = obs_scale(n_players)
+    reward = np.zeros((n_games, n_players), np.float32)
+    turns = np.zeros(n_games, np.int64)
+    status = np.zeros(n_games, np.int64)
+    for start in range(0, n_games, chunk):
+        n = min(chunk, n_games - start)
+        seats = seat_player[start:start + n]
+        vec = VecGame(n, n_players, kingdom, autoreset=False, first_player=0,
+                      turn_limit=turn_limit)
+        vec.reset(seed + start)
+        rows = np.arange(n)
+        actions = np.full(n, -1, np.int64)
+        while True:
+            live = vec.running
+            if not live.any():
+                break
+            owner = np.where(live, seats[rows, np.maximum(vec.current_player, 0)], -1)
+            actions[:] = -1
+            if table is not None:
+                by_bot = np.isin(owner, bots)
+                if by_bot.any():
+                    ids = np.where(by_bot, bot_row[np.maximum(owner, 0)], 0)
+                    actions[by_bot] = vec.bot_actions(table, ids)[by_bot]
+            for k, p in enumerate(players):
+                mine = np.flatnonzero(owner == k)
+                if len(mine) and not isinstance(p, Bot):
+                    obs = vec.observation[mine]
+                    actions[mine] = p.act(obs / scale if p.scale_observations else obs,
+                                          vec.action_mask[mine])
+            vec.step(actions)
+            reward[start:start + n] += vec.rewards
+        turns[start:start + n] = vec.turn_number
+        status[start:start + n] = np.where(vec.truncated_games, TRUNCATED, TERMINATED)
+        if progress is not None:
+            progress(n)
+    return GameResults(seat_player, reward, turns, status)
