@@ -8,8 +8,8 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     g.step("Smithy")
     print("\\n".join(g.log()))
 
-``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots answer every
-other seat's decisions, also after ``set_scenario``.
+``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
+answer every other seat's decisions, also after ``set_scenario``.
 
 ``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
 the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
@@ -23,7 +23,7 @@ from collections import Counter
 import numpy as np
 
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
-from .engine.batch import advance_game_learner, bot_action_game, observe_game, score_game
+from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
 from .engine.layout import (
     ACTIONS,
     ASIDE,
@@ -55,21 +55,17 @@ from .engine.layout import (
     EV_TOPDECK,
     EV_TRASH,
     EV_TURN,
-    FR_CARD,
-    FR_PLAYER,
-    FR_STEP,
     HAND,
     IN_PLAY,
     IN_SUPPLY,
     LOG_LEN,
     MAX_COPIES,
+    NUM_ZONES,
     PHASE,
     PHASE_ACTION,
     PHASE_BUY,
     PHASE_NAMES,
-    PLAYERS,
     RUNNING,
-    SP,
     STATUS,
     SUPPLY,
     T_ACTION,
@@ -78,10 +74,8 @@ from .engine.layout import (
     TERMINATED,
     TRASH,
     TRUNCATED,
-    TURN_FRAME,
     TURN_NUMBER,
     TURN_PLAYER,
-    TURNS_TAKEN,
 )
 from .engine.observation import split
 from .names import action_index, legal_action_names
@@ -264,7 +258,8 @@ class Game:
         """
         s = self.state
         P = self.players
-        if not 0 <= turn_player < P:
+        if isinstance(turn_player, bool) or not isinstance(turn_player, (int, np.integer)) \
+                or not 0 <= turn_player < P:
             raise ValueError(f"turn_player must be 0..{P - 1}, got {turn_player}")
         phases = {"action": (PHASE_ACTION, T_ACTION), "buy": (PHASE_BUY, T_BUY_START),
                   "buying": (PHASE_BUY, T_BUY)}
@@ -273,6 +268,14 @@ class Game:
         for name, v in (("actions", actions), ("buys", buys), ("coins", coins)):
             if not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+        turns = np.zeros(P, np.int64)
+        if turns_taken is not None:
+            if not isinstance(turns_taken, (list, tuple, np.ndarray)) or len(turns_taken) != P:
+                raise ValueError(f"turns_taken needs {P} values, got {turns_taken!r}")
+            if not all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t >= 0
+                       for t in turns_taken):
+                raise ValueError(f"turns_taken must be non-negative ints, got {turns_taken!r}")
+            turns[:] = turns_taken
         # parse and check everything before writing anything: bad input leaves the game as is
         zones = [(p, z, _parse_cards(cards))
                  for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY),
@@ -289,7 +292,7 @@ class Game:
             if len(ids) > cap:
                 raise ValueError(f"deck of {len(ids)} cards exceeds the capacity {cap}")
             deck_ids[p] = ids
-        supply_counts = None if supply is None else _parse_cards(supply, allow_zero=True)
+        supply_counts = {} if supply is None else _parse_cards(supply, allow_zero=True)
         trash_counts = {} if trash is None else _parse_cards(trash)
         copies = Counter(trash_counts)
         for _, _, counts in zones:
@@ -297,54 +300,30 @@ class Game:
         for ids in deck_ids.values():
             copies.update(ids)
         piles = {c: int(k) for c, k in enumerate(s["pile"][0, SUPPLY])}
-        piles.update(supply_counts or {})
+        piles.update(supply_counts)
         copies.update(piles)
         for c, k in copies.items():
             if k > MAX_COPIES:
                 raise ValueError(f"{k} copies of {NAMES[c]} in the game; a game holds at most "
                                  f"{MAX_COPIES} copies of a card (the most the rules have: "
                                  f"120 Coppers with 6 players)")
-        s["zone"][0] = 0
-        s["deck_count"][0] = 0
-        s["player"][0] = 0
-        s["masq_in"][0] = 0
-        s["masq_out"][0] = 0
-        s["pile"][0, TRASH] = 0
+        # the position as arrays; the engine writes it (machine.setup_scenario)
+        zone = np.zeros((P, NUM_ZONES, NUM_CARDS), np.int64)
         for p, z, counts in zones:
-            for c, k in counts.items():
-                s["zone"][0, p, z, c] = k
+            zone[p, z, list(counts)] = list(counts.values())
+        deck = np.zeros((P, cap), np.int64)
+        deck_len = np.zeros(P, np.int64)
         for p, ids in deck_ids.items():
-            s["deck"][0, p, :len(ids)] = ids[::-1]
-            s["deck_count"][0, p] = np.bincount(ids, minlength=NUM_CARDS)
-            s["player"][0, p, DECK_LEN] = len(ids)
-        for c, k in (supply_counts or {}).items():
-            s["pile"][0, SUPPLY, c] = k
-            s["pile"][0, IN_SUPPLY, c] = 1
-        for c, k in trash_counts.items():
-            s["pile"][0, TRASH, c] = k
-        if turns_taken is not None:
-            if len(turns_taken) != P:
-                raise ValueError(f"turns_taken needs {P} values")
-            s["player"][0, :P, TURNS_TAKEN] = turns_taken
-        gm = s["game"][0]
-        gm[:] = 0
-        gm[STATUS] = RUNNING
-        gm[TURN_PLAYER] = turn_player
-        gm[TURN_NUMBER] = int(s["player"][0, :P, TURNS_TAKEN].sum()) + 1
-        gm[PLAYERS] = P
-        gm[PHASE], step = phases[phase]
-        gm[ACTIONS], gm[BUYS], gm[COINS] = actions, buys, coins
-        gm[SP] = 1
-        s["frame"][0, 0, :] = 0
-        s["frame"][0, 0, FR_CARD] = TURN_FRAME
-        s["frame"][0, 0, FR_STEP] = step
-        s["frame"][0, 0, FR_PLAYER] = turn_player
-        s["reward"][0] = 0.0
-        b = self._vec.buffers
-        # learner mode: the bots then answer every decision up to the learner's
-        advance_game_learner(s, 0, TABLE, self._vec.config, b, self._vec.opponents)
-        viewer = max(self.current_player, 0)
-        observe_game(s, 0, TABLE, viewer, b.offsets, b.obs[0])
+            deck[p, :len(ids)] = ids
+            deck_len[p] = len(ids)
+        new_piles = np.full(NUM_CARDS, -1, np.int64)
+        new_piles[list(supply_counts)] = list(supply_counts.values())
+        trash_row = np.zeros(NUM_CARDS, np.int64)
+        trash_row[list(trash_counts)] = list(trash_counts.values())
+        step_phase, step = phases[phase]
+        sc = Scenario(zone, deck, deck_len, new_piles, trash_row, turns, int(turn_player),
+                      step_phase, step, int(actions), int(buys), int(coins))
+        scenario_game(s, 0, TABLE, self._vec.config, self._vec.buffers, self._vec.opponents, sc)
         return self
 
     # -- helpers -------------------------------------------------------------------------

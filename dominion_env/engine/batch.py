@@ -15,7 +15,7 @@ import numpy as np
 from .bots import BotTable, bot_action, random_action
 from .jit import kernel, njit, prange, prefetch_bytes
 from .layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
-from .machine import advance, resolve, set_universe, setup_game
+from .machine import advance, resolve, setup_game, setup_scenario
 from .observation import write_observation
 from .zones import below, seed_game, victory_points
 
@@ -32,6 +32,24 @@ class Setup(NamedTuple):
     pool: np.ndarray  # (M,) int64, card ids a random kingdom is drawn from, M >= 10
     random_kingdom: int  # 1: each game draws its own kingdom from pool with its own RNG
     pile_sizes: np.ndarray  # (C,) int64, Supply pile size per card for this player count
+
+
+class Scenario(NamedTuple):
+    """A position to start a game in (``scenario_game``); ``Game.set_scenario`` builds and
+    checks it. Per-player rows for the game's players only."""
+
+    zone: np.ndarray  # (P, NUM_ZONES, C) int64 card counts of HAND / DISCARD / IN_PLAY / ASIDE
+    deck: np.ndarray  # (P, K) int64 card ids of the draw piles, top card first
+    deck_len: np.ndarray  # (P,) int64 cards in each draw pile
+    supply: np.ndarray  # (C,) int64 new Supply pile size per card, -1: the pile as it is
+    trash: np.ndarray  # (C,) int64 card counts
+    turns_taken: np.ndarray  # (P,) int64 turns each player has completed
+    turn_player: int  # whose turn it is
+    phase: int  # PHASE_ACTION or PHASE_BUY
+    step: int  # the turn frame's step to start at (T_ACTION, T_BUY_START, T_BUY)
+    actions: int  # Actions, Buys and $ left this turn
+    buys: int
+    coins: int
 
 
 class Buffers(NamedTuple):
@@ -270,11 +288,15 @@ def play_bots_kernel(s, T, cfg, setup, mask, scratch, seed, first_index, seat_bo
 # -- one game of a batch, for the Python side (Game, tests): g is the record's index ----------
 
 @njit
-def advance_game_learner(s, g, T, cfg, buf, opp):
-    """advance_game, then (learner mode) the bots' decisions up to the learner's."""
-    set_universe(s[g])
-    advance(s[g], T, cfg, buf.mask[g], buf.scratch[g])
-    _play_opponents(s[g], T, cfg, buf, opp, g)
+def scenario_game(s, g, T, cfg, buf, opp, sc):
+    """Game.set_scenario: put game g in the position ``sc`` (``machine.setup_scenario``), run it
+    to its first decision (learner mode: the bots answer every decision up to the learner's)
+    and write its observation."""
+    r = s[g]
+    setup_scenario(r, cfg, sc)
+    advance(r, T, cfg, buf.mask[g], buf.scratch[g])
+    _play_opponents(r, T, cfg, buf, opp, g)
+    _write_obs(r, T, buf, g)
 
 
 @njit

@@ -25,8 +25,8 @@ from .layout import (
     EV_TOPDECK,
     EV_TRASH,
     HAND,
-    IN_SUPPLY,
     IN_PLAY,
+    IN_SUPPLY,
     KNOWN_TOP,
     LOG_LEN,
     PLAYERS,
@@ -127,6 +127,15 @@ def put_on_deck(r, p, c):
     r.deck_count[p, c] += 1
     r.player[p, DECK_LEN] = n + 1
     r.player[p, KNOWN_TOP] += 1
+
+
+@njit
+def stack_deck(r, p, cards, n):
+    """Make cards[:n] (top card first) p's draw pile, which is empty now, face down: p knows
+    none of them (a scenario's deck, as if just shuffled)."""
+    for i in range(n - 1, -1, -1):
+        put_on_deck(r, p, cards[i])
+    r.player[p, KNOWN_TOP] = 0
 
 
 @njit
