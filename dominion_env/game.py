@@ -82,6 +82,12 @@ from .names import action_index, legal_action_names
 from .vector import VecGame
 
 _ZONES = {"hand": HAND, "discard": DISCARD, "in_play": IN_PLAY, "aside": ASIDE}
+# set_scenario's phases: where the turn starts (PHASE_*, the turn frame's step)
+_PHASES = {
+    "action": (PHASE_ACTION, T_ACTION),
+    "buy": (PHASE_BUY, T_BUY_START),
+    "buying": (PHASE_BUY, T_BUY),
+}
 
 
 class Game:
@@ -108,8 +114,10 @@ class Game:
             raise RuntimeError("the game is over; call reset()")
         a = action_index(action)
         if not self.action_mask[a]:
-            raise ValueError(f"illegal action {action!r} for player {self.current_player} "
-                             f"({self.decision['kind']}); legal: {self.legal_actions()}")
+            raise ValueError(
+                f"illegal action {action!r} for player {self.current_player} "
+                f"({self.decision['kind']}); legal: {self.legal_actions()}"
+            )
         self._vec.step(np.array([a], dtype=np.int64))
         return self
 
@@ -118,8 +126,18 @@ class Game:
         from ``rng``, a (1,) uint64 stream that advances with each draw."""
         if self.done:
             raise RuntimeError("the game is over; no decision is pending")
-        return int(bot_action_game(self.state, 0, TABLE, table, b, self._vec.action_mask[0],
-                                   rng, self._vec.buffers.scratch[0]))
+        return int(
+            bot_action_game(
+                self.state,
+                0,
+                TABLE,
+                table,
+                b,
+                self._vec.action_mask[0],
+                rng,
+                self._vec.buffers.scratch[0],
+            )
+        )
 
     # -- what is going on ----------------------------------------------------------------
 
@@ -164,26 +182,36 @@ class Game:
     @property
     def rewards(self) -> np.ndarray:
         """(P,) +1 sole winner, 0 shared win, -1 otherwise; zeros until the game ends."""
-        return self.state["reward"][0, :self.players].copy()
+        return self.state["reward"][0, : self.players].copy()
 
     @property
     def turn(self) -> dict:
         """Actions, Buys, $ and turn number of the turn in progress."""
         gm = self.state["game"][0]
-        return {"turn_number": int(gm[TURN_NUMBER]), "player": int(gm[TURN_PLAYER]),
-                "phase": self.phase, "actions": int(gm[ACTIONS]), "buys": int(gm[BUYS]),
-                "coins": int(gm[COINS])}
+        return {
+            "turn_number": int(gm[TURN_NUMBER]),
+            "player": int(gm[TURN_PLAYER]),
+            "phase": self.phase,
+            "actions": int(gm[ACTIONS]),
+            "buys": int(gm[BUYS]),
+            "coins": int(gm[COINS]),
+        }
 
     @property
     def decision(self) -> dict:
         """The pending decision, by names."""
         gm = self.state["game"][0]
         src, card = int(gm[DEC_SOURCE]), int(gm[DEC_CARD])
-        return {"kind": DECISION_NAMES[int(gm[DEC_KIND])], "player": int(gm[DEC_PLAYER]),
-                "source": NAMES[src] if src >= 0 else None,
-                "card": NAMES[card] if card >= 0 else None, "target": int(gm[DEC_TARGET]),
-                "cost_range": (int(gm[DEC_COST_LO]), int(gm[DEC_COST_HI])),
-                "count": int(gm[DEC_COUNT]), "can_pass": bool(gm[DEC_CAN_PASS])}
+        return {
+            "kind": DECISION_NAMES[int(gm[DEC_KIND])],
+            "player": int(gm[DEC_PLAYER]),
+            "source": NAMES[src] if src >= 0 else None,
+            "card": NAMES[card] if card >= 0 else None,
+            "target": int(gm[DEC_TARGET]),
+            "cost_range": (int(gm[DEC_COST_LO]), int(gm[DEC_COST_HI])),
+            "count": int(gm[DEC_COUNT]),
+            "can_pass": bool(gm[DEC_CAN_PASS]),
+        }
 
     def zones(self, player: int) -> dict:
         """A player's zones by card names; 'deck' is the draw pile, top card first."""
@@ -198,8 +226,11 @@ class Game:
     def supply(self) -> dict:
         """Cards left per Supply pile of this game (empty piles included, as 0)."""
         s = self.state
-        return {NAMES[c]: int(s["pile"][0, SUPPLY, c]) for c in range(NUM_CARDS)
-                if s["pile"][0, IN_SUPPLY, c]}
+        return {
+            NAMES[c]: int(s["pile"][0, SUPPLY, c])
+            for c in range(NUM_CARDS)
+            if s["pile"][0, IN_SUPPLY, c]
+        }
 
     @property
     def trash(self) -> dict:
@@ -243,9 +274,23 @@ class Game:
 
     # -- scenarios -----------------------------------------------------------------------
 
-    def set_scenario(self, *, hands=None, decks=None, discards=None, in_play=None, aside=None,
-                     supply=None, trash=None, turn_player: int = 0, phase: str = "action",
-                     actions: int = 1, buys: int = 1, coins: int = 0, turns_taken=None) -> "Game":
+    def set_scenario(
+        self,
+        *,
+        hands=None,
+        decks=None,
+        discards=None,
+        in_play=None,
+        aside=None,
+        supply=None,
+        trash=None,
+        turn_player: int = 0,
+        phase: str = "action",
+        actions: int = 1,
+        buys: int = 1,
+        coins: int = 0,
+        turns_taken=None,
+    ) -> "Game":
         """Put the game in an exact position and run to the first decision.
 
         Zones are given per player as lists of card names (``decks`` top card first) or
@@ -258,29 +303,26 @@ class Game:
         """
         s = self.state
         P = self.players
-        if isinstance(turn_player, bool) or not isinstance(turn_player, (int, np.integer)) \
-                or not 0 <= turn_player < P:
+        if not _is_count(turn_player) or turn_player >= P:
             raise ValueError(f"turn_player must be 0..{P - 1}, got {turn_player}")
-        phases = {"action": (PHASE_ACTION, T_ACTION), "buy": (PHASE_BUY, T_BUY_START),
-                  "buying": (PHASE_BUY, T_BUY)}
-        if phase not in phases:
-            raise ValueError(f"phase must be one of {list(phases)}, got {phase!r}")
+        if phase not in _PHASES:
+            raise ValueError(f"phase must be one of {list(_PHASES)}, got {phase!r}")
         for name, v in (("actions", actions), ("buys", buys), ("coins", coins)):
-            if not isinstance(v, (int, np.integer)) or v < 0:
+            if not _is_count(v):
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
         turns = np.zeros(P, np.int64)
         if turns_taken is not None:
             if not isinstance(turns_taken, (list, tuple, np.ndarray)) or len(turns_taken) != P:
                 raise ValueError(f"turns_taken needs {P} values, got {turns_taken!r}")
-            if not all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t >= 0
-                       for t in turns_taken):
+            if not all(_is_count(t) for t in turns_taken):
                 raise ValueError(f"turns_taken must be non-negative ints, got {turns_taken!r}")
             turns[:] = turns_taken
         # parse and check everything before writing anything: bad input leaves the game as is
-        zones = [(p, z, _parse_cards(cards))
-                 for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY),
-                                (aside, ASIDE))
-                 for p, cards in self._per_player(arg).items()]
+        zones = [
+            (p, z, _parse_cards(cards))
+            for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY), (aside, ASIDE))
+            for p, cards in self._per_player(arg).items()
+        ]
         cap = s["deck"].shape[2]
         deck_ids = {}
         for p, cards in self._per_player(decks).items():
@@ -304,9 +346,11 @@ class Game:
         copies.update(piles)
         for c, k in copies.items():
             if k > MAX_COPIES:
-                raise ValueError(f"{k} copies of {NAMES[c]} in the game; a game holds at most "
-                                 f"{MAX_COPIES} copies of a card (the most the rules have: "
-                                 f"120 Coppers with 6 players)")
+                raise ValueError(
+                    f"{k} copies of {NAMES[c]} in the game; a game holds at most "
+                    f"{MAX_COPIES} copies of a card (the most the rules have: "
+                    f"120 Coppers with 6 players)"
+                )
         # the position as arrays; the engine writes it (machine.setup_scenario)
         zone = np.zeros((P, NUM_ZONES, NUM_CARDS), np.int64)
         for p, z, counts in zones:
@@ -314,15 +358,15 @@ class Game:
         deck = np.zeros((P, cap), np.int64)
         deck_len = np.zeros(P, np.int64)
         for p, ids in deck_ids.items():
-            deck[p, :len(ids)] = ids
+            deck[p, : len(ids)] = ids
             deck_len[p] = len(ids)
         new_piles = np.full(NUM_CARDS, -1, np.int64)
         new_piles[list(supply_counts)] = list(supply_counts.values())
         trash_row = np.zeros(NUM_CARDS, np.int64)
         trash_row[list(trash_counts)] = list(trash_counts.values())
-        step_phase, step = phases[phase]
-        sc = Scenario(zone, deck, deck_len, new_piles, trash_row, turns, int(turn_player),
-                      step_phase, step, int(actions), int(buys), int(coins))
+        counters = (int(actions), int(buys), int(coins))
+        turn = (int(turn_player), *_PHASES[phase], *counters)
+        sc = Scenario(zone, deck, deck_len, new_piles, trash_row, turns, *turn)
         scenario_game(s, 0, TABLE, self._vec.config, self._vec.buffers, self._vec.opponents, sc)
         return self
 
@@ -337,8 +381,11 @@ class Game:
             return {}
         if isinstance(arg, dict):
             items = arg.items()
-        elif isinstance(arg, (list, tuple)) and len(arg) == self.players and all(
-                isinstance(x, (list, tuple, dict)) for x in arg):
+        elif (
+            isinstance(arg, (list, tuple))
+            and len(arg) == self.players
+            and all(isinstance(x, (list, tuple, dict)) for x in arg)
+        ):
             items = enumerate(arg)
         else:
             raise TypeError("give zones per player: {player: cards} or one list per player")
@@ -347,6 +394,11 @@ class Game:
             self._check_player(p)
             out[int(p)] = cards
         return out
+
+
+def _is_count(v) -> bool:
+    """A non-negative int (a numpy int too, not a bool)."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v >= 0
 
 
 def _check_playable(c: int) -> None:
@@ -376,8 +428,9 @@ def _counts(row) -> dict:
 
 
 # events whose amount counts cards, so that repeats add up
-_COUNTED = frozenset({EV_DRAW, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK,
-                      EV_REVEAL, EV_SET_ASIDE})
+_COUNTED = frozenset(
+    {EV_DRAW, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK, EV_REVEAL, EV_SET_ASIDE}
+)
 
 
 def _event_text(ev: int, p: int, card: int, amount: int) -> str:
@@ -392,8 +445,16 @@ def _event_text(ev: int, p: int, card: int, amount: int) -> str:
         return "game over: " + ("terminated" if amount == TERMINATED else "truncated")
     if ev == EV_PHASE:
         return f"{who} starts the {PHASE_NAMES[amount]} phase"
-    verb = {EV_DRAW: "draws", EV_PLAY: "plays", EV_BUY: "buys", EV_GAIN: "gains",
-            EV_TRASH: "trashes", EV_DISCARD: "discards", EV_TOPDECK: "puts onto the deck",
-            EV_REVEAL: "reveals", EV_REACT: "reveals in reaction", EV_SET_ASIDE: "sets aside"}.get(ev, f"event {ev}")
+    verb = {
+        EV_DRAW: "draws",
+        EV_PLAY: "plays",
+        EV_BUY: "buys",
+        EV_GAIN: "gains",
+        EV_TRASH: "trashes",
+        EV_DISCARD: "discards",
+        EV_TOPDECK: "puts onto the deck",
+        EV_REVEAL: "reveals",
+        EV_REACT: "reveals in reaction",
+        EV_SET_ASIDE: "sets aside",
+    }.get(ev, f"event {ev}")
     return f"{who} {verb} {many}"
-

@@ -108,6 +108,7 @@ def _write_obs(r, T, buf, g):
 # Each prange body below is one call to a helper: Numba's parfor lowering was seen to drop
 # conditional writes made directly in the loop body (the terminated flags never arrived).
 
+
 @njit(inline="always")
 def _play_opponents(r, T, cfg, buf, opp, g):
     """Learner mode: the bots answer every decision until the learner's or the game's end."""
@@ -203,8 +204,7 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
 
 
 @njit
-def _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng,
-                   seed):
+def _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, seed):
     if seed >= 0:
         _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
         _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
@@ -219,8 +219,9 @@ def batch_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, poli
     POLICY_SEED_SALT``) or step (seed = -1: answer actions[g] in each game g). One kernel for
     both: each kernel compiles the whole engine into its own machine code (~8 s cold)."""
     for g in prange(s.shape[0]):
-        _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp,
-                       policy_rng, seed)
+        _reset_or_step(
+            s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, seed
+        )
 
 
 @njit
@@ -244,8 +245,6 @@ def _seed_row(rng, g, seed):
     seed_game(rng, g, seed, g)
 
 
-
-
 @njit
 def _random_row(mask, rng, out, g):
     out[g] = random_action(mask[g], rng, g)
@@ -258,8 +257,9 @@ def random_actions_kernel(mask, rng, out):
 
 
 @njit
-def _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
-                   bot_rng, turns):
+def _play_bot_game(
+    s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+):
     r = s[g]
     seed_game(r.rng, 0, seed, first_index + g)
     seed_game(bot_rng, g, seed + 1, first_index + g)
@@ -272,8 +272,9 @@ def _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_b
 
 
 @kernel
-def play_bots_kernel(s, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
-                     bot_rng, turns):
+def play_bots_kernel(
+    s, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+):
     """Play one whole game per record with bots: seat_bot[g, p] is the bot id of player p.
 
     Record g plays game number first_index + g of the run seeded ``seed`` (the same game a
@@ -281,11 +282,13 @@ def play_bots_kernel(s, T, cfg, setup, mask, scratch, seed, first_index, seat_bo
     bot_rng[g]. Results stay in the records (reward, STATUS); turns[g] = turns started.
     """
     for g in prange(s.shape[0]):
-        _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
-                       bot_rng, turns)
+        _play_bot_game(
+            s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+        )
 
 
 # -- one game of a batch, for the Python side (Game, tests): g is the record's index ----------
+
 
 @njit
 def scenario_game(s, g, T, cfg, buf, opp, sc):

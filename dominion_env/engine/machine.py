@@ -258,8 +258,7 @@ def turn_step(r, T, cfg, scratch):
     """Run the turn frame (the bottom frame) until a decision is pending, a card frame was
     pushed above it, or the game is over (one call per decision, not one per step)."""
     f = r.game[SP] - 1
-    while (r.game[DEC_KIND] == DEC_NONE and r.game[SP] - 1 == f
-           and r.game[STATUS] == RUNNING):
+    while r.game[DEC_KIND] == DEC_NONE and r.game[SP] - 1 == f and r.game[STATUS] == RUNNING:
         step = r.frame[f, FR_STEP]
         p = r.game[TURN_PLAYER]
         if step == T_START:

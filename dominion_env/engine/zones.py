@@ -176,8 +176,13 @@ def count_owned(r, p, out):
     out[:] = 0
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
-        out[c] = (r.zone[p, HAND, c] + r.zone[p, DISCARD, c] + r.zone[p, IN_PLAY, c]
-                  + r.zone[p, ASIDE, c] + r.deck_count[p, c])
+        out[c] = (
+            r.zone[p, HAND, c]
+            + r.zone[p, DISCARD, c]
+            + r.zone[p, IN_PLAY, c]
+            + r.zone[p, ASIDE, c]
+            + r.deck_count[p, c]
+        )
 
 
 @njit
