@@ -8,8 +8,8 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     g.step("Smithy")
     print("\\n".join(g.log()))
 
-``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots answer every
-other seat's decisions, also after ``set_scenario``.
+``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
+answer every other seat's decisions, also after ``set_scenario``.
 
 ``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
 the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
@@ -23,7 +23,7 @@ from collections import Counter
 import numpy as np
 
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
-from .engine.batch import advance_game_learner, bot_action_game, observe_game, score_game
+from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
 from .engine.layout import (
     ACTIONS,
     ASIDE,
@@ -55,21 +55,17 @@ from .engine.layout import (
     EV_TOPDECK,
     EV_TRASH,
     EV_TURN,
-    FR_CARD,
-    FR_PLAYER,
-    FR_STEP,
     HAND,
     IN_PLAY,
     IN_SUPPLY,
     LOG_LEN,
     MAX_COPIES,
+    NUM_ZONES,
     PHASE,
     PHASE_ACTION,
     PHASE_BUY,
     PHASE_NAMES,
-    PLAYERS,
     RUNNING,
-    SP,
     STATUS,
     SUPPLY,
     T_ACTION,
@@ -78,16 +74,20 @@ from .engine.layout import (
     TERMINATED,
     TRASH,
     TRUNCATED,
-    TURN_FRAME,
     TURN_NUMBER,
     TURN_PLAYER,
-    TURNS_TAKEN,
 )
 from .engine.observation import split
 from .names import action_index, legal_action_names
 from .vector import VecGame
 
 _ZONES = {"hand": HAND, "discard": DISCARD, "in_play": IN_PLAY, "aside": ASIDE}
+# set_scenario's phases: where the turn starts (PHASE_*, the turn frame's step)
+_PHASES = {
+    "action": (PHASE_ACTION, T_ACTION),
+    "buy": (PHASE_BUY, T_BUY_START),
+    "buying": (PHASE_BUY, T_BUY),
+}
 
 
 class Game:
@@ -120,8 +120,18 @@ class Game:
         from ``rng``, a (1,) uint64 stream that advances with each draw."""
         if self.done:
             raise RuntimeError("the game is over; no decision is pending")
-        return int(bot_action_game(self.state, 0, TABLE, table, b, self._vec.action_mask[0],
-                                   rng, self._vec.buffers.scratch[0]))
+        return int(
+            bot_action_game(
+                self.state,
+                0,
+                TABLE,
+                table,
+                b,
+                self._vec.action_mask[0],
+                rng,
+                self._vec.buffers.scratch[0],
+            )
+        )
 
     # -- what is going on ----------------------------------------------------------------
 
@@ -166,26 +176,36 @@ class Game:
     @property
     def rewards(self) -> np.ndarray:
         """(P,) +1 sole winner, 0 shared win, -1 otherwise; zeros until the game ends."""
-        return self.state["reward"][0, :self.players].copy()
+        return self.state["reward"][0, : self.players].copy()
 
     @property
     def turn(self) -> dict:
         """Actions, Buys, $ and turn number of the turn in progress."""
         gm = self.state["game"][0]
-        return {"turn_number": int(gm[TURN_NUMBER]), "player": int(gm[TURN_PLAYER]),
-                "phase": self.phase, "actions": int(gm[ACTIONS]), "buys": int(gm[BUYS]),
-                "coins": int(gm[COINS])}
+        return {
+            "turn_number": int(gm[TURN_NUMBER]),
+            "player": int(gm[TURN_PLAYER]),
+            "phase": self.phase,
+            "actions": int(gm[ACTIONS]),
+            "buys": int(gm[BUYS]),
+            "coins": int(gm[COINS]),
+        }
 
     @property
     def decision(self) -> dict:
         """The pending decision, by names."""
         gm = self.state["game"][0]
         src, card = int(gm[DEC_SOURCE]), int(gm[DEC_CARD])
-        return {"kind": DECISION_NAMES[int(gm[DEC_KIND])], "player": int(gm[DEC_PLAYER]),
-                "source": NAMES[src] if src >= 0 else None,
-                "card": NAMES[card] if card >= 0 else None, "target": int(gm[DEC_TARGET]),
-                "cost_range": (int(gm[DEC_COST_LO]), int(gm[DEC_COST_HI])),
-                "count": int(gm[DEC_COUNT]), "can_pass": bool(gm[DEC_CAN_PASS])}
+        return {
+            "kind": DECISION_NAMES[int(gm[DEC_KIND])],
+            "player": int(gm[DEC_PLAYER]),
+            "source": NAMES[src] if src >= 0 else None,
+            "card": NAMES[card] if card >= 0 else None,
+            "target": int(gm[DEC_TARGET]),
+            "cost_range": (int(gm[DEC_COST_LO]), int(gm[DEC_COST_HI])),
+            "count": int(gm[DEC_COUNT]),
+            "can_pass": bool(gm[DEC_CAN_PASS]),
+        }
 
     def zones(self, player: int) -> dict:
         """A player's zones by card names; 'deck' is the draw pile, top card first."""
@@ -200,8 +220,11 @@ class Game:
     def supply(self) -> dict:
         """Cards left per Supply pile of this game (empty piles included, as 0)."""
         s = self.state
-        return {NAMES[c]: int(s["pile"][0, SUPPLY, c]) for c in range(NUM_CARDS)
-                if s["pile"][0, IN_SUPPLY, c]}
+        return {
+            NAMES[c]: int(s["pile"][0, SUPPLY, c])
+            for c in range(NUM_CARDS)
+            if s["pile"][0, IN_SUPPLY, c]
+        }
 
     @property
     def trash(self) -> dict:
@@ -245,9 +268,23 @@ class Game:
 
     # -- scenarios -----------------------------------------------------------------------
 
-    def set_scenario(self, *, hands=None, decks=None, discards=None, in_play=None, aside=None,
-                     supply=None, trash=None, turn_player: int = 0, phase: str = "action",
-                     actions: int = 1, buys: int = 1, coins: int = 0, turns_taken=None) -> "Game":
+    def set_scenario(
+        self,
+        *,
+        hands=None,
+        decks=None,
+        discards=None,
+        in_play=None,
+        aside=None,
+        supply=None,
+        trash=None,
+        turn_player: int = 0,
+        phase: str = "action",
+        actions: int = 1,
+        buys: int = 1,
+        coins: int = 0,
+        turns_taken=None,
+    ) -> "Game":
         """Put the game in an exact position and run to the first decision.
 
         Zones are given per player as lists of card names (``decks`` top card first) or
@@ -260,20 +297,26 @@ class Game:
         """
         s = self.state
         P = self.players
-        if not 0 <= turn_player < P:
+        if not _is_count(turn_player) or turn_player >= P:
             raise ValueError(f"turn_player must be 0..{P - 1}, got {turn_player}")
-        phases = {"action": (PHASE_ACTION, T_ACTION), "buy": (PHASE_BUY, T_BUY_START),
-                  "buying": (PHASE_BUY, T_BUY)}
-        if phase not in phases:
-            raise ValueError(f"phase must be one of {list(phases)}, got {phase!r}")
+        if phase not in _PHASES:
+            raise ValueError(f"phase must be one of {list(_PHASES)}, got {phase!r}")
         for name, v in (("actions", actions), ("buys", buys), ("coins", coins)):
-            if not isinstance(v, (int, np.integer)) or v < 0:
+            if not _is_count(v):
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+        turns = np.zeros(P, np.int64)
+        if turns_taken is not None:
+            if not isinstance(turns_taken, (list, tuple, np.ndarray)) or len(turns_taken) != P:
+                raise ValueError(f"turns_taken needs {P} values, got {turns_taken!r}")
+            if not all(_is_count(t) for t in turns_taken):
+                raise ValueError(f"turns_taken must be non-negative ints, got {turns_taken!r}")
+            turns[:] = turns_taken
         # parse and check everything before writing anything: bad input leaves the game as is
-        zones = [(p, z, _parse_cards(cards))
-                 for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY),
-                                (aside, ASIDE))
-                 for p, cards in self._per_player(arg).items()]
+        zones = [
+            (p, z, _parse_cards(cards))
+            for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY), (aside, ASIDE))
+            for p, cards in self._per_player(arg).items()
+        ]
         cap = s["deck"].shape[2]
         deck_ids = {}
         for p, cards in self._per_player(decks).items():
@@ -285,7 +328,7 @@ class Game:
             if len(ids) > cap:
                 raise ValueError(f"deck of {len(ids)} cards exceeds the capacity {cap}")
             deck_ids[p] = ids
-        supply_counts = None if supply is None else _parse_cards(supply, allow_zero=True)
+        supply_counts = {} if supply is None else _parse_cards(supply, allow_zero=True)
         trash_counts = {} if trash is None else _parse_cards(trash)
         copies = Counter(trash_counts)
         for _, _, counts in zones:
@@ -293,54 +336,32 @@ class Game:
         for ids in deck_ids.values():
             copies.update(ids)
         piles = {c: int(k) for c, k in enumerate(s["pile"][0, SUPPLY])}
-        piles.update(supply_counts or {})
+        piles.update(supply_counts)
         copies.update(piles)
         for c, k in copies.items():
             if k > MAX_COPIES:
-                raise ValueError(f"{k} copies of {NAMES[c]} in the game; a game holds at most "
-                                 f"{MAX_COPIES} copies of a card (the most the rules have: "
-                                 f"120 Coppers with 6 players)")
-        s["zone"][0] = 0
-        s["deck_count"][0] = 0
-        s["player"][0] = 0
-        s["masq_in"][0] = 0
-        s["masq_out"][0] = 0
-        s["pile"][0, TRASH] = 0
+                raise ValueError(
+                    f"{k} copies of {NAMES[c]} in the game; a game holds at most "
+                    f"{MAX_COPIES} copies of a card (the most the rules have: "
+                    f"120 Coppers with 6 players)"
+                )
+        # the position as arrays; the engine writes it (machine.setup_scenario)
+        zone = np.zeros((P, NUM_ZONES, NUM_CARDS), np.int64)
         for p, z, counts in zones:
-            for c, k in counts.items():
-                s["zone"][0, p, z, c] = k
+            zone[p, z, list(counts)] = list(counts.values())
+        deck = np.zeros((P, cap), np.int64)
+        deck_len = np.zeros(P, np.int64)
         for p, ids in deck_ids.items():
-            s["deck"][0, p, :len(ids)] = ids[::-1]
-            s["deck_count"][0, p] = np.bincount(ids, minlength=NUM_CARDS)
-            s["player"][0, p, DECK_LEN] = len(ids)
-        for c, k in (supply_counts or {}).items():
-            s["pile"][0, SUPPLY, c] = k
-            s["pile"][0, IN_SUPPLY, c] = 1
-        for c, k in trash_counts.items():
-            s["pile"][0, TRASH, c] = k
-        if turns_taken is not None:
-            if len(turns_taken) != P:
-                raise ValueError(f"turns_taken needs {P} values")
-            s["player"][0, :P, TURNS_TAKEN] = turns_taken
-        gm = s["game"][0]
-        gm[:] = 0
-        gm[STATUS] = RUNNING
-        gm[TURN_PLAYER] = turn_player
-        gm[TURN_NUMBER] = int(s["player"][0, :P, TURNS_TAKEN].sum()) + 1
-        gm[PLAYERS] = P
-        gm[PHASE], step = phases[phase]
-        gm[ACTIONS], gm[BUYS], gm[COINS] = actions, buys, coins
-        gm[SP] = 1
-        s["frame"][0, 0, :] = 0
-        s["frame"][0, 0, FR_CARD] = TURN_FRAME
-        s["frame"][0, 0, FR_STEP] = step
-        s["frame"][0, 0, FR_PLAYER] = turn_player
-        s["reward"][0] = 0.0
-        b = self._vec.buffers
-        # learner mode: the bots then answer every decision up to the learner's
-        advance_game_learner(s, 0, TABLE, self._vec.config, b, self._vec.opponents)
-        viewer = max(self.current_player, 0)
-        observe_game(s, 0, TABLE, viewer, b, b.obs[0])
+            deck[p, : len(ids)] = ids
+            deck_len[p] = len(ids)
+        new_piles = np.full(NUM_CARDS, -1, np.int64)
+        new_piles[list(supply_counts)] = list(supply_counts.values())
+        trash_row = np.zeros(NUM_CARDS, np.int64)
+        trash_row[list(trash_counts)] = list(trash_counts.values())
+        counters = (int(actions), int(buys), int(coins))
+        turn = (int(turn_player), *_PHASES[phase], *counters)
+        sc = Scenario(zone, deck, deck_len, new_piles, trash_row, turns, *turn)
+        scenario_game(s, 0, TABLE, self._vec.config, self._vec.buffers, self._vec.opponents, sc)
         return self
 
     # -- helpers -------------------------------------------------------------------------
@@ -354,8 +375,11 @@ class Game:
             return {}
         if isinstance(arg, dict):
             items = arg.items()
-        elif isinstance(arg, (list, tuple)) and len(arg) == self.players and all(
-                isinstance(x, (list, tuple, dict)) for x in arg):
+        elif (
+            isinstance(arg, (list, tuple))
+            and len(arg) == self.players
+            and all(isinstance(x, (list, tuple, dict)) for x in arg)
+        ):
             items = enumerate(arg)
         else:
             raise TypeError("give zones per player: {player: cards} or one list per player")
@@ -364,6 +388,11 @@ class Game:
             self._check_player(p)
             out[int(p)] = cards
         return out
+
+
+def _is_count(v) -> bool:
+    """A non-negative int (a numpy int too, not a bool)."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v >= 0
 
 
 def _check_playable(c: int) -> None:
@@ -393,8 +422,9 @@ def _counts(row) -> dict:
 
 
 # events whose amount counts cards, so that repeats add up
-_COUNTED = frozenset({EV_DRAW, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK,
-                      EV_REVEAL, EV_SET_ASIDE})
+_COUNTED = frozenset(
+    {EV_DRAW, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK, EV_REVEAL, EV_SET_ASIDE}
+)
 
 
 def _event_text(ev: int, p: int, card: int, amount: int) -> str:
@@ -409,8 +439,16 @@ def _event_text(ev: int, p: int, card: int, amount: int) -> str:
         return "game over: " + ("terminated" if amount == TERMINATED else "truncated")
     if ev == EV_PHASE:
         return f"{who} starts the {PHASE_NAMES[amount]} phase"
-    verb = {EV_DRAW: "draws", EV_PLAY: "plays", EV_BUY: "buys", EV_GAIN: "gains",
-            EV_TRASH: "trashes", EV_DISCARD: "discards", EV_TOPDECK: "puts onto the deck",
-            EV_REVEAL: "reveals", EV_REACT: "reveals in reaction", EV_SET_ASIDE: "sets aside"}.get(ev, f"event {ev}")
+    verb = {
+        EV_DRAW: "draws",
+        EV_PLAY: "plays",
+        EV_BUY: "buys",
+        EV_GAIN: "gains",
+        EV_TRASH: "trashes",
+        EV_DISCARD: "discards",
+        EV_TOPDECK: "puts onto the deck",
+        EV_REVEAL: "reveals",
+        EV_REACT: "reveals in reaction",
+        EV_SET_ASIDE: "sets aside",
+    }.get(ev, f"event {ev}")
     return f"{who} {verb} {many}"
-

@@ -15,7 +15,7 @@ import numpy as np
 from .bots import BotTable, bot_action, random_action
 from .jit import kernel, njit, prange, prefetch_bytes
 from .layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
-from .machine import advance, resolve, set_universe, setup_game
+from .machine import advance, resolve, setup_game, setup_scenario
 from .observation import write_observation
 from .zones import below, seed_game, victory_points
 
@@ -32,6 +32,24 @@ class Setup(NamedTuple):
     pool: np.ndarray  # (M,) int64, card ids a random kingdom is drawn from, M >= 10
     random_kingdom: int  # 1: each game draws its own kingdom from pool with its own RNG
     pile_sizes: np.ndarray  # (C,) int64, Supply pile size per card for this player count
+
+
+class Scenario(NamedTuple):
+    """A position to start a game in (``scenario_game``); ``Game.set_scenario`` builds and
+    checks it. Per-player rows for the game's players only."""
+
+    zone: np.ndarray  # (P, NUM_ZONES, C) int64 card counts of HAND / DISCARD / IN_PLAY / ASIDE
+    deck: np.ndarray  # (P, K) int64 card ids of the draw piles, top card first
+    deck_len: np.ndarray  # (P,) int64 cards in each draw pile
+    supply: np.ndarray  # (C,) int64 new Supply pile size per card, -1: the pile as it is
+    trash: np.ndarray  # (C,) int64 card counts
+    turns_taken: np.ndarray  # (P,) int64 turns each player has completed
+    turn_player: int  # whose turn it is
+    phase: int  # PHASE_ACTION or PHASE_BUY
+    step: int  # the turn frame's step to start at (T_ACTION, T_BUY_START, T_BUY)
+    actions: int  # Actions, Buys and $ left this turn
+    buys: int
+    coins: int
 
 
 class Buffers(NamedTuple):
@@ -98,6 +116,7 @@ def _write_obs(r, T, buf, g):
 
 # Each prange body below is one call to a helper: Numba's parfor lowering was seen to drop
 # conditional writes made directly in the loop body (the terminated flags never arrived).
+
 
 @njit(inline="always")
 def _play_opponents(r, T, cfg, buf, opp, g):
@@ -194,8 +213,7 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
 
 
 @njit
-def _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng,
-                   seed):
+def _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, seed):
     if seed >= 0:
         _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
         _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
@@ -210,8 +228,9 @@ def batch_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, poli
     POLICY_SEED_SALT``) or step (seed = -1: answer actions[g] in each game g). One kernel for
     both: each kernel compiles the whole engine into its own machine code (~8 s cold)."""
     for g in prange(s.shape[0]):
-        _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp,
-                       policy_rng, seed)
+        _reset_or_step(
+            s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, seed
+        )
 
 
 @njit
@@ -235,8 +254,6 @@ def _seed_row(rng, g, seed):
     seed_game(rng, g, seed, g)
 
 
-
-
 @njit
 def _random_row(mask, rng, out, g):
     out[g] = random_action(mask[g], rng, g)
@@ -249,8 +266,9 @@ def random_actions_kernel(mask, rng, out):
 
 
 @njit
-def _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
-                   bot_rng, turns):
+def _play_bot_game(
+    s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+):
     r = s[g]
     seed_game(r.rng, 0, seed, first_index + g)
     seed_game(bot_rng, g, seed + 1, first_index + g)
@@ -263,8 +281,9 @@ def _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_b
 
 
 @kernel
-def play_bots_kernel(s, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
-                     bot_rng, turns):
+def play_bots_kernel(
+    s, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+):
     """Play one whole game per record with bots: seat_bot[g, p] is the bot id of player p.
 
     Record g plays game number first_index + g of the run seeded ``seed`` (the same game a
@@ -272,18 +291,24 @@ def play_bots_kernel(s, T, cfg, setup, mask, scratch, seed, first_index, seat_bo
     bot_rng[g]. Results stay in the records (reward, STATUS); turns[g] = turns started.
     """
     for g in prange(s.shape[0]):
-        _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
-                       bot_rng, turns)
+        _play_bot_game(
+            s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+        )
 
 
 # -- one game of a batch, for the Python side (Game, tests): g is the record's index ----------
 
+
 @njit
-def advance_game_learner(s, g, T, cfg, buf, opp):
-    """advance_game, then (learner mode) the bots' decisions up to the learner's."""
-    set_universe(s[g])
-    advance(s[g], T, cfg, buf.mask[g], buf.scratch[g])
-    _play_opponents(s[g], T, cfg, buf, opp, g)
+def scenario_game(s, g, T, cfg, buf, opp, sc):
+    """Game.set_scenario: put game g in the position ``sc`` (``machine.setup_scenario``), run it
+    to its first decision (learner mode: the bots answer every decision up to the learner's)
+    and write its observation."""
+    r = s[g]
+    setup_scenario(r, cfg, sc)
+    advance(r, T, cfg, buf.mask[g], buf.scratch[g])
+    _play_opponents(r, T, cfg, buf, opp, g)
+    _write_obs(r, T, buf, g)
 
 
 @njit

@@ -1,4 +1,5 @@
-"""The turn and the driver: set up a game, run it to the next decision, resolve a decision.
+"""The turn and the driver: set up a game (or a scenario's position), run it to the next
+decision, resolve a decision.
 
 The bottom frame of every game is the turn (``TURN_FRAME``), a small state machine::
 
@@ -44,6 +45,7 @@ from .layout import (
     IN_PLAY,
     IN_SUPPLY,
     MERCHANTS,
+    NUM_ZONES,
     PASS,
     PHASE,
     PHASE_ACTION,
@@ -77,7 +79,16 @@ from .layout import (
     ZONE_SUPPLY,
 )
 from .mask import write_mask
-from .zones import below, current_cost, draw, gain, log_event, piles_end_game, victory_points
+from .zones import (
+    below,
+    current_cost,
+    draw,
+    gain,
+    log_event,
+    piles_end_game,
+    stack_deck,
+    victory_points,
+)
 
 HAND_SIZE = 5
 
@@ -86,16 +97,9 @@ HAND_SIZE = 5
 def setup_game(r, T, cfg, kingdom, pile_sizes):
     """Start the game: Supply from ``pile_sizes`` (C,) for the basics and the kingdom card ids,
     7 Coppers and 3 Estates per player (not from the Supply), 5 cards each, first turn."""
-    r.game[:] = 0
-    r.game[PLAYERS] = cfg.players
     P = cfg.players
-    # only the players' rows: the seats beyond P stay empty all game (new_state zeroes them)
-    r.zone[:P] = 0
-    r.deck_count[:P] = 0
+    clear_game(r, P)
     r.pile[:] = 0
-    r.player[:P] = 0
-    r.masq_in[:P] = 0
-    r.masq_out[:P] = 0
     for c in range(NUM_BASIC):  # the basic cards are always in the Supply
         r.pile[SUPPLY, c] = pile_sizes[c]
         r.pile[IN_SUPPLY, c] = 1
@@ -104,18 +108,72 @@ def setup_game(r, T, cfg, kingdom, pile_sizes):
         r.pile[SUPPLY, c] = pile_sizes[c]
         r.pile[IN_SUPPLY, c] = 1
     set_universe(r)
-    r.game[STATUS] = RUNNING
     for p in range(P):
-        r.reward[p] = 0.0
         r.zone[p, DISCARD, COPPER] = 7
         r.zone[p, DISCARD, ESTATE] = 3
         draw(r, cfg, p, HAND_SIZE)  # shuffles the 10 starting cards first
     first = cfg.first_player if cfg.first_player >= 0 else below(r.rng, 0, P)
-    r.game[TURN_PLAYER] = first
-    r.game[TURN_NUMBER] = 1
-    r.game[PHASE] = PHASE_ACTION
-    r.game[DEC_PLAYER] = first
-    push_frame(r, TURN_FRAME, first)
+    start_turn(r, first, 1, PHASE_ACTION, T_START)
+
+
+@njit
+def setup_scenario(r, cfg, sc):
+    """Put the game in the position ``sc`` (a ``batch.Scenario``, checked by
+    ``Game.set_scenario``) the way setup_game starts one: every player's zones and draw pile as
+    given, the Supply as it is but for the piles sc.supply gives, the trash as given, and the
+    turn frame of player sc.turn_player at sc.step of sc.phase with the given Actions, Buys
+    and $. Its turn number is one more than the turns taken. Draws nothing from the RNG."""
+    P = cfg.players
+    clear_game(r, P)
+    for c in range(r.pile.shape[1]):
+        r.pile[TRASH, c] = sc.trash[c]
+        if sc.supply[c] >= 0:
+            r.pile[SUPPLY, c] = sc.supply[c]
+            r.pile[IN_SUPPLY, c] = 1
+    turns = 0
+    for p in range(P):
+        for z in range(NUM_ZONES):
+            for c in range(r.zone.shape[2]):
+                r.zone[p, z, c] = sc.zone[p, z, c]
+        stack_deck(r, p, sc.deck[p], sc.deck_len[p])
+        r.player[p, TURNS_TAKEN] = sc.turns_taken[p]
+        turns += sc.turns_taken[p]
+    set_universe(r)
+    start_turn(r, sc.turn_player, turns + 1, sc.phase, sc.step)
+    r.game[ACTIONS] = sc.actions
+    r.game[BUYS] = sc.buys
+    r.game[COINS] = sc.coins
+
+
+@njit
+def clear_game(r, players):
+    """Empty the record for a new game of ``players`` players, running: the game row (no turn
+    yet, the log empty) and the players' zones, draw piles, counters, Masquerade counts and
+    rewards. The piles (Supply, trash) are the caller's to set."""
+    r.game[:] = 0
+    r.game[PLAYERS] = players
+    r.game[STATUS] = RUNNING
+    # only the players' rows: the seats beyond P stay empty all game (new_state zeroes them)
+    r.zone[:players] = 0
+    r.deck_count[:players] = 0
+    r.player[:players] = 0
+    r.masq_in[:players] = 0
+    r.masq_out[:players] = 0
+    r.reward[:players] = 0.0
+
+
+@njit
+def start_turn(r, p, number, phase, step):
+    """Make it turn ``number``, player p's, with the turn frame as the only frame, at ``step``
+    of ``phase``: T_START of the Action phase for a new game (setup_game), the step a scenario
+    asks for (setup_scenario). The turn runs from there at the next ``advance``."""
+    r.game[TURN_PLAYER] = p
+    r.game[TURN_NUMBER] = number
+    r.game[PHASE] = phase
+    r.game[DEC_PLAYER] = p
+    r.game[SP] = 0
+    push_frame(r, TURN_FRAME, p)
+    r.frame[0, FR_STEP] = step
 
 
 @njit
@@ -200,8 +258,7 @@ def turn_step(r, T, cfg, scratch):
     """Run the turn frame (the bottom frame) until a decision is pending, a card frame was
     pushed above it, or the game is over (one call per decision, not one per step)."""
     f = r.game[SP] - 1
-    while (r.game[DEC_KIND] == DEC_NONE and r.game[SP] - 1 == f
-           and r.game[STATUS] == RUNNING):
+    while r.game[DEC_KIND] == DEC_NONE and r.game[SP] - 1 == f and r.game[STATUS] == RUNNING:
         step = r.frame[f, FR_STEP]
         p = r.game[TURN_PLAYER]
         if step == T_START:

@@ -25,8 +25,8 @@ from .layout import (
     EV_TOPDECK,
     EV_TRASH,
     HAND,
-    IN_SUPPLY,
     IN_PLAY,
+    IN_SUPPLY,
     KNOWN_TOP,
     LOG_LEN,
     PLAYERS,
@@ -130,6 +130,15 @@ def put_on_deck(r, p, c):
 
 
 @njit
+def stack_deck(r, p, cards, n):
+    """Make cards[:n] (top card first) p's draw pile, which is empty now, face down: p knows
+    none of them (a scenario's deck, as if just shuffled)."""
+    for i in range(n - 1, -1, -1):
+        put_on_deck(r, p, cards[i])
+    r.player[p, KNOWN_TOP] = 0
+
+
+@njit
 def draw(r, cfg, p, n):
     """p draws up to n cards; returns how many were drawn."""
     drawn = 0
@@ -167,8 +176,13 @@ def count_owned(r, p, out):
     out[:] = 0
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
-        out[c] = (r.zone[p, HAND, c] + r.zone[p, DISCARD, c] + r.zone[p, IN_PLAY, c]
-                  + r.zone[p, ASIDE, c] + r.deck_count[p, c])
+        out[c] = (
+            r.zone[p, HAND, c]
+            + r.zone[p, DISCARD, c]
+            + r.zone[p, IN_PLAY, c]
+            + r.zone[p, ASIDE, c]
+            + r.deck_count[p, c]
+        )
 
 
 @njit
