@@ -90,7 +90,7 @@ def _tournament(args) -> int:
         if name in seen:
             continue
         try:
-            bots.append(by_name[name] if name in by_name else get_bot(name))
+            bots.append(by_name[name] if name in by_name else resolve_player(name))
         except ValueError as e:
             raise SystemExit(str(e)) from None
         seen.add(name)
@@ -184,7 +184,9 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="dominion", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play bots against each other in compiled code")
-    sim.add_argument("bots", nargs="+", help="bot names (see `dominion bots`)")
+    sim.add_argument("bots", nargs="+",
+                     help="bot names or trained agents: a shipped agent's name or a .pt file "
+                          "(see `dominion bots`)")
     sim.add_argument("--games", type=int, default=100_000)
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--kingdom", default="bots",
@@ -200,7 +202,7 @@ def main(argv=None) -> int:
                     "95% Wilson intervals, Bradley-Terry ratings (Elo scale), a table on "
                     "stdout and winrates.csv, ratings.csv, tables.csv, heatmap.png in --out. "
                     "Details: the docstring of dominion_env/analysis/tournament.py.")
-    tour.add_argument("bots", nargs="*", help="bot names (see `dominion bots`)")
+    tour.add_argument("bots", nargs="*", help="bot names or trained agents (see `dominion bots`)")
     tour.add_argument("--all", action="store_true", help="every bot in the library")
     tour.add_argument("--bots-file", metavar="FILE.toml",
                       help="add every bot in this TOML file (see dominion_env.agents.strategy)")

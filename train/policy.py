@@ -88,6 +88,10 @@ class Agent:
         self.greedy = greedy
         self.generator = torch.Generator().manual_seed(0)
 
+    def kingdom_cards(self) -> list[str]:
+        """An agent plays whatever kingdom it is dealt (a bot names the cards it needs)."""
+        return []
+
     @property
     def scale_observations(self) -> bool:
         return self.info.scale_observations

@@ -7,8 +7,9 @@ bot get the compiled bots' actions in one call (``VecGame.bot_actions``) and the
 policy one batched ``act`` call, so a policy sits at a table like a bot does, with no Python
 loop over games.
 
-A policy is any object with ``name``, ``act(observations, masks) -> actions`` (batched numpy)
-and ``scale_observations`` (whether it reads ``VecGame(scale_observations=True)`` rows);
+A policy is any object with ``name``, ``act(observations, masks) -> actions`` (batched numpy),
+``scale_observations`` (whether it reads ``VecGame(scale_observations=True)`` rows) and
+``kingdom_cards()`` (the cards a table's kingdom must hold for it, as a bot's); the trained
 ``dominion_env.train.policy.Agent`` is one. Bots are ``agents.Bot``.
 """
 
@@ -47,6 +48,8 @@ def play_mixed(players: list, n_games: int, n_players: int = 2, kingdom="random"
     reward = np.zeros((n_games, n_players), np.float32)
     turns = np.zeros(n_games, np.int64)
     status = np.zeros(n_games, np.int64)
+    # one VecGame per chunk: game g of a chunk is game g of the run seeded seed + start, so with
+    # one chunk (chunk >= n_games) the deals are the arena's for the same seed
     for start in range(0, n_games, chunk):
         n = min(chunk, n_games - start)
         seats = seat_player[start:start + n]

@@ -43,6 +43,7 @@ from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.layout import TERMINATED, TRUNCATED
 from .arena import play_games
+from .mixed import is_policy, play_mixed
 from .planning import (
     DEFAULT_MAX_TABLES,
     TableRecord,
@@ -79,15 +80,17 @@ __all__ = [
 
 
 def resolve_bots(bots) -> list:
-    """Bots from ``agents.Bot`` objects or library names; names must be unique."""
+    """Bots from ``agents.Bot`` objects or library names, and policies (trained agents, see
+    ``mixed``); names must be unique."""
     out = []
     for b in bots:
         if isinstance(b, str):
             out.append(get_bot(b))
-        elif isinstance(b, Bot):
+        elif isinstance(b, Bot) or is_policy(b):
             out.append(b)
         else:
-            raise TypeError(f"a bot is an agents.Bot or a bot name, got {b!r}")
+            raise TypeError(f"a bot is an agents.Bot, a bot name or a policy with act(), "
+                            f"got {b!r}")
     names = [b.name for b in out]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -136,7 +139,10 @@ def run_tournament(
         )
     fixed = check_kingdom(kingdom, players)
     names = [b.name for b in bots]
-    bot_table = compile_bots(bots)  # raises for bad rules, naming the bot
+    # a policy's id holds a stand-in row here: tables with a policy play through play_mixed
+    policies = {i for i, b in enumerate(bots) if is_policy(b)}
+    bot_table = compile_bots([get_bot("Random") if i in policies else b
+                              for i, b in enumerate(bots)])  # raises for bad rules
     plan = plan_tournament(bots, players, games, fixed, seed, max_tables)
     per_table = plan.games_per_table
     notes = list(plan.notes)
@@ -163,17 +169,14 @@ def run_tournament(
     start = time.perf_counter()
     try:
         for ids, rec in plan.to_play:
-            res = play_games(
-                bot_table,
-                per_table,
-                players,
-                rec.kingdom,
-                seed=rec.seed,
-                seat_bot=ids[local],
-                turn_limit=turn_limit,
-                chunk=chunk,
-                progress=update,
-            )
+            if policies.isdisjoint(ids.tolist()):
+                res = play_games(bot_table, per_table, players, rec.kingdom, seed=rec.seed,
+                                 seat_bot=ids[local], turn_limit=turn_limit, chunk=chunk,
+                                 progress=update)
+            else:
+                res = play_mixed(bots, per_table, players, rec.kingdom, seed=rec.seed,
+                                 seat_player=ids[local], turn_limit=turn_limit,
+                                 chunk=per_table, progress=update)
             by_bot = np.take_along_axis(res.reward, inverse, axis=1)  # (G, P) reward per bot
             trunc = res.status == TRUNCATED
             if not ((res.status == TERMINATED) | trunc).all():

@@ -1,0 +1,195 @@
+"""The training recipe's pieces, each checked; a smoke run of the trainer (seconds, not strength).
+
+Strength is measured by ``bench/train_seeds.py`` and reported, never asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+
+from dominion_env import VecGame  # noqa: E402
+from dominion_env.agents import compile_bots, get_bot  # noqa: E402
+from dominion_env.analysis.arena import play_games, summarize  # noqa: E402
+from dominion_env.analysis.mixed import play_mixed  # noqa: E402
+from dominion_env.cli import main as cli  # noqa: E402
+from dominion_env.engine.observation import obs_bounds, obs_scale, obs_size  # noqa: E402
+from dominion_env.shaping import VPShaping, vp_potential  # noqa: E402
+from dominion_env.train.evaluate import evaluate  # noqa: E402
+from dominion_env.train.policy import Agent, AgentInfo, PolicyNet, load_agent  # noqa: E402
+from dominion_env.train.ppo import TrainConfig, Trainer, train  # noqa: E402
+from dominion_env.train.seats import PolicySeats  # noqa: E402
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_shaped_returns_equal_game_results(players):
+    # potential-based shaping: every game's shaped rewards sum to its result, exactly as
+    # +1/0/-1 (0 for a truncated game), whatever the policy; the turn limit makes truncations
+    vec = VecGame(128, players, opponents=compile_bots("Big Money"), vp_shaping=0.05,
+                  turn_limit=12)
+    vec.reset(seed=4)
+    total = np.zeros(128)
+    checked = shaped_nonzero = truncated = 0
+    for _ in range(1500):
+        out = vec.step(vec.random_actions())
+        total += vec.shaped_rewards
+        shaped_nonzero += int((vec.shaped_rewards != 0).sum())
+        for g in np.flatnonzero(out.terminated | out.truncated):
+            expected = 0.0 if out.truncated[g] else vec.learner_rewards[g]
+            assert total[g] == pytest.approx(expected, abs=1e-5)
+            truncated += int(out.truncated[g])
+            total[g] = 0.0
+            checked += 1
+    assert checked > 200 and truncated > 0 and shaped_nonzero > checked
+
+
+def test_shaping_refuses_bad_settings():
+    with pytest.raises(ValueError, match="vp_shaping .* needs opponents"):
+        VecGame(4, vp_shaping=0.1)
+    with pytest.raises(ValueError, match="coef must be a number >= 0"):
+        VPShaping(4, -1.0)
+
+
+def test_potential_is_own_score_minus_best_other():
+    scores = np.array([[3, 10, 7], [12, 1, 2]])
+    np.testing.assert_allclose(vp_potential(scores, np.array([0, 0]), 0.5), [-3.5, 5.0])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_scaled_observations_are_raw_over_scale_and_in_bounds(players):
+    raw = VecGame(64, players, opponents=compile_bots("Big Money"))
+    scaled = VecGame(64, players, opponents=compile_bots("Big Money"), scale_observations=True)
+    a, b = raw.reset(seed=1), scaled.reset(seed=1)
+    scale = obs_scale(players)
+    lo, hi = obs_bounds(players, scaled=True)
+    for _ in range(300):
+        np.testing.assert_array_equal(b.observation, a.observation / scale)
+        assert (b.observation >= lo).all() and (b.observation <= hi).all()
+        act = raw.random_actions()
+        a, b = raw.step(act), scaled.step(act)
+    # O(1) in play: no entry of a scaled observation runs away
+    assert np.abs(b.observation).max() < 20
+
+
+def test_raw_bounds_hold_and_are_tighter_than_before():
+    lo, hi = obs_bounds(2)
+    vec = VecGame(256, 2)
+    out = vec.reset(seed=2)
+    for _ in range(400):
+        assert (out.observation >= lo).all() and (out.observation <= hi).all()
+        out = vec.step(vec.random_actions())
+    assert hi[: 64].max() == 127  # a count of one card
+
+
+def test_scores_are_every_players_vp():
+    vec = VecGame(8, 3)
+    vec.reset(seed=0)
+    np.testing.assert_array_equal(vec.scores, np.full((8, 3), 3))  # three Estates each
+
+
+class Recorder:
+    """A policy that plays the first legal action and records the rows it was asked."""
+
+    def __init__(self):
+        self.calls = []
+        self.name = "recorder"
+        self.scale_observations = True
+
+    def __call__(self, obs, mask):
+        self.calls.append(len(obs))
+        return mask.argmax(1)
+
+    act = __call__
+
+
+def test_policy_seats_serve_each_row_by_its_owner():
+    opponent = Recorder()
+    seats = PolicySeats(32, 3, "First Game", opponent, "rec", vp_shaping=0.02)
+    obs, mask = seats.reset(seed=3)
+    games = 0
+    for _ in range(400):
+        # every row waits for the learner, at the learner's seat
+        np.testing.assert_array_equal(seats.vec.current_player, seats.seat)
+        obs, mask, reward, done, fin = seats.step(mask.argmax(1))
+        games += len(fin.result)
+        assert set(np.unique(seats.seat)) <= {0, 1, 2}
+    assert opponent.calls and games > 0
+
+
+def tiny_agent(players=2) -> Agent:
+    torch.manual_seed(0)
+    return Agent(PolicyNet(obs_size(players), (16,)), AgentInfo(name="tiny", players=players,
+                                                                  hidden=(16,)))
+
+
+def test_an_agent_sits_at_a_table_with_bots():
+    res = play_mixed([tiny_agent(), get_bot("Big Money")], 64, 2, "First Game", seed=0)
+    rows = summarize(res, ["tiny", "Big Money"])
+    assert rows[0]["games"] == rows[1]["games"] == 64
+    assert rows[1]["wins"] > 50  # an untrained net against Big Money
+    assert set(np.unique(res.status)) <= {1, 2}
+
+
+def test_mixed_tables_of_bots_only_play_the_arenas_games():
+    # the same deals, seating and first player: bots answering through the batched expert
+    # API play exactly the games the arena plays them in its compiled loop
+    bots = [get_bot("Big Money"), get_bot("Smithy")]
+    mixed = play_mixed(bots, 200, 2, "random", seed=7)
+    arena = play_games(compile_bots(bots), 200, 2, "random", seed=7)
+    np.testing.assert_array_equal(mixed.seat_bot, arena.seat_bot)
+    np.testing.assert_array_equal(mixed.reward, arena.reward)
+    np.testing.assert_array_equal(mixed.turns, arena.turns)
+
+
+def test_trainer_smoke_save_load_resume(tmp_path):
+    cfg = TrainConfig(steps=2048, num_envs=64, rollout=16, epochs=1, minibatch=512,
+                      hidden=(32,), bc_steps=512, opponents={"Big Money": 1, "self": 1},
+                      log_every=1024, snapshot_every=1024, out=str(tmp_path / "run"))
+    t = train(cfg)
+    assert t.steps >= 2048
+    imitation = [h for h in t.history if h.get("phase") == "imitation"]
+    assert imitation and 0 <= imitation[0]["agreement"] <= 1
+    rows = [h for h in t.history if "steps" in h]
+    assert "win_rate[Big Money]" in rows[-1] and "win_rate[self]" in rows[-1]
+    for name in ("agent.pt", "checkpoint.pt", "progress.csv", "curve.png"):
+        assert (tmp_path / "run" / name).stat().st_size > 0
+    agent = load_agent(tmp_path / "run" / "agent.pt")
+    assert agent.info.hidden == (32,)
+    resumed = Trainer.resume(tmp_path / "run", steps=4096)
+    assert resumed.steps == t.steps
+    resumed.learn()
+    assert resumed.steps >= 4096
+
+
+def test_evaluate_reports_every_opponent(tmp_path):
+    rows = evaluate(tiny_agent(), ["Big Money", "Random"], games=40, kingdom="First Game")
+    assert [r["opponent"] for r in rows] == ["Big Money", "Random"]
+    for r in rows:
+        assert r["wins"] + r["ties"] + r["losses"] + r["truncated"] >= r["games"] - r["ties"]
+        assert 0 <= r["win_ci_low"] <= r["win_rate"] <= r["win_ci_high"] <= 1
+
+
+def test_cli_evaluate_json(tmp_path, capsys):
+    from dominion_env.train.policy import save_agent
+
+    a = tiny_agent()
+    path = save_agent(a.net, a.info, tmp_path / "tiny.pt")
+    cli(["evaluate", str(path), "--opponent", "Big Money", "--games", "20", "--kingdom",
+         "First Game", "--json"])
+    line = json.loads(capsys.readouterr().out.strip().splitlines()[0])
+    for key in ("opponent", "games", "wins", "ties", "losses", "win_rate", "win_ci_low",
+                "win_ci_high"):
+        assert key in line
+
+
+def test_bad_training_settings():
+    with pytest.raises(ValueError, match="opponent weight"):
+        Trainer(TrainConfig(opponents={"Big Money": -1}))
+    with pytest.raises(ValueError, match="unknown bot"):
+        Trainer(TrainConfig(opponents={"No Such Bot": 1}, num_envs=8))
+    with pytest.raises(ValueError, match="no agent"):
+        load_agent("no-such-agent")
