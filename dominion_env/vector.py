@@ -27,12 +27,27 @@ Arrays returned are the VecGame's own buffers, overwritten by the next call: cop
 ``final_observation[g]`` holds the finished game's last observation on the step row g ends
 (from the view of the player who acted last; the learner's in learner mode).
 
-Learner mode (``opponents=`` a compiled ``BotTable``, e.g. ``agents.compile_bots('Big Money')``): one seat per game is the learner's (``learner_seat``: a
-fixed seat, or a random seat drawn per game) and compiled bots play every other seat inside the
-step kernel, so reset and step return only at the learner's decisions: ``current_player[g] ==
-learner_seat[g]`` in every running game, and the observation and mask are the learner's.
-``learner_rewards[g]`` is the learner's reward in the game that ended on this step (taken
-before autoreset deals a new game, whose learner seat may differ).
+Learner mode (``opponents=`` a compiled ``BotTable``, e.g.
+``dominion_env.agents.compile_bots('Big Money')``): one seat per game is the learner's
+(``learner_seat``: a fixed seat, or a random seat drawn per game) and compiled bots play every
+other seat inside the step kernel, so reset and step return only at the learner's decisions:
+``current_player[g] == learner_seat[g]`` in every running game, and the observation and mask
+are the learner's. ``learner_rewards[g]`` is the learner's reward in the game that ended on this
+step (taken before autoreset deals a new game, whose learner seat may differ). Who plays the
+other seats: the table's 1 bot plays them all, or its players-1 bots play them in seat order;
+or, with ``opponent_weights`` (K,) for a table of K bots (an opponent pool), every new game
+(reset, autoreset) draws each non-learner seat's bot independently with probability
+proportional to its weight, from the row's own opponents' stream (the same draws for a reset
+seed whatever the batch size or thread count). ``opponent_bots[g, p]`` is the bot id at seat p
+of the game now in row g (-1: the learner's seat); ``finished_opponent_bots[g]`` keeps the bots
+of the game that ended in row g on this step (-1 elsewhere), for results per opponent.
+
+Expert actions: ``bot_actions(table, bots)`` gives, for every game, the action compiled bot
+``bots[g]`` of ``table`` would take at its pending decision, whoever decides (learner mode or
+not), in one compiled call that changes no game; -1 for a finished game (no autoreset). Random
+bots draw from a per-row stream that reset seeds as the arena seeds its bots for game g
+(``analysis.arena.play_games``), so answering every seat of a plain VecGame (``first_player=0``)
+with ``bot_actions`` plays exactly the games ``play_games`` plays for the same seed.
 
 Version history
     v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
@@ -58,13 +73,17 @@ import numpy as np
 
 from .cards import NUM_CARDS, TABLE
 from .engine.batch import (
+    POOL_BITS,
     Buffers,
     Opponents,
     batch_kernel,
+    bot_actions_kernel,
     first_bad_action,
     random_actions_kernel,
     scores_kernel,
 )
+from .engine.bots import MAX_RULES, RULE_WIDTH, BotTable
+from .engine.config import make_config, make_setup
 from .engine.layout import (
     DEC_KIND,
     DEC_PLAYER,
@@ -77,8 +96,6 @@ from .engine.layout import (
     new_state,
     step_reads,
 )
-from .engine.bots import MAX_RULES, RULE_WIDTH, BotTable
-from .engine.config import make_config, make_setup
 from .engine.observation import obs_offsets, obs_scale, obs_size
 from .names import IllegalActionError, action_name, legal_action_names
 from .shaping import VPShaping, vp_potential
@@ -109,31 +126,76 @@ def check_learner_seat(learner_seat, players: int) -> int | None:
     return int(learner_seat)
 
 
-def make_opponents(opponents, learner_seat, players: int, n: int) -> Opponents:
+def check_table(table, name: str = "table") -> BotTable:
+    """A compiled ``BotTable`` as the kernels take it (int64, contiguous), checked."""
+    if not isinstance(table, BotTable):
+        raise TypeError(f"{name} must be a compiled BotTable, e.g. "
+                        f"dominion_env.agents.compile_bots(['Big Money']); got {table!r}")
+    kind = np.ascontiguousarray(table.kind, np.int64)
+    rules = np.ascontiguousarray(table.rules, np.int64)
+    nb = kind.shape[0] if kind.ndim == 1 else 0
+    if nb < 1 or rules.shape != (nb, MAX_RULES, RULE_WIDTH):
+        raise ValueError(f"{name}: a BotTable of B >= 1 bots has kind (B,) and rules "
+                         f"(B, {MAX_RULES}, {RULE_WIDTH}); got kind {kind.shape}, rules "
+                         f"{rules.shape}")
+    return BotTable(kind, rules)
+
+
+def pool_thresholds(weights, nb: int) -> np.ndarray:
+    """An opponent pool's draw thresholds: (K,) int64 cumulative shares of 2**POOL_BITS, from
+    ``weights`` (K,) non-negative with a positive sum (a zero weight is never drawn)."""
+    w = np.asarray(weights)
+    if w.dtype.kind not in "iuf":
+        raise TypeError(f"opponent_weights must be numbers, got dtype {w.dtype} "
+                        f"({weights!r})")
+    if w.shape != (nb,):
+        raise ValueError(f"opponent_weights must have shape ({nb},), one weight per bot of "
+                         f"opponents, got shape {w.shape}")
+    w = w.astype(np.float64)
+    if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+        raise ValueError(f"opponent_weights must be finite and >= 0 with a positive sum, got "
+                         f"{w.tolist()}")
+    cum = np.cumsum(w)
+    return np.rint(cum / cum[-1] * float(1 << POOL_BITS)).astype(np.int64)
+
+
+def make_opponents(opponents, learner_seat, players: int, n: int,
+                   weights=None) -> Opponents:
     """Learner-mode settings: ``opponents`` is None or a compiled ``BotTable`` of 1 bot (it
-    plays every other seat) or players-1 bots (the non-learner seats in seat order)."""
+    plays every other seat) or players-1 bots (the non-learner seats in seat order); with
+    ``weights`` (K,), a pool of any K bots, drawn per seat for each new game."""
     rng = np.zeros(n, np.uint64)
+    seat_bots = np.full((n, players), -1, np.int64)
+    finished = np.full((n, players), -1, np.int64)
+    no_pool = np.zeros(0, np.int64)
     if opponents is None:
         if learner_seat is not None:
             raise ValueError("learner_seat needs opponents (the bots that play the other seats)")
+        if weights is not None:
+            raise ValueError("opponent_weights needs opponents (the pool of bots it weighs)")
         rules = np.full((1, MAX_RULES, RULE_WIDTH), -1, np.int64)
-        return Opponents(0, -1, np.zeros(1, np.int64), np.zeros(1, np.int64), rules, rng)
+        return Opponents(0, -1, np.zeros(1, np.int64), np.zeros(1, np.int64), rules, rng,
+                         no_pool, seat_bots, finished)
     learner_seat = check_learner_seat(learner_seat, players)
     if not isinstance(opponents, BotTable):
         raise TypeError(f"opponents must be None or a compiled BotTable, e.g. "
                         f"dominion_env.agents.compile_bots(['Big Money']); got {opponents!r}")
-    table = opponents
+    table = check_table(opponents, "opponents")
     nb = table.kind.shape[0]
-    if nb == 1:
+    pool = no_pool
+    if weights is not None:
+        pool = pool_thresholds(weights, nb)
+        seat_bot = np.zeros(players - 1, np.int64)  # unused: every seat is drawn
+    elif nb == 1:
         seat_bot = np.zeros(players - 1, np.int64)
     elif nb == players - 1:
         seat_bot = np.arange(players - 1, dtype=np.int64)
     else:
         raise ValueError(f"opponents: give 1 bot or {players - 1} (one per other seat) for "
-                         f"{players} players, got {nb}")
-    return Opponents(1, -1 if learner_seat is None else learner_seat, seat_bot,
-                     np.ascontiguousarray(table.kind, np.int64),
-                     np.ascontiguousarray(table.rules, np.int64), rng)
+                         f"{players} players, got {nb} (or give opponent_weights to draw "
+                         f"from them as a pool)")
+    return Opponents(1, -1 if learner_seat is None else learner_seat, seat_bot, table.kind,
+                     table.rules, rng, pool, seat_bots, finished)
 
 
 class VecGame:
@@ -143,7 +205,8 @@ class VecGame:
                  autoplay_treasures: bool = True, auto_resolve: bool = True,
                  turn_limit: int = 100, first_player: int | None = None, autoreset: bool = True,
                  log: bool = False, opponents=None, learner_seat: int | None = None,
-                 scale_observations: bool = False, vp_shaping: float = 0.0):
+                 opponent_weights=None, scale_observations: bool = False,
+                 vp_shaping: float = 0.0):
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
                 or num_games < 1:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
@@ -174,7 +237,7 @@ class VecGame:
             learner=np.full(n, -1, np.int64), learner_reward=np.zeros(n, np.float32),
             step_reads=step_reads(players),
             obs_scale=obs_scale(players) if scale_observations else np.zeros(0, np.float32))
-        self.opponents = make_opponents(opponents, learner_seat, players, n)
+        self.opponents = make_opponents(opponents, learner_seat, players, n, opponent_weights)
         if vp_shaping and not self.opponents.enabled:
             raise ValueError("vp_shaping shapes the learner's rewards: it needs opponents "
                              "(learner mode); for every seat, use dominion_env.shaping.VPShaping")
@@ -182,6 +245,7 @@ class VecGame:
         self._shaped = np.zeros(n, np.float32)
         self._scores = np.zeros((n, players), np.int64)
         self._policy_rng = np.zeros(n, np.uint64)
+        self._expert_rng = np.zeros(n, np.uint64)
         self._serial = n < PARALLEL_MIN_GAMES
         self._no_actions = np.full(n, -1, np.int64)
         self._ready = False
@@ -194,7 +258,7 @@ class VecGame:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         self._run(batch_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
                   self._no_actions, self.autoreset, 1, self.opponents, self._policy_rng,
-                  int(seed))
+                  self._expert_rng, int(seed))
         self._ready = True
         if self.shaping is not None:
             self.shaping.reset()
@@ -211,7 +275,8 @@ class VecGame:
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
         self._run(batch_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
-                  actions, self.autoreset, 1, self.opponents, self._policy_rng, -1)
+                  actions, self.autoreset, 1, self.opponents, self._policy_rng,
+                  self._expert_rng, -1)
         if self.shaping is not None:
             stepped = np.flatnonzero(actions >= 0)
             b = self.buffers
@@ -227,6 +292,21 @@ class VecGame:
         """A uniformly random legal action per game, from a policy stream seeded by reset."""
         out = np.empty(self.num_games, np.int64)
         self._run(random_actions_kernel, self.buffers.mask, self._policy_rng, out)
+        return out
+
+    def bot_actions(self, table, bots) -> np.ndarray:
+        """(N,) int64: the action compiled bot ``bots[g]`` of ``table`` takes at game g's
+        pending decision, whoever decides (in learner mode, the learner); -1 where the game is
+        over (no autoreset). ``bots`` is one bot id for every game or an (N,) int array of ids
+        into ``table``. One compiled call; no game changes. Random bots draw from the row's
+        expert stream, seeded by reset as the arena seeds game g's bots (module docstring)."""
+        if not self._ready:
+            raise RuntimeError("call reset() before bot_actions()")
+        table = check_table(table)
+        ids = self._check_bot_ids(bots, table.kind.shape[0])
+        out = np.empty(self.num_games, np.int64)
+        self._run(bot_actions_kernel, self.state, TABLE, table, ids, self.buffers.mask,
+                  self._expert_rng, self.buffers.scratch, out)
         return out
 
     # -- views ---------------------------------------------------------------------------
@@ -303,6 +383,20 @@ class VecGame:
         return self._shaped
 
     @property
+    def opponent_bots(self) -> np.ndarray:
+        """(N, P) bot id (into the opponents table) per seat of the game now in each row; -1
+        for the learner's seat, and everywhere outside learner mode."""
+        return self.opponents.seat_bots
+
+    @property
+    def finished_opponent_bots(self) -> np.ndarray:
+        """(N, P) ``opponent_bots`` of the game that ended in each row on this step (-1 in
+        rows where no game ended). A new array (the step only writes the rows that end)."""
+        b = self.buffers
+        ended = (b.terminated | b.truncated)[:, None]
+        return np.where(ended, self.opponents.finished_bots, -1)
+
+    @property
     def running(self) -> np.ndarray:
         """(N,) bool: games still waiting for an action (all of them with autoreset)."""
         return self.state["game"][:, STATUS] == RUNNING
@@ -327,6 +421,27 @@ class VecGame:
                     numba.set_num_threads(prev)
                 return
         kernel(*args)
+
+    def _check_bot_ids(self, bots, nb: int) -> np.ndarray:
+        """``bots`` (one id, or (N,) ids) as an (N,) int64 array of ids in 0..nb-1."""
+        if isinstance(bots, (bool, np.bool_)):
+            raise TypeError(f"bots must be a bot id 0..{nb - 1} of table or an "
+                            f"({self.num_games},) int array of them, got {bots!r}")
+        b = np.asarray(bots)
+        if b.dtype.kind not in "iu":
+            raise TypeError(f"bots must be a bot id 0..{nb - 1} of table or an "
+                            f"({self.num_games},) int array of them, got dtype {b.dtype}")
+        if b.ndim == 0:
+            b = np.broadcast_to(b, (self.num_games,))
+        if b.shape != (self.num_games,):
+            raise ValueError(f"bots must be one bot id or have shape ({self.num_games},), "
+                             f"got shape {b.shape}")
+        bad = np.flatnonzero((b < 0) | (b >= nb))
+        if bad.size:
+            g = int(bad[0])
+            raise ValueError(f"bots[{g}] = {int(b[g])} is not a bot of table: ids are "
+                             f"0..{nb - 1} ({bad.size} game(s) with bad ids)")
+        return np.ascontiguousarray(b, dtype=np.int64)
 
     def _check_actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)

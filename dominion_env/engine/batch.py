@@ -1,11 +1,12 @@
-"""Batch kernels: reset and step (one kernel), random actions, whole bot-vs-bot games.
+"""Batch kernels: reset and step (one kernel), random actions, bot actions, whole bot games.
 
 Each runs over the games with ``prange``; a game only ever touches its own record, its own RNG
 stream and its own scratch row, so results do not depend on the batch size or thread count.
 Learner mode (``Opponents.enabled``): one seat per game is the learner's and compiled bots play
 every other seat inside the same kernel call, so reset and step return only at the learner's
 decisions (or at a game's end). The learner's seat is fixed or drawn per game from the
-opponents' own stream, which also feeds the bots' random choices.
+opponents' own stream, which also feeds the bots' random choices and, with an opponent pool
+(``Opponents.pool_cum``), the draw of each new game's bot per non-learner seat.
 """
 
 from typing import NamedTuple
@@ -17,12 +18,15 @@ from .jit import kernel, njit, prange, prefetch_bytes
 from .layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
 from .machine import advance, resolve, setup_game, setup_scenario
 from .observation import write_observation
-from .zones import below, seed_game, victory_points
+from .zones import below, next_u64, seed_game, victory_points
 
 KINGDOM_CARDS = 10
 POLICY_SEED_SALT = 0x5EED  # VecGame.random_actions' stream is not the game's own stream
 PREFETCH_AHEAD = 3  # the step starts loading what the game this many rows ahead needs
 OPPONENT_SEED_SALT = 0x0BB0  # the opponents' stream is not the game's own stream
+BOT_SEED_OFFSET = 1  # game i of a run seeded s: its bots' stream is game i of the run s + 1
+POOL_BITS = 53  # an opponent pool's draw: a 53-bit integer against cumulative thresholds
+_POOL_SHIFT = np.uint64(64 - POOL_BITS)
 
 
 class Setup(NamedTuple):
@@ -78,6 +82,12 @@ class Opponents(NamedTuple):
     bot_kind: np.ndarray  # BotTable.kind (a nested named tuple does not pass through prange)
     bot_rules: np.ndarray  # BotTable.rules
     rng: np.ndarray  # (N,) uint64, the bots' and the seat draw's stream per game
+    pool_cum: np.ndarray  # (K,) int64 cumulative draw thresholds of a pool (2**POOL_BITS in
+    #                       all), or (0,): no pool, the seats play seat_bot
+    seat_bots: np.ndarray  # (N, P) int64, bot id per seat of the game now in each row (-1:
+    #                        the learner's seat, or not learner mode)
+    finished_bots: np.ndarray  # (N, P) int64, seat_bots of the game that ended last in the
+    #                            row (written on the step it ends, never cleared)
 
 
 @njit(inline="always")
@@ -126,10 +136,33 @@ def _play_opponents(r, T, cfg, buf, opp, g):
     learner = buf.learner[g]
     bots = BotTable(opp.bot_kind, opp.bot_rules)
     while r.game[STATUS] == RUNNING and r.game[DEC_PLAYER] != learner:
-        p = r.game[DEC_PLAYER]
-        b = opp.seat_bot[p if p < learner else p - 1]
+        b = opp.seat_bots[g, r.game[DEC_PLAYER]]
         a = bot_action(r, T, bots, b, buf.mask[g], opp.rng, g, buf.scratch[g])
         resolve(r, T, cfg, a, buf.mask[g], buf.scratch[g])
+
+
+@njit
+def _pool_draw(cum, rng, g):
+    """A bot id drawn from a pool: k with probability (cum[k] - cum[k-1]) / 2**POOL_BITS."""
+    x = np.int64(next_u64(rng, g) >> _POOL_SHIFT)
+    for k in range(cum.shape[0]):
+        if x < cum[k]:
+            return k
+    return cum.shape[0] - 1  # not reached: cum[-1] == 2**POOL_BITS
+
+
+@njit(inline="always")
+def _seat_opponents(opp, g, learner):
+    """The bot of every non-learner seat of a new game in row g: seat_bot in seat order, or
+    (a pool) one draw per seat in seat order from the opponents' stream."""
+    pool = opp.pool_cum.shape[0] > 0
+    for p in range(opp.seat_bots.shape[1]):
+        if p == learner:
+            opp.seat_bots[g, p] = -1
+        elif pool:
+            opp.seat_bots[g, p] = _pool_draw(opp.pool_cum, opp.rng, g)
+        else:
+            opp.seat_bots[g, p] = opp.seat_bot[p if p < learner else p - 1]
 
 
 @njit(inline="always")
@@ -146,6 +179,7 @@ def _start_game(r, g, T, cfg, setup, buf, opp):
             buf.learner[g] = opp.fixed_seat
         else:
             buf.learner[g] = below(opp.rng, g, r.game[PLAYERS])
+        _seat_opponents(opp, g, buf.learner[g])
         _play_opponents(r, T, cfg, buf, opp, g)
         if r.game[STATUS] == RUNNING:
             return
@@ -204,6 +238,8 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
         if opp.enabled:
             viewer = buf.learner[g]
             buf.learner_reward[g] = r.reward[viewer]
+            for p in range(opp.seat_bots.shape[1]):
+                opp.finished_bots[g, p] = opp.seat_bots[g, p]
         if write_obs:
             _observe(r, T, viewer, buf, buf.final_obs[g])
         if autoreset:
@@ -213,24 +249,27 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
 
 
 @njit
-def _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, seed):
+def _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng,
+                   expert_rng, seed):
     if seed >= 0:
         _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
         _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
+        _seed_row(expert_rng, g, seed + BOT_SEED_OFFSET)
     else:
         _step_game(s, g, T, cfg, setup, buf, actions[g], autoreset, write_obs, opp)
 
 
 @kernel
-def batch_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, seed):
+def batch_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng,
+                 expert_rng, seed):
     """VecGame's reset (seed >= 0: every game anew, game g = game number g of the run seeded
-    ``seed``, and the random policy's streams policy_rng seeded from ``seed ^
-    POLICY_SEED_SALT``) or step (seed = -1: answer actions[g] in each game g). One kernel for
-    both: each kernel compiles the whole engine into its own machine code (~8 s cold)."""
+    ``seed``, the random policy's streams policy_rng seeded from ``seed ^ POLICY_SEED_SALT``
+    and the expert bots' streams expert_rng as play_bots_kernel seeds its bots' for game g)
+    or step (seed = -1: answer actions[g] in each game g). One kernel for both: each kernel
+    compiles the whole engine into its own machine code (~8 s cold)."""
     for g in prange(s.shape[0]):
-        _reset_or_step(
-            s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, seed
-        )
+        _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp,
+                       policy_rng, expert_rng, seed)
 
 
 @njit
@@ -266,12 +305,28 @@ def random_actions_kernel(mask, rng, out):
 
 
 @njit
-def _play_bot_game(
-    s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
-):
+def _bot_row(s, g, T, bots, ids, mask, rng, scratch, out):
+    if s[g].game[STATUS] != RUNNING:
+        out[g] = -1
+    else:
+        out[g] = bot_action(s[g], T, bots, ids[g], mask[g], rng, g, scratch[g])
+
+
+@kernel
+def bot_actions_kernel(s, T, bots, ids, mask, rng, scratch, out):
+    """out[g]: the action bot ids[g] of ``bots`` takes at game g's pending decision, whoever
+    decides (-1: the game is over). Reads the games, changes nothing in them; random bots draw
+    from rng[g], and the bots' card counts use scratch[g]."""
+    for g in prange(s.shape[0]):
+        _bot_row(s, g, T, bots, ids, mask, rng, scratch, out)
+
+
+@njit
+def _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
+                   bot_rng, turns):
     r = s[g]
     seed_game(r.rng, 0, seed, first_index + g)
-    seed_game(bot_rng, g, seed + 1, first_index + g)
+    seed_game(bot_rng, g, seed + BOT_SEED_OFFSET, first_index + g)
     new_game(r, T, cfg, setup, mask[g], scratch[g])
     while r.game[STATUS] == RUNNING:
         b = seat_bot[g, r.game[DEC_PLAYER]]
