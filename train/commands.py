@@ -6,7 +6,6 @@ The CLI imports this module only when one of these commands runs (it needs torch
 
 from __future__ import annotations
 
-import argparse
 import json
 
 from tqdm import tqdm

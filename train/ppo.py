@@ -112,6 +112,11 @@ class Rollout:
         return adv, adv + self.value
 
 
+def _is_bot(name: str) -> bool:
+    """A library bot's name (else "self" or an agent file)."""
+    return name != SELF and not name.endswith(".pt")
+
+
 def _split_rows(num_envs: int, weights: dict) -> dict:
     """Rows per opponent, proportional to weight, every opponent with weight > 0 at least 1."""
     names = [k for k, w in weights.items() if w > 0]
@@ -153,23 +158,30 @@ class Trainer:
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         self.snapshots: list[PolicyNet] = []
         self.groups = []
-        for name, rows in _split_rows(cfg.num_envs, cfg.opponents).items():
-            kw = dict(vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
-            if name == SELF:
+        kw = dict(vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
+        # the library bots share one VecGame: the compiled step draws each game's bots
+        bots = {k: w for k, w in cfg.opponents.items() if w > 0 and _is_bot(k)}
+        others = {k: w for k, w in cfg.opponents.items() if w > 0 and not _is_bot(k)}
+        pooled = {"bots": sum(bots.values()), **others} if bots else others
+        for name, rows in _split_rows(cfg.num_envs, pooled).items():
+            if name == "bots" and bots:
+                for b in bots:
+                    get_bot(b)
+                group = BotSeats(rows, cfg.players, cfg.kingdom, list(bots),
+                                 list(bots.values()), **kw)
+            elif name == SELF:
                 group = PolicySeats(rows, cfg.players, cfg.kingdom, self._snapshot_policy,
                                     SELF, **kw)
-            elif name.endswith(".pt") or "/" in name:
+            else:
                 group = PolicySeats(rows, cfg.players, cfg.kingdom, load_agent(name).act,
                                     name, **kw)
-            else:
-                get_bot(name)
-                group = BotSeats(rows, cfg.players, cfg.kingdom, compile_bots(name), name, **kw)
             self.groups.append(group)
         self.steps = 0
         self.seconds = 0.0
         self.history: list[dict] = []
         self.progress = progress
-        self._games: dict[str, list] = {g.label: [] for g in self.groups}
+        # finished training games' results per opponent, logged and cleared at each log row
+        self._games: dict[str, list] = {k: [] for k, w in cfg.opponents.items() if w > 0}
         self._lengths: list[int] = []
         self._episode_len = np.zeros(cfg.num_envs, np.int64)
 
@@ -206,7 +218,8 @@ class Trainer:
             mask.append(m)
             reward.append(r)
             done.append(d)
-            self._games[g.label].extend(fin.result.tolist())
+            for label, result in zip(fin.opponent, fin.result.tolist()):
+                self._games.setdefault(label, []).append(result)
             start += g.num_games
         return (np.concatenate(obs), np.concatenate(mask), np.concatenate(reward),
                 np.concatenate(done))
@@ -221,7 +234,7 @@ class Trainer:
         n = min(cfg.num_envs, cfg.bc_steps)
         t_len = max(1, cfg.bc_steps // n)
         table = compile_bots(cfg.bc_expert)
-        seats = BotSeats(n, cfg.players, cfg.kingdom, compile_bots(cfg.bc_expert), "expert",
+        seats = BotSeats(n, cfg.players, cfg.kingdom, [cfg.bc_expert], [1.0],
                          vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
         obs, mask = seats.reset(cfg.seed + 7919)
         buf = Rollout(t_len, n, self.obs_dim, mask.shape[1])

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..agents import compile_bots
 from ..shaping import VPShaping, vp_potential
 from ..vector import VecGame
 
@@ -32,12 +33,14 @@ class Finished:
 
 
 class BotSeats:
-    """Learner mode: ``table`` (a BotTable of 1 or players-1 bots) plays the other seats."""
+    """Learner mode with a weighted pool: each new game draws every other seat's bot from
+    ``bots`` (library names) by ``weights``, inside the compiled step."""
 
-    def __init__(self, num_games: int, players: int, kingdom, table, label: str, *,
+    def __init__(self, num_games: int, players: int, kingdom, bots: list[str], weights, *,
                  vp_shaping: float, turn_limit: int = 100):
-        self.label = label
-        self.vec = VecGame(num_games, players, kingdom, opponents=table,
+        self.labels = list(bots)
+        self.vec = VecGame(num_games, players, kingdom, opponents=compile_bots(bots),
+                           opponent_weights=np.asarray(weights, np.float64),
                            scale_observations=True, vp_shaping=vp_shaping or 0.0,
                            turn_limit=turn_limit)
         self.num_games = num_games
@@ -52,7 +55,11 @@ class BotSeats:
         reward = (self.vec.shaped_rewards if self.vec.shaping is not None
                   else self.vec.learner_rewards)
         ended = np.flatnonzero(done)
-        fin = Finished(self.vec.learner_rewards[ended].copy(), [self.label] * len(ended))
+        # the game's opponent: the bot in the first seat that is not the learner's
+        seats = self.vec.finished_opponent_bots[ended]
+        first = np.where(seats[:, 0] >= 0, seats[:, 0], seats[:, 1])
+        fin = Finished(self.vec.learner_rewards[ended].copy(),
+                       [self.labels[b] for b in first])
         return out.observation, out.action_mask, reward, done, fin
 
 
