@@ -57,6 +57,8 @@ def main(argv=None):
     ap.add_argument("--opponents", nargs="+", default=["Big Money", "Big Money Ultimate"])
     ap.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                     help="override a TrainConfig field, e.g. --set vp_shaping=0.05")
+    ap.add_argument("--first-core", type=int, default=0,
+                    help="pin runs from this core on (to run several sweeps side by side)")
     ap.add_argument("--out", default="runs/seeds")
     args = ap.parse_args(argv)
     cores = os.cpu_count() or 2
@@ -69,7 +71,7 @@ def main(argv=None):
         for item in args.set:
             key, _, value = item.partition("=")
             cfg[key] = json.loads(value)
-        first = (k * args.cores_per_run) % cores
+        first = (args.first_core + k * args.cores_per_run) % cores
         cpus = ",".join(str(first + i) for i in range(args.cores_per_run))
         env = {**os.environ, "NUMBA_NUM_THREADS": str(args.cores_per_run),
                "OMP_WAIT_POLICY": "PASSIVE", "PYTHONUNBUFFERED": "1"}
