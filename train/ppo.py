@@ -73,7 +73,7 @@ class TrainConfig:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     vp_shaping: float = 0.02
-    hidden: tuple = (256, 256)
+    hidden: tuple = (128, 128)
     bc_steps: int = 300_000  # imitation: expert decisions to learn from (0: none)
     bc_expert: str = "Big Money Ultimate"
     bc_epochs: int = 2
