@@ -41,7 +41,8 @@ def add_train_parser(sub) -> None:
                     "curve.png to --out, then evaluates the agent.")
     p.add_argument("--minutes", type=float, default=None,
                    help="training time budget (default: none, train for --steps)")
-    p.add_argument("--steps", type=int, default=d.steps, help=f"learner steps (default {d.steps})")
+    p.add_argument("--steps", type=int, default=None,
+                   help=f"learner steps (default {d.steps:,}, or no limit with --minutes)")
     p.add_argument("--opponent", action="append", metavar="NAME[:WEIGHT]",
                    help="a library bot, 'self' (past snapshots) or an agent file, with an "
                         "optional weight; repeat (default: "
@@ -73,7 +74,8 @@ def run_train(args) -> int:
     if kingdom != "random" and "," in kingdom:
         kingdom = [k.strip() for k in kingdom.split(",")]
     cfg = TrainConfig(
-        steps=args.steps, minutes=args.minutes, players=args.players, kingdom=kingdom,
+        steps=args.steps or (10**12 if args.minutes else TrainConfig().steps),
+        minutes=args.minutes, players=args.players, kingdom=kingdom,
         opponents=_opponent_weights(args.opponent) if args.opponent else TrainConfig().opponents,
         num_envs=args.num_envs, hidden=tuple(int(h) for h in args.hidden.split(",")),
         vp_shaping=args.vp_shaping, bc_steps=args.bc_steps, bc_expert=args.expert,
