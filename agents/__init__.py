@@ -9,8 +9,16 @@ faces (Game, VecGame take compiled tables and never import it) and below analysi
 training.
 """
 
-from .library import BOTS, as_bot, bot_action, compile_bots, get_bot
+from .library import (
+    BOTS,
+    STRENGTH_ORDER,
+    as_bot,
+    bot_action,
+    compile_bots,
+    get_bot,
+    strongest_bot_for,
+)
 from .strategy import Bot, compile_table, kingdom_for, load_bots
 
-__all__ = ["BOTS", "Bot", "as_bot", "bot_action", "compile_bots", "compile_table", "get_bot",
+__all__ = ["BOTS", "STRENGTH_ORDER", "Bot", "as_bot", "strongest_bot_for", "bot_action", "compile_bots", "compile_table", "get_bot",
            "kingdom_for", "load_bots"]

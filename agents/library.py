@@ -388,3 +388,24 @@ def bot_action(bot, game: Game, seed: int = 0) -> str:
     table = compile_bots(bot)
     rng = np.full(1, np.uint64(seed * 0x9E3779B97F4A7C15 % (1 << 64) | 1), np.uint64)
     return action_name(game.bot_action_id(table, 0, rng))
+
+
+# The library from strongest to weakest: Elo order of ``bench/rank_bots.py --games 2000 --seed 1``
+# (a round robin, each table on a kingdom holding its bots' cards), measured 2026-11-25.
+STRENGTH_ORDER = (
+    "Workshop/Gardens", "Double Witch", "Moneylender/Witch", "Chapel/Witch", "Single Witch",
+    "Bureaucrat/Gardens", "Torturer", "Costume Party", "Duke", "Smithy", "Council Room",
+    "Courtyard", "Nobles", "Double Militia", "Library", "Militia", "Masquerade", "Moat",
+    "Bureaucrat", "Harem", "Laboratory", "Bridge", "Chancellor", "Single Baron", "Moneylender",
+    "Festival", "Adventurer", "Saboteur", "Coppersmith", "Big Money Ultimate", "Minion/Chapel",
+    "Big Money", "Random",
+)
+
+
+def strongest_bot_for(kingdom) -> Bot:
+    """The strongest library bot (``STRENGTH_ORDER``) whose cards are all in ``kingdom``."""
+    have = set(kingdom)
+    for name in STRENGTH_ORDER:
+        if set(BOTS[name].kingdom_cards()) <= have:
+            return BOTS[name]
+    raise AssertionError("Big Money needs no kingdom card")

@@ -4,7 +4,9 @@
     rows = evaluate(load_agent("ppo-bmu"), ["Big Money", "Big Money Ultimate"], games=4000)
 
 For each opponent: ``games`` games in learner mode (the bot in every other seat, the agent in
-a random seat per game), every game that starts played to its end. Reported per opponent:
+a random seat per game), every game that starts played to its end. The opponent
+``"strongest"`` is, on each random kingdom (``GAMES_PER_KINGDOM`` games each), the strongest
+library bot whose cards are all in it (``agents.STRENGTH_ORDER``). Reported per opponent:
 wins (sole winner), ties (a shared win), losses, truncated games, the win rate with its 95%
 Wilson interval, the agent's mean VP margin (its score minus the best other score at the
 end), the mean game length in turns per player, and the agent's buys per game by card.
@@ -15,10 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents import compile_bots
+from ..agents import compile_bots, strongest_bot_for
 from ..analysis.arena import wilson
 from ..cards import NAMES, NUM_CARDS
 from ..engine.layout import DEC_BUY
+from ..kingdoms import random_kingdom
 from ..vector import VecGame
 from .policy import Agent
 
@@ -39,54 +42,77 @@ def evaluate(agent: Agent, opponents, games: int = 4000, players: int = 2, kingd
             for name in opponents]
 
 
-def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit) -> dict:
-    table = compile_bots(opponent)
-    result, margin, turns, status = [], [], [], []
+STRONGEST = "strongest"  # the strongest library bot whose cards are in each game's kingdom
+GAMES_PER_KINGDOM = 10  # with STRONGEST: games on each random kingdom drawn
+
+
+def _play(agent, table, n, players, kingdom, seed, turn_limit):
+    """n games of the agent against ``table`` in every other seat: per-game arrays."""
+    vec = VecGame(n, players, kingdom, opponents=table, autoreset=False,
+                  turn_limit=turn_limit, scale_observations=agent.info.scale_observations)
+    vec.reset(seed)
+    seat = vec.learner_seat.copy()
+    reward = np.zeros(n, np.float32)
     buys = np.zeros(NUM_CARDS, np.int64)
+    actions = np.full(n, -1, np.int64)
+    while True:
+        live = np.flatnonzero(vec.running)
+        if not len(live):
+            break
+        actions[:] = -1
+        actions[live] = agent.act(vec.observation[live], vec.action_mask[live])
+        bought = actions[live][(vec.decision_kind[live] == DEC_BUY)
+                               & (actions[live] < NUM_CARDS)]
+        np.add.at(buys, bought, 1)
+        vec.step(actions)
+        reward += vec.learner_rewards
+    scores = vec.scores.astype(np.float64)
+    rows = np.arange(n)
+    own = scores[rows, seat]
+    scores[rows, seat] = -np.inf
+    return reward, own - scores.max(axis=1), vec.turn_number / players, \
+        vec.truncated_games.copy(), buys
+
+
+def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit) -> dict:
     agent.seed(seed)
-    for chunk, start in enumerate(range(0, games, batch)):
-        n = min(batch, games - start)
-        vec = VecGame(n, players, kingdom, opponents=table, autoreset=False,
-                      turn_limit=turn_limit, scale_observations=agent.info.scale_observations)
-        vec.reset(seed + chunk)
-        seat = vec.learner_seat.copy()
-        reward = np.zeros(n, np.float32)
-        actions = np.full(n, -1, np.int64)
-        while True:
-            live = np.flatnonzero(vec.running)
-            if not len(live):
-                break
-            actions[:] = -1
-            actions[live] = agent.act(vec.observation[live], vec.action_mask[live])
-            bought = actions[live][(vec.decision_kind[live] == DEC_BUY)
-                                   & (actions[live] < NUM_CARDS)]
-            np.add.at(buys, bought, 1)
-            vec.step(actions)
-            reward += vec.learner_rewards
-        scores = vec.scores.astype(np.float64)
-        rows = np.arange(n)
-        own = scores[rows, seat]
-        scores[rows, seat] = -np.inf
-        result.append(reward)
-        margin.append(own - scores.max(axis=1))
-        turns.append(vec.turn_number / players)
-        status.append(vec.truncated_games)
-    result, margin = np.concatenate(result), np.concatenate(margin)
-    truncated = np.concatenate(status)
+    parts, faced = [], {}
+    if opponent == STRONGEST:
+        if kingdom != "random":
+            raise ValueError(f"opponent {STRONGEST!r} draws random kingdoms; kingdom must be "
+                             f"'random', got {kingdom!r}")
+        for k, start in enumerate(range(0, games, GAMES_PER_KINGDOM)):
+            cards = list(random_kingdom(seed + k))
+            bot = strongest_bot_for(cards)
+            faced[bot.name] = faced.get(bot.name, 0) + 1
+            n = min(GAMES_PER_KINGDOM, games - start)
+            parts.append(_play(agent, compile_bots(bot), n, players, cards, seed + k,
+                               turn_limit))
+    else:
+        table = compile_bots(opponent)
+        for chunk, start in enumerate(range(0, games, batch)):
+            n = min(batch, games - start)
+            parts.append(_play(agent, table, n, players, kingdom, seed + chunk, turn_limit))
+    result, margin, turns, truncated = (np.concatenate([p[i] for p in parts])
+                                        for i in range(4))
+    buys = sum(p[4] for p in parts)
     wins = int(((result == 1) & ~truncated).sum())
     ties = int(((result == 0) & ~truncated).sum())
     losses = int((result == -1).sum())
     lo, hi = wilson(wins, games)
     top = np.argsort(-buys)[:8]
-    return {
+    row = {
         "agent": agent.name, "opponent": opponent, "players": players, "games": games,
         "wins": wins, "ties": ties, "losses": losses, "truncated": int(truncated.sum()),
         "win_rate": wins / games, "win_ci_low": lo, "win_ci_high": hi,
         "fair_share": 1 / players,
         "mean_vp_margin": float(margin.mean()),
-        "mean_turns": float(np.concatenate(turns).mean()),
+        "mean_turns": float(turns.mean()),
         "buys_per_game": {NAMES[c]: round(buys[c] / games, 2) for c in top if buys[c] > 0},
     }
+    if faced:
+        row["kingdoms_per_bot"] = dict(sorted(faced.items(), key=lambda kv: -kv[1]))
+    return row
 
 
 def format_table(rows: list[dict]) -> str:

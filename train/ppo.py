@@ -45,9 +45,10 @@ import torch
 from ..agents import compile_bots, get_bot
 from ..engine.observation import obs_size
 from .policy import AgentInfo, PolicyNet, load_agent, save_agent
-from .seats import BotSeats, PolicySeats
+from .seats import BotSeats, KingdomExperts, PolicySeats, StrongestSeats
 
 SELF = "self"
+STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
 
 
 @dataclass
@@ -75,7 +76,7 @@ class TrainConfig:
     vp_shaping: float = 0.02
     hidden: tuple = (128, 128)
     bc_steps: int = 300_000  # imitation: expert decisions to learn from (0: none)
-    bc_expert: str = "Big Money Ultimate"
+    bc_expert: str = "Big Money Ultimate"  # a library bot, or "strongest" (per kingdom)
     bc_epochs: int = 2
     snapshot_every: int = 250_000
     max_snapshots: int = 5
@@ -114,7 +115,7 @@ class Rollout:
 
 def _is_bot(name: str) -> bool:
     """A library bot's name (else "self" or an agent file)."""
-    return name != SELF and not name.endswith(".pt")
+    return name not in (SELF, STRONGEST) and not name.endswith(".pt")
 
 
 def _split_rows(num_envs: int, weights: dict) -> dict:
@@ -169,6 +170,8 @@ class Trainer:
                     get_bot(b)
                 group = BotSeats(rows, cfg.players, cfg.kingdom, list(bots),
                                  list(bots.values()), **kw)
+            elif name == STRONGEST:
+                group = StrongestSeats(rows, cfg.players, cfg.kingdom, STRONGEST, **kw)
             elif name == SELF:
                 group = PolicySeats(rows, cfg.players, cfg.kingdom, self._snapshot_policy,
                                     SELF, **kw)
@@ -233,16 +236,25 @@ class Trainer:
         t0 = time.perf_counter()
         n = min(cfg.num_envs, cfg.bc_steps)
         t_len = max(1, cfg.bc_steps // n)
-        table = compile_bots(cfg.bc_expert)
-        seats = BotSeats(n, cfg.players, cfg.kingdom, [cfg.bc_expert], [1.0],
-                         vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
+        if cfg.bc_expert == STRONGEST:  # per kingdom, against the training pool's bots
+            experts = KingdomExperts(cfg.players)
+            pool = {k: w for k, w in cfg.opponents.items() if w > 0 and _is_bot(k)} or \
+                {"Big Money Ultimate": 1}
+            seats = BotSeats(n, cfg.players, cfg.kingdom, list(pool), list(pool.values()),
+                             vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
+        else:
+            experts = None
+            table = compile_bots(cfg.bc_expert)
+            seats = BotSeats(n, cfg.players, cfg.kingdom, [cfg.bc_expert], [1.0],
+                             vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
         obs, mask = seats.reset(cfg.seed + 7919)
         buf = Rollout(t_len, n, self.obs_dim, mask.shape[1])
         expert = np.zeros(n, np.int64)
         for t in range(t_len):
             buf.obs[t] = obs
             buf.mask[t] = mask
-            expert[:] = seats.vec.bot_actions(table, 0)
+            expert[:] = (experts.actions(seats.vec) if experts is not None
+                         else seats.vec.bot_actions(table, 0))
             buf.action[t] = expert
             obs, mask, reward, done, _ = seats.step(expert)
             buf.reward[t] = reward

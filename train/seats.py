@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents import compile_bots
+from ..agents import STRENGTH_ORDER, compile_bots, strongest_bot_for
+from ..cards import NAMES, NUM_CARDS
+from ..engine.observation import O_IN_SUPPLY, obs_offsets
 from ..shaping import VPShaping, vp_potential
 from ..vector import VecGame
 
@@ -115,6 +117,9 @@ class PolicySeats:
             self._done[ended] = True
             self.seat[ended] = self.rng.integers(0, self.players, len(ended))
 
+    def _answer(self, rows):
+        return self.opponent(self.vec.observation[rows], self.vec.action_mask[rows])
+
     def _advance(self):
         """Let the opponent answer every decision that is not the learner's."""
         for _ in range(10_000):
@@ -122,7 +127,48 @@ class PolicySeats:
             if not len(other):
                 return
             actions = np.full(self.num_games, -1, np.int64)
-            actions[other] = self.opponent(self.vec.observation[other],
-                                           self.vec.action_mask[other])
+            actions[other] = self._answer(other)
             self._play(actions)
         raise RuntimeError("opponents kept deciding for 10000 rounds")
+
+
+class KingdomExperts:
+    """The strongest library bot whose cards are in each row's kingdom
+    (``agents.strongest_bot_for``), as ids into one compiled table of the whole library, read
+    from the observation's ``in_supply`` piece (public: every viewer sees the same Supply)."""
+
+    def __init__(self, players: int):
+        self.table = compile_bots(list(STRENGTH_ORDER))
+        self.start = int(obs_offsets(players)[O_IN_SUPPLY])
+        self._by_kingdom: dict[bytes, int] = {}
+
+    def ids(self, obs: np.ndarray) -> np.ndarray:
+        flags = obs[:, self.start:self.start + NUM_CARDS] > 0.5
+        keys = np.packbits(flags, axis=1)
+        out = np.empty(len(obs), np.int64)
+        for g, key in enumerate(map(bytes, keys)):
+            b = self._by_kingdom.get(key)
+            if b is None:
+                cards = [NAMES[c] for c in np.flatnonzero(flags[g])]
+                b = STRENGTH_ORDER.index(strongest_bot_for(cards).name)
+                self._by_kingdom[key] = b
+            out[g] = b
+        return out
+
+    def actions(self, vec: VecGame, rows=None) -> np.ndarray:
+        """The experts' actions at every row's pending decision (or at ``rows``)."""
+        acts = vec.bot_actions(self.table, self.ids(vec.observation))
+        return acts if rows is None else acts[rows]
+
+
+class StrongestSeats(PolicySeats):
+    """Every other seat played by the strongest library bot for each game's kingdom."""
+
+    def __init__(self, num_games: int, players: int, kingdom, label: str, *,
+                 vp_shaping: float, turn_limit: int = 100):
+        self.experts = KingdomExperts(players)
+        super().__init__(num_games, players, kingdom, None, label, vp_shaping=vp_shaping,
+                         turn_limit=turn_limit)
+
+    def _answer(self, rows):
+        return self.experts.actions(self.vec, rows)
