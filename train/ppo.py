@@ -61,7 +61,7 @@ class TrainConfig:
     kingdom: object = "random"  # "random", a recommended set name, or 10 card names
     # opponent -> weight: library bot names, "self" (past snapshots), or saved agent paths
     opponents: dict = field(default_factory=lambda: {"Big Money Ultimate": 2, "Big Money": 1,
-                                                     SELF: 1})
+                                                     STRONGEST: 1, SELF: 1})
     num_envs: int = 512
     rollout: int = 32
     epochs: int = 3
@@ -75,9 +75,9 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     vp_shaping: float = 0.02
     hidden: tuple = (128, 128)
-    bc_steps: int = 300_000  # imitation: expert decisions to learn from (0: none)
-    bc_expert: str = "Big Money Ultimate"  # a library bot, or "strongest" (per kingdom)
-    bc_epochs: int = 2
+    bc_steps: int = 1_500_000  # imitation: expert decisions to learn from (0: none)
+    bc_expert: str = STRONGEST  # a library bot, or "strongest" (per kingdom)
+    bc_epochs: int = 4
     snapshot_every: int = 250_000
     max_snapshots: int = 5
     turn_limit: int = 100
