@@ -8,8 +8,8 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     g.step("Smithy")
     print("\\n".join(g.log()))
 
-``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots answer every
-other seat's decisions, also after ``set_scenario``.
+``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
+answer every other seat's decisions, also after ``set_scenario``.
 
 ``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
 the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
@@ -22,7 +22,7 @@ from collections import Counter
 
 import numpy as np
 
-from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
+from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
 from .engine.batch import advance_game_learner, bot_action_game, observe_game, score_game
 from .engine.layout import (
     ACTIONS,
@@ -84,6 +84,7 @@ from .engine.layout import (
     TURNS_TAKEN,
 )
 from .engine.observation import split
+from .kingdoms import is_implemented
 from .names import action_index, legal_action_names
 from .vector import VecGame
 
@@ -413,8 +414,18 @@ def _event_text(ev: int, p: int, card: int, amount: int) -> str:
         return "game over: " + ("terminated" if amount == TERMINATED else "truncated")
     if ev == EV_PHASE:
         return f"{who} starts the {PHASE_NAMES[amount]} phase"
-    verb = {EV_DRAW: "draws", EV_PLAY: "plays", EV_BUY: "buys", EV_GAIN: "gains",
-            EV_TRASH: "trashes", EV_DISCARD: "discards", EV_TOPDECK: "puts onto the deck",
-            EV_REVEAL: "reveals", EV_REACT: "reveals in reaction", EV_SET_ASIDE: "sets aside"}.get(ev, f"event {ev}")
+    verbs = {
+        EV_DRAW: "draws",
+        EV_PLAY: "plays",
+        EV_BUY: "buys",
+        EV_GAIN: "gains",
+        EV_TRASH: "trashes",
+        EV_DISCARD: "discards",
+        EV_TOPDECK: "puts onto the deck",
+        EV_REVEAL: "reveals",
+        EV_REACT: "reveals in reaction",
+        EV_SET_ASIDE: "sets aside",
+    }
+    verb = verbs.get(ev, f"event {ev}")
     return f"{who} {verb} {many}"
 
