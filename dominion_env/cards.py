@@ -114,8 +114,8 @@ NAMES: tuple[str, ...] = tuple(r[0] for r in _ROWS)
 NUM_CARDS = len(NAMES)
 ID: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
 SETS: tuple[str, ...] = tuple(r[1] for r in _ROWS)
-BASIC: tuple[str, ...] = tuple(n for n, s in zip(NAMES, SETS) if s == "basic")
-KINGDOM: tuple[str, ...] = tuple(n for n, s in zip(NAMES, SETS) if s != "basic")
+BASIC: tuple[str, ...] = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s == "basic")
+KINGDOM: tuple[str, ...] = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s != "basic")
 PILE_RULE: tuple[str, ...] = tuple(r[11] for r in _ROWS)
 NUM_BASIC = len(BASIC)  # the basic cards come first in the table: ids 0 .. NUM_BASIC-1
 KINGDOM_SIZE = 10  # kingdom cards in a game's Supply besides the basic cards
@@ -125,10 +125,6 @@ KINGDOM_SIZE = 10  # kingdom cards in a game's Supply besides the basic cards
 EFFECT_NONE = 0
 EFFECT_NAMES: tuple[str, ...] = ("none",) + tuple(r[0] for r in _ROWS if r[12])
 EFFECT: dict[str, int] = {name: i for i, name in enumerate(EFFECT_NAMES)}
-
-# Card effects whose code has landed. A kingdom holding any other card is refused with a clear
-# error instead of playing a half-implemented card. Grows issue by issue.
-IMPLEMENTED_EFFECTS: frozenset[str] = frozenset({"none"} | {r[0] for r in _ROWS if r[12]})
 
 COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE_ID = (ID[n] for n in BASIC)
 
@@ -150,15 +146,12 @@ def card_id(name: str) -> int:
     try:
         return ID[name]
     except (KeyError, TypeError):
-        close = [n for n in NAMES if str(name).lower().replace(" ", "") == n.lower().replace(" ", "")]
+        key = str(name).lower().replace(" ", "")
+        close = [n for n in NAMES if key == n.lower().replace(" ", "")]
         hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"unknown card name {name!r}.{hint} Known cards: {', '.join(NAMES)}") from None
-
-
-def is_implemented(name: str) -> bool:
-    """True when every part of the card's effect plays in the engine."""
-    i = card_id(name)
-    return EFFECT_NAMES[int(TABLE[i, EFFECT_ID])] in IMPLEMENTED_EFFECTS
+        raise ValueError(
+            f"unknown card name {name!r}.{hint} Known cards: {', '.join(NAMES)}"
+        ) from None
 
 
 def types_of(name: str) -> tuple[str, ...]:

@@ -18,8 +18,8 @@ from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots
 from .analysis.arena import play_games, summarize
 from .analysis.mixed import is_policy, play_mixed
 from .analysis.tournament import run_tournament
-from .cards import COST, NAMES, SETS, TABLE, is_implemented, types_of
-from .kingdoms import RECOMMENDED
+from .cards import COST, NAMES, SETS, TABLE, types_of
+from .kingdoms import RECOMMENDED, is_implemented
 
 
 def _simulate(args) -> int:
@@ -61,7 +61,7 @@ def _simulate(args) -> int:
     print(head)
     print("-" * len(head))
     for r in rows:
-        def cell(k, ci):
+        def cell(k, ci, r=r):
             return f"{r[k] / r['games']:7.2%} [{ci[0]:6.2%},{ci[1]:6.2%}]"
         print(f"{r['bot']:<24}{cell('wins', r['win_ci']):>24}{cell('ties', r['tie_ci']):>24}"
               f"{cell('losses', r['loss_ci']):>24}{r['truncated']:>8}")

@@ -22,7 +22,7 @@ from collections import Counter
 
 import numpy as np
 
-from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id, is_implemented
+from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
 from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
 from .engine.layout import (
     ACTIONS,
@@ -78,6 +78,7 @@ from .engine.layout import (
     TURN_PLAYER,
 )
 from .engine.observation import split
+from .kingdoms import is_implemented
 from .names import action_index, legal_action_names
 from .vector import VecGame
 
@@ -439,7 +440,7 @@ def _event_text(ev: int, p: int, card: int, amount: int) -> str:
         return "game over: " + ("terminated" if amount == TERMINATED else "truncated")
     if ev == EV_PHASE:
         return f"{who} starts the {PHASE_NAMES[amount]} phase"
-    verb = {
+    verbs = {
         EV_DRAW: "draws",
         EV_PLAY: "plays",
         EV_BUY: "buys",
@@ -450,5 +451,6 @@ def _event_text(ev: int, p: int, card: int, amount: int) -> str:
         EV_REVEAL: "reveals",
         EV_REACT: "reveals in reaction",
         EV_SET_ASIDE: "sets aside",
-    }.get(ev, f"event {ev}")
+    }
+    verb = verbs.get(ev, f"event {ev}")
     return f"{who} {verb} {many}"

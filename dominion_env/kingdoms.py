@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import KINGDOM, KINGDOM_SIZE, card_id, is_implemented
+from .cards import EFFECT_ID, EFFECT_NAMES, KINGDOM, KINGDOM_SIZE, TABLE, card_id
+from .engine import effects
 
 RECOMMENDED: dict[str, tuple[str, ...]] = {
     # Base rulebook, 2nd edition: "For your very first game of Dominion, use these cards".
@@ -29,6 +30,14 @@ RECOMMENDED: dict[str, tuple[str, ...]] = {
     "Underlings": ("Baron", "Cellar", "Festival", "Library", "Masquerade", "Minion", "Nobles",
                    "Pawn", "Steward", "Witch"),
 }
+
+
+def is_implemented(name: str) -> bool:
+    """True when the card plays in the engine: it is vanilla (nothing beyond its table columns)
+    or its effect has code (``engine.effects.IMPLEMENTED_EFFECTS``, derived from the set
+    modules' ``CARDS`` rows that the effect dispatch is generated from)."""
+    effect = EFFECT_NAMES[int(TABLE[card_id(name), EFFECT_ID])]
+    return effect in effects.IMPLEMENTED_EFFECTS
 
 
 def playable_kingdom_cards() -> tuple[str, ...]:

@@ -1,4 +1,5 @@
-"""Helpers for the card scenario tests (tests/test_base_cards.py, tests/test_intrigue_cards.py).
+"""Helpers for the scenario tests (tests/test_base_cards.py, test_intrigue_cards.py; the
+coverage registry also in test_turn_rules.py).
 
 A ``Scenario`` puts a game in an exact position with ``Game.set_scenario``, answers the
 decisions a card asks (steps built with ``S``/``play``, each checking who decides, the decision
@@ -11,21 +12,21 @@ test plays a Treasure.
 
 A plain module, not a test file: pytest's default "prepend" import mode puts tests/ on
 ``sys.path``, so the test files import it as ``from scenario import ...``.
+
+Every card of the table has at least one scenario test (``tests/test_card_places.py``): a
+table of scenario rows registers each row under the card its id starts with (``card_rows``),
+a test function names its cards with ``@covers(...)``; both fill ``SCENARIOS``.
 """
 
-from collections import Counter
+from collections import Counter, defaultdict
+
+import pytest
 
 from dominion_env import Game
+from dominion_env.cards import NAMES, SETS, card_id
 
-BASE = ("Cellar", "Chapel", "Moat", "Harbinger", "Merchant", "Vassal", "Village", "Workshop",
-        "Bureaucrat", "Gardens", "Militia", "Moneylender", "Poacher", "Remodel", "Smithy",
-        "Throne Room", "Bandit", "Council Room", "Festival", "Laboratory", "Library", "Market",
-        "Mine", "Sentry", "Witch", "Artisan", "Chancellor", "Woodcutter", "Feast", "Spy", "Thief",
-        "Adventurer")
-INTRIGUE = ("Courtyard", "Pawn", "Secret Chamber", "Great Hall", "Masquerade", "Shanty Town",
-            "Steward", "Swindler", "Wishing Well", "Baron", "Bridge", "Conspirator",
-            "Coppersmith", "Ironworks", "Mining Village", "Scout", "Duke", "Minion", "Saboteur",
-            "Torturer", "Trading Post", "Tribute", "Upgrade", "Harem", "Nobles")
+BASE = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s in ("base2", "base1"))
+INTRIGUE = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s == "intrigue1")
 KINGDOM_CARDS = INTRIGUE + BASE
 # kingdom padding, in this order, for cards a scenario does not need (no Reaction, no Attack)
 FILLER = ("Village", "Smithy", "Festival", "Laboratory", "Market", "Woodcutter", "Cellar",
@@ -47,6 +48,42 @@ COST = {"Copper": 0, "Curse": 0, "Estate": 2, "Silver": 3, "Duchy": 5, "Gold": 6
 TREASURES = {"Copper", "Silver", "Gold", "Harem"}
 
 YES_NO = ["option 0", "PASS"]
+
+
+# card name -> the scenario tests of that card ("module::test" or a row id)
+SCENARIOS: defaultdict[str, set[str]] = defaultdict(set)
+# (source card, decision kind) of every decision a Scenario has answered, by names
+ASKED: set[tuple[str | None, str]] = set()
+
+
+def covers(*cards):
+    """Mark a test function as a scenario test of ``cards`` (names of the card table)."""
+    for name in cards:
+        card_id(name)  # a misspelt name fails at import
+
+    def mark(test):
+        for name in cards:
+            SCENARIOS[name].add(f"{test.__module__}::{test.__name__}")
+        return test
+
+    return mark
+
+
+def card_named_by(row_id):
+    """The card a scenario row is about: the longest card name its id starts with."""
+    names = [n for n in NAMES if row_id == n or row_id.startswith((n + " ", n + ":", n + ","))]
+    assert names, f"scenario row {row_id!r} does not start with a card name"
+    return max(names, key=len)
+
+
+def card_rows(rows):
+    """pytest parameters for a table of scenario rows ``(id, *values)``: one case per row,
+    with its id, registered as a scenario test of the card the id starts with."""
+    params = []
+    for row in rows:
+        SCENARIOS[card_named_by(row[0])].add(row[0])
+        params.append(pytest.param(*row[1:], id=row[0]))
+    return params
 
 
 def counts(cards):
@@ -112,6 +149,7 @@ class Scenario:
             for key in ("card", "target", "count", "source", "can_pass"):
                 if s.get(key) is not None:
                     assert d[key] == s[key], f"{key}: {where}"
+            ASKED.add((d["source"], d["kind"]))
             g.step(s["action"])
             if s.get("coins") is not None:
                 assert g.turn["coins"] == s["coins"], where

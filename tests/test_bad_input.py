@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from dominion_env import NUM_ACTIONS, PASS, Game, VecGame, cards
-from dominion_env.cards import is_implemented
+from dominion_env import NUM_ACTIONS, PASS, Game, VecGame
+from dominion_env.engine import effects
+from dominion_env.kingdoms import is_implemented
 
 KINGDOM = ["Village", "Smithy", "Laboratory", "Market", "Festival", "Woodcutter", "Great Hall",
            "Harem", "Gardens", "Duke"]
@@ -15,7 +16,7 @@ SPECIAL = ["Witch", "Torturer", "Chapel"]
 @pytest.fixture
 def only_vanilla(monkeypatch):
     """The engine as it was before any special card effect landed: only vanilla cards play."""
-    monkeypatch.setattr(cards, "IMPLEMENTED_EFFECTS", frozenset({"none"}))
+    monkeypatch.setattr(effects, "IMPLEMENTED_EFFECTS", frozenset({"none"}))
     assert not any(is_implemented(c) for c in SPECIAL)
 
 

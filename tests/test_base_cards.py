@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 import scenario
-from scenario import BASE, YES_NO, S, kingdom_for, legal_set, play, upto
+from scenario import BASE, YES_NO, S, card_rows, covers, kingdom_for, legal_set, play, upto
 
 from dominion_env import Game
 
@@ -267,8 +267,7 @@ CARD_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("setup,steps,expect,trash,gained,turn,nxt",
-                         [r[1:] for r in CARD_ROWS], ids=[r[0] for r in CARD_ROWS])
+@pytest.mark.parametrize("setup,steps,expect,trash,gained,turn,nxt", card_rows(CARD_ROWS))
 def test_card(setup, steps, expect, trash, gained, turn, nxt):
     sc = Scenario(steps=steps, **setup)
     sc.run(steps).check(expect, trash=trash, gained=gained, turn=turn, next=nxt)
@@ -289,6 +288,7 @@ def test_every_base_card_has_a_row():
     (32, 8),   # 39 cards: each worth 3 (rounded down)
     (33, 10),  # 40 cards: each worth 4
 ])
+@covers("Gardens", "Estate", "Curse")
 def test_gardens_scoring_counts_every_zone(coppers, points):
     sc = Scenario(hands={0: ["Estate", "Estate", "Estate"], 1: ["Gardens"]},
                   decks={0: ["Gardens", "Gardens"]}, in_play={0: ["Village"]},
@@ -298,6 +298,7 @@ def test_gardens_scoring_counts_every_zone(coppers, points):
 
 
 @pytest.mark.parametrize("coppers,rewards", [(28, [-1, 1]), (29, [1, -1])])
+@covers("Gardens")
 def test_gardens_decides_the_game_at_the_end(coppers, rewards):
     """1 Gardens + 28 Coppers = 29 cards: 2 VP, a tie with P1's 2 Estates that P1 wins on
     turns; 30 cards: 3 VP, P0 wins."""

@@ -2,13 +2,14 @@
 
 Each test puts a game in an exact position, plays the steps that lead to the decision, and
 asserts the action a priority bot (Big Money, whose rules only cover buys) takes there. The
-defaults are documented in ``dominion_env.engine.bots``.
+generic defaults are documented in ``dominion_env.engine.bots``, a card's own next to its effect
+in ``dominion_env.engine.base_cards`` / ``intrigue_cards``.
 """
 
 import pytest
+from dominion_env.agents import bot_action
 
 from dominion_env import Game
-from dominion_env.agents import bot_action
 from dominion_env.cards import BASIC, KINGDOM
 
 FILLER = ["Village", "Woodcutter", "Great Hall", "Workshop", "Market", "Festival",

@@ -11,12 +11,13 @@ of a 95% Wilson interval and leave a wide margin over the measured rates (see ea
 """
 
 import pytest
-
 from dominion_env.agents import BOTS, bot_action, compile_bots, get_bot, kingdom_for
+
 from dominion_env import Game
 from dominion_env.analysis.arena import play_games, summarize, wilson
-from dominion_env.cards import BASIC, KINGDOM, is_implemented
+from dominion_env.cards import BASIC, KINGDOM
 from dominion_env.engine.bots import MAX_CONDS, MAX_RULES
+from dominion_env.kingdoms import is_implemented
 
 LIBRARY = list(BOTS.values())
 SCRIPTED = [b for b in LIBRARY if not b.random]

@@ -18,6 +18,8 @@ from scenario import (
     YES_NO,
     S,
     Scenario,
+    card_rows,
+    covers,
     exactly,
     kingdom_for,
     play,
@@ -302,12 +304,12 @@ CARD_ROWS = [
      {0: dict(hand=["Copper", "Silver"], deck=[],
               in_play=["Village", "Village", "Conspirator"])},
      {}, {}, (4, 1, 2), "play_treasure"),
-    ("Throne Room on Conspirator: the 2nd play is the 3rd Action",
+    ("Conspirator under Throne Room: the 2nd play is the 3rd Action",
      dict(hands={0: ["Throne Room", "Conspirator"]}, decks={0: ["Copper", "Silver"]}),
      [play("Throne Room"), S(0, "play_twice", "Conspirator", legal=["Conspirator", "PASS"])],
      {0: dict(hand=["Copper"], deck=["Silver"], in_play=["Throne Room", "Conspirator"])},
      {}, {}, (1, 1, 4), "play_treasure"),
-    ("Village, Throne Room on Conspirator: both plays count",
+    ("Conspirator under Throne Room after a Village: both plays count",
      dict(hands={0: ["Village", "Throne Room", "Conspirator"]},
           decks={0: ["Copper", "Silver", "Gold", "Duchy"]}),
      [play("Village"), play("Throne Room"), S(0, "play_twice", "Conspirator")],
@@ -555,8 +557,7 @@ CARD_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("setup,steps,expect,trash,gained,turn,nxt",
-                         [r[1:] for r in CARD_ROWS], ids=[r[0] for r in CARD_ROWS])
+@pytest.mark.parametrize("setup,steps,expect,trash,gained,turn,nxt", card_rows(CARD_ROWS))
 def test_card(setup, steps, expect, trash, gained, turn, nxt):
     sc = Scenario(steps=steps, **setup)
     sc.run(steps).check(expect, trash=trash, gained=gained, turn=turn, next=nxt)
@@ -576,6 +577,7 @@ def test_every_intrigue_action_has_a_row():
 # Duke, Great Hall, Harem, Nobles: scoring
 # ---------------------------------------------------------------------------------------------
 
+@covers("Duke", "Great Hall", "Harem", "Nobles", "Duchy", "Estate", "Curse")
 def test_duke_great_hall_harem_nobles_scoring():
     """P0: 2 Dukes x 2 Duchies = 4, Duchies 6, Great Hall 1, Harem 2, Nobles 2, Estate 1 = 16,
     counted in every zone. P1: 3 Dukes, no Duchy = 0, one Curse = -1."""
@@ -911,8 +913,7 @@ BRIDGE_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("setup,steps,expect,trash,gained,turn,nxt",
-                         [r[1:] for r in BRIDGE_ROWS], ids=[r[0] for r in BRIDGE_ROWS])
+@pytest.mark.parametrize("setup,steps,expect,trash,gained,turn,nxt", card_rows(BRIDGE_ROWS))
 def test_bridge_cost_checks(setup, steps, expect, trash, gained, turn, nxt):
     sc = Scenario(steps=steps, **setup)
     sc.run(steps).check(expect, trash=trash, gained=gained, turn=turn, next=nxt)

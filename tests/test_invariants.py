@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from dominion_env import RECOMMENDED, Game, VecGame
-from dominion_env.cards import NUM_CARDS, is_implemented
+from dominion_env.cards import NUM_CARDS
 from dominion_env.engine.audit import CHECK_NAMES, audit, check_game
 from dominion_env.engine.layout import (
     COINS,
@@ -33,7 +33,7 @@ from dominion_env.engine.layout import (
     TRUNCATED,
     TURN_NUMBER,
 )
-from dominion_env.kingdoms import playable_kingdom_cards
+from dominion_env.kingdoms import is_implemented, playable_kingdom_cards
 
 TURN_LIMIT = 60
 

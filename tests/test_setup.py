@@ -4,9 +4,10 @@ from collections import Counter
 
 import pytest
 
-from dominion_env import RECOMMENDED, Game, cards, random_kingdom
-from dominion_env.cards import is_implemented, types_of
-from dominion_env.kingdoms import playable_kingdom_cards, resolve_kingdom
+from dominion_env import RECOMMENDED, Game, random_kingdom
+from dominion_env.cards import types_of
+from dominion_env.engine import effects
+from dominion_env.kingdoms import is_implemented, playable_kingdom_cards, resolve_kingdom
 
 # the 10 cards without special effects, in card-id order (Supply pile sizes are checked on them)
 VANILLA = ("Village", "Gardens", "Smithy", "Festival", "Laboratory", "Market", "Woodcutter",
@@ -88,7 +89,7 @@ def test_recommended_kingdom_names():
 @pytest.fixture
 def only_vanilla(monkeypatch):
     """The engine as it was before any special card effect landed: only vanilla cards play."""
-    monkeypatch.setattr(cards, "IMPLEMENTED_EFFECTS", frozenset({"none"}))
+    monkeypatch.setattr(effects, "IMPLEMENTED_EFFECTS", frozenset({"none"}))
     assert not is_implemented("Cellar") and is_implemented("Smithy")
 
 

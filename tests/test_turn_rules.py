@@ -8,6 +8,7 @@ the 10 "vanilla" cards (no effect beyond +Cards/+Actions/+Buys/+$ or VP).
 from collections import Counter
 
 import pytest
+from scenario import covers
 
 from dominion_env import Game
 
@@ -105,6 +106,7 @@ ACTION_ROWS = [
 @pytest.mark.parametrize(
     "hand,deck,plays,exp_hand,exp_deck,exp_in_play,actions,buys,coins,kind",
     [row[1:] for row in ACTION_ROWS], ids=[row[0] for row in ACTION_ROWS])
+@covers("Village", "Smithy", "Laboratory", "Market", "Festival", "Woodcutter", "Great Hall")
 def test_action_accounting(hand, deck, plays, exp_hand, exp_deck, exp_in_play, actions, buys,
                            coins, kind):
     g = game()
@@ -239,6 +241,7 @@ def test_cannot_buy_from_empty_pile(empty):
     assert_zones(g, 0)
 
 
+@covers("Silver", "Duchy")
 def test_buying_takes_from_supply_into_discard_and_spends_coins_and_buys():
     g = game()
     g.set_scenario(phase="buying", coins=8, buys=2, hands={0: ["Estate"]},
@@ -259,6 +262,7 @@ def test_buying_takes_from_supply_into_discard_and_spends_coins_and_buys():
     assert g.trash == {}
 
 
+@covers("Province", "Copper", "Curse")
 def test_buy_exactly_all_coins():
     g = game()
     g.set_scenario(phase="buying", coins=8, buys=2)
@@ -328,6 +332,7 @@ def test_buy_with_nothing_to_choose_is_not_asked(auto_resolve):
 # ---------------------------------------------------------------------------------------------
 
 
+@covers("Copper", "Silver", "Gold", "Harem")
 def test_manual_treasures_one_by_one_including_harem():
     g = game(autoplay=False)
     g.set_scenario(hands={0: ["Copper", "Silver", "Gold", "Harem", "Estate"]}, phase="buy")

@@ -7,9 +7,13 @@ Nothing here imports gymnasium, pettingzoo or torch.
     zones        per-game RNG, draw / shuffle / gain, scoring
     frames       the frame stack and the pending-decision record
     machine      the turn, game setup, the driver (advance / resolve)
-    effects      card effects, dispatched on effect id
+    effects      card effects, dispatched on effect id (generated from the set modules' rows)
+    base_cards, intrigue_cards
+                 each card's effect, the decisions it asks and the bots' default play for
+                 them, declared in one ``CardCode`` row per card (``card_code``)
+    attacks      the reaction window and the walk over an Attack's victims
     mask         the action mask
     observation  the observation layout and writer
-    bots         compiled scripted and random bots
+    bots         compiled scripted and random bots (values cards by ``bot_values``)
     batch        prange kernels over N games
 """

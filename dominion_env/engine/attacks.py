@@ -1,25 +1,27 @@
 """Attacks: the reaction window and the walk over the victims.
 
 When an Attack is played, ``frames.play_card`` pushes the card's frame (waiting at
-ATTACK_PENDING) and a reaction-window frame above it, before the Attack does anything. The window asks each other player in turn order (those holding a Reaction they have not
-yet revealed to this Attack) whether to reveal one: Moat makes its owner unaffected; each
-Reaction card in hand is revealed at most once per Attack (a second copy may be revealed
-too; counts cannot tell copies apart, so a Reaction stays revealable while the hand holds more
-copies than were revealed) and resolved fully before the next question. When
-the window pops, the card frame resumes and walks its victims with ``next_victim`` (players
-who revealed Moat are skipped), each victim making its own choices.
+ATTACK_PENDING) and a reaction-window frame above it, before the Attack does anything. The
+window asks each other player in turn order (those holding a Reaction they have not yet revealed
+to this Attack) whether to reveal one. Each Reaction card in hand is revealed at most once per
+Attack (a second copy may be revealed too; counts cannot tell copies apart, so a Reaction stays
+revealable while the hand holds more copies than were revealed) and resolved fully before the
+next question: what a reveal does is the card's own (``CardCode.reaction`` in its set's module,
+run by ``effects.effect_step``; Moat makes its owner unaffected). The Reactions are the cards of
+the table with the Reaction type (``layout.REACTION_CARDS``). When the window pops, the card
+frame resumes and walks its victims with ``next_victim`` (players who revealed Moat are
+skipped), each victim making its own choices.
 
 When the window closes, the card's vanilla bonuses are applied and its effect starts at step 0.
 Register R3 of an attacking card's frame holds the seat offset of the current victim.
 """
 
-from ..cards import ID, REACTION
-from .frames import ask, has_type_in_hand, pop_frame, push_frame
+from ..cards import REACTION
+from .frames import ask, exclude_card, has_type_in_hand, pop_frame
 from .jit import njit
 from .layout import (
     ANSWER,
     COST_ANY_HI,
-    DEC_EXCLUDE,
     DEC_REACT,
     DEC_SOURCE,
     EV_REACT,
@@ -27,21 +29,21 @@ from .layout import (
     FR_PLAYER,
     FR_STEP,
     HAND,
+    NUM_REACTIONS,
     PASS,
     PLAYERS,
     R0,
     R3,
     REACTED,
-    SP,
+    REACTION_CARDS,
+    REVEAL_BITS,
     UNAFFECTED,
     ZONE_HAND,
 )
 from .zones import log_event
 
-MOAT = ID["Moat"]
-SC_REACTION_STEP = 10  # a Secret Chamber frame at this step runs its Reaction, not a play
-SECRET_CHAMBER = ID["Secret Chamber"]
-REACTION_CARDS = (MOAT, SECRET_CHAMBER)  # index k of a Reaction in the REACTED counts
+REVEAL_MAX = (1 << REVEAL_BITS) - 1
+COUNTS_PER_WORD = 64 // REVEAL_BITS
 
 
 @njit
@@ -64,30 +66,34 @@ def current_victim(r, f, attacker):
     return (attacker + r.frame[f, R3]) % r.game[PLAYERS]
 
 
-REVEAL_BITS = 4  # REACTED holds a 4-bit reveal count per (player, Reaction)
+@njit(inline="always")
+def _reveal_slot(d, k):
+    """(word, shift) of the reveal count of player d and Reaction k in REACTED."""
+    i = NUM_REACTIONS * d + k
+    return REACTED + i // COUNTS_PER_WORD, REVEAL_BITS * (i % COUNTS_PER_WORD)
 
 
 @njit
 def _reveals(r, d, k):
     """How many times player d revealed Reaction k to this Attack."""
-    return (r.game[REACTED] >> (REVEAL_BITS * (2 * d + k))) & 15
+    word, shift = _reveal_slot(d, k)
+    return (r.game[word] >> shift) & REVEAL_MAX
 
 
-@njit
-def _revealed_exclusion(r, d):
-    """Card bit set of the Reactions player d cannot reveal (again) to this Attack: each copy
-    in hand once, so a Reaction is out once its reveals reach the copies in hand."""
-    ex = 0
-    for k in range(2):
-        c = REACTION_CARDS[k]
-        if _reveals(r, d, k) >= r.zone[d, HAND, c]:
-            ex |= 1 << c
-    return ex
+@njit(inline="always")
+def _revealable(r, d, k):
+    """Player d may reveal Reaction k (again) to this Attack: each copy in hand once, so a
+    Reaction is out once its reveals reach the copies in hand."""
+    return _reveals(r, d, k) < r.zone[d, HAND, REACTION_CARDS[k]]
 
 
 @njit
 def reaction_step(r, T, cfg, f):
-    """One step of the reaction window frame f (its player is the attacker)."""
+    """One step of the reaction window frame f (its player is the attacker).
+
+    Returns (player, card) when that player has just revealed that Reaction card, else
+    (-1, -1): the caller (``effects.effect_step``) then runs the card's Reaction (its
+    ``CardCode.reaction``), which may push a frame of its own above the window."""
     P = r.game[PLAYERS]
     attacker = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 1:
@@ -97,35 +103,34 @@ def reaction_step(r, T, cfg, f):
         if a == PASS:
             r.frame[f, R0] += 1
         else:
-            k = 0 if a == MOAT else 1
-            r.game[REACTED] += 1 << (REVEAL_BITS * (2 * d + k))
+            for k in range(NUM_REACTIONS):
+                if REACTION_CARDS[k] == a:
+                    word, shift = _reveal_slot(d, k)
+                    r.game[word] += 1 << shift
             log_event(r, cfg, EV_REACT, d, a, 1)
-            if a == MOAT:
-                r.game[UNAFFECTED] |= 1 << d
-            else:  # Secret Chamber: its Reaction runs as a frame of its own, then back here
-                push_frame(r, SECRET_CHAMBER, d)
-                r.frame[r.game[SP] - 1, FR_STEP] = SC_REACTION_STEP
-            return  # ask the same player again: another Reaction may follow
+            return d, a  # then ask the same player again: another Reaction may follow
     while r.frame[f, R0] < P:
         d = (attacker + r.frame[f, R0]) % P
-        ex = _revealed_exclusion(r, d)
-        if _has_reaction(r, T, d, ex):
+        if _has_reaction(r, T, d):
             r.frame[f, FR_STEP] = 1
             ask(r, DEC_REACT, d, r.frame[f - 1, FR_CARD], ZONE_HAND, REACTION, 0, COST_ANY_HI,
                 0, 1)
-            r.game[DEC_EXCLUDE] = ex
+            for k in range(NUM_REACTIONS):
+                if not _revealable(r, d, k):
+                    exclude_card(r, REACTION_CARDS[k])
             r.game[DEC_SOURCE] = r.frame[f - 1, FR_CARD]
-            return
+            return -1, -1
         r.frame[f, R0] += 1
     pop_frame(r)
+    return -1, -1
 
 
 @njit
-def _has_reaction(r, T, d, excluded):
+def _has_reaction(r, T, d):
+    """Player d holds a Reaction it may still reveal to this Attack."""
     if not has_type_in_hand(r, T, d, REACTION):
         return False
-    for k in range(2):
-        c = REACTION_CARDS[k]
-        if r.zone[d, HAND, c] > 0 and not (excluded >> c) & 1:
+    for k in range(NUM_REACTIONS):
+        if r.zone[d, HAND, REACTION_CARDS[k]] > 0 and _revealable(r, d, k):
             return True
     return False

@@ -3,14 +3,19 @@
 Each function runs one step of its card's frame ``f`` (the vanilla bonuses were already
 applied by ``frames.play_card``). Step 0 is the first run; a step that asks sets the next step
 first and returns; the answer is in ANSWER when the frame resumes. The decisions each card asks,
-in order (player in brackets; "mandatory" = no PASS):
+in order (player in brackets; "mandatory" = no PASS), and after "bot:" the scripted bots'
+default play where the card has its own (its ``*_bot`` function, next to the effect; the other
+decisions get the bots' generic rule for their kind, ``bots.py``):
 
     Cellar       discard from hand, one at a time, PASS to stop [you]; then draw as many
     Chapel       trash from hand, up to 4, PASS to stop [you]
-    Moat         (no play effect beyond +2 Cards; its Reaction lives in attacks.py)
+    Moat         (no play effect beyond +2 Cards); Reaction: its owner is unaffected by the
+                 Attack (no decision)
     Harbinger    topdeck a card from your discard pile, or PASS [you]
+                 bot: the best card (highest hand worth), PASS rather than junk
     Merchant     (no decision: +$1 on the first Silver played this turn, per Merchant)
     Vassal       discard the top card; if an Action: option 0 = play it, PASS = leave it [you]
+                 bot: play it
     Workshop     gain a card costing up to $4, mandatory [you]
     Bureaucrat   gain a Silver onto your deck; each victim with a Victory card in hand
                  topdecks one (mandatory) [victim]
@@ -23,27 +28,68 @@ in order (player in brackets; "mandatory" = no PASS):
                  its choice when two differ [victim]; the rest is discarded
     Council Room (no decision: each other player draws a card)
     Library      for each Action drawn: option 0 = set it aside, PASS = keep it [you]
+                 bot: set it aside only with no Action left to play it
     Mine         trash a Treasure from hand or PASS; then gain a Treasure to hand costing up to
                  $3 more (mandatory) [you]
+                 bot: trash the best Treasure that still improves (below Gold's cost), else PASS
     Sentry       for each of the top 2 cards (dec_card): option 0 trash, 1 discard, 2 keep;
                  then, if two different cards are kept, topdeck them one by one [you]
+                 bot: trash trash-worthy cards, discard other Victory-only cards, keep the rest
     Witch        each victim gains a Curse while Curses remain
     Artisan      gain a card costing up to $5 to hand (mandatory); topdeck a card from hand
                  (mandatory) [you]
+                 bot (topdeck): an Action it cannot play this turn, else the lowest hand worth
     Chancellor   if the draw pile is not empty: option 0 = put it into the discard, PASS = no
+                 bot: discard the deck
     Feast        trash it (once, even under Throne Room); gain a card costing up to $5 [you]
     Spy          for each player from you in turn order (victims only, you always): option 0 =
                  discard the revealed card, option 1 = put it back [you, dec_target = owner]
+                 bot: discard a victim's good card (hand worth > 0) and its own junk
     Thief        for each victim: trash one of its revealed Treasures (mandatory) [you,
                  dec_target = victim]; then option 0 = gain the trashed card, PASS = leave it
+                 bot: trash the victim's best Treasure (keep value); gain anything costing at
+                 least Silver's cost
     Adventurer   (no decision)
+
+``CARDS`` at the end of the module declares each card's code as data (``card_code.CardCode``):
+its step function, the decisions above with the bot default for each, its Reaction.
 """
 
-from ..cards import ACTION, COPPER, CURSE_ID, GOLD, ID, SILVER, TREASURE, TYPES, VICTORY
+from ..cards import (
+    ACTION,
+    COPPER,
+    COST,
+    CURSE_ID,
+    GOLD,
+    ID,
+    NUM_CARDS,
+    SILVER,
+    TREASURE,
+    TYPES,
+    VICTORY,
+)
 from .attacks import current_victim, next_victim
-from .frames import ask_card, ask_options, play_card, pop_frame
+from .bot_values import (
+    first_legal,
+    first_option,
+    hand_worth,
+    keep_value,
+    lowest_keep,
+    lowest_worth,
+    trash_worthy,
+)
+from .card_code import GENERIC, CardCode
+from .frames import (
+    ask_card,
+    ask_options,
+    exclude_all_but,
+    exclude_card,
+    play_card,
+    pop_frame,
+)
 from .jit import njit
 from .layout import (
+    ACTIONS,
     ANSWER,
     ASIDE,
     COINS,
@@ -52,7 +98,6 @@ from .layout import (
     DEC_CHOOSE,
     DEC_COUNT,
     DEC_DISCARD,
-    DEC_EXCLUDE,
     DEC_GAIN,
     DEC_PLAY_TWICE,
     DEC_TARGET,
@@ -109,8 +154,6 @@ BANDIT, LIBRARY, MINE, SENTRY, ARTISAN = (ID[n] for n in (
     "Bandit", "Library", "Mine", "Sentry", "Artisan"))
 CHANCELLOR, FEAST, SPY, THIEF = (ID[n] for n in ("Chancellor", "Feast", "Spy", "Thief"))
 
-ONLY_COPPER = ~(1 << COPPER)  # DEC_EXCLUDE bits: every card but Copper
-
 
 @njit
 def cellar(r, T, cfg, f):
@@ -143,6 +186,16 @@ def chapel(r, T, cfg, f):
     r.game[DEC_COUNT] = 4 - r.frame[f, R0]
 
 
+@njit(inline="always")
+def moat(r, T, cfg, f):
+    pop_frame(r)
+
+
+@njit(inline="always")
+def moat_reaction(r, T, cfg, d):
+    r.game[UNAFFECTED] |= 1 << d
+
+
 @njit
 def harbinger(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
@@ -155,7 +208,25 @@ def harbinger(r, T, cfg, f):
     pop_frame(r)
 
 
-@njit
+@njit(inline="always")
+def topdeck_best(T, mask_row):
+    """The card worth most in a hand (onto the deck for the next hand, or away from an
+    attack); PASS rather than junk (hand worth <= 0) when PASS is legal."""
+    best = -1
+    for c in range(NUM_CARDS):
+        if mask_row[c] and (best < 0 or hand_worth(T, c) > hand_worth(T, best)):
+            best = c
+    if best >= 0 and not (mask_row[PASS] and hand_worth(T, best) <= 0):
+        return best
+    return PASS if mask_row[PASS] else first_legal(mask_row)
+
+
+@njit(inline="always")
+def harbinger_bot(r, T, p, mask_row, owned):
+    return topdeck_best(T, mask_row)
+
+
+@njit(inline="always")
 def merchant(r, T, cfg, f):
     r.game[MERCHANTS] += 1
     pop_frame(r)
@@ -185,6 +256,11 @@ def vassal(r, T, cfg, f):
         r.zone[p, DISCARD, c] -= 1
         r.zone[p, IN_PLAY, c] += 1
         play_card(r, T, cfg, p, c)
+
+
+@njit(inline="always")
+def vassal_bot(r, T, p, mask_row, owned):
+    return first_option(mask_row)  # play it
 
 
 @njit
@@ -278,7 +354,7 @@ def moneylender(r, T, cfg, f):
             pop_frame(r)
             return
         ask_card(r, f, 1, DEC_TRASH, p, MONEYLENDER, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
-        r.game[DEC_EXCLUDE] = ONLY_COPPER
+        exclude_all_but(r, COPPER)
         return
     if r.game[ANSWER] == COPPER:
         trash_card(r, cfg, p, COPPER, HAND)
@@ -328,7 +404,7 @@ def trash_then_gain(r, T, cfg, f, source, trash_types, may_skip, more, gain_type
     pop_frame(r)
 
 
-@njit
+@njit(inline="always")
 def remodel(r, T, cfg, f):
     trash_then_gain(r, T, cfg, f, REMODEL, 0, 0, 2, 0, DISCARD, False)
 
@@ -397,7 +473,7 @@ def bandit(r, T, cfg, f):
         reveal_top(r, cfg, v)
         if _bandit_target(r, T, v):
             ask_card(r, f, 2, DEC_TRASH, v, BANDIT, ZONE_ASIDE, TREASURE, 0, COST_ANY_HI, 0)
-            r.game[DEC_EXCLUDE] = 1 << COPPER
+            exclude_card(r, COPPER)
             return
         discard_zone(r, cfg, v, ASIDE)
 
@@ -441,9 +517,27 @@ def library(r, T, cfg, f):
     pop_frame(r)
 
 
-@njit
+@njit(inline="always")
+def library_bot(r, T, p, mask_row, owned):
+    """Set an Action aside only when no Action can be played."""
+    return OPTION0 if mask_row[OPTION0] and r.game[ACTIONS] == 0 else PASS
+
+
+@njit(inline="always")
 def mine(r, T, cfg, f):
     trash_then_gain(r, T, cfg, f, MINE, TREASURE, 1, 3, TREASURE, HAND, False)
+
+
+@njit(inline="always")
+def mine_bot(r, T, p, mask_row, owned):
+    """Improve the best Treasure that still improves: Silver, then Copper."""
+    best = -1
+    for c in range(NUM_CARDS):
+        if mask_row[c] and T[c, COST] < T[GOLD, COST] and (best < 0 or T[c, COST] > T[best, COST]):
+            best = c
+    if best >= 0:
+        return best
+    return PASS if mask_row[PASS] else lowest_keep(T, mask_row)
 
 
 @njit
@@ -484,6 +578,17 @@ def sentry(r, T, cfg, f):
     pop_frame(r)
 
 
+@njit(inline="always")
+def sentry_bot(r, T, p, mask_row, owned):
+    """Trash junk, discard other Victory cards, keep the rest."""
+    card = r.game[DEC_CARD]
+    if card >= 0 and trash_worthy(r, T, p, card, owned):
+        return OPTION0
+    if card >= 0 and hand_worth(T, card) < 0:
+        return OPTION0 + 1
+    return OPTION0 + 2
+
+
 @njit
 def witch(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
@@ -512,6 +617,26 @@ def artisan(r, T, cfg, f):
     pop_frame(r)
 
 
+@njit(inline="always")
+def topdeck_for_next_turn(r, T, mask_row):
+    """From hand, for next turn: an Action that cannot be played this turn, else the card that
+    least changes this turn's buy (the lowest hand worth). Artisan and Courtyard."""
+    if r.game[ACTIONS] == 0:
+        best = -1
+        for c in range(NUM_CARDS):
+            if mask_row[c] and (T[c, TYPES] & ACTION) and (best < 0 or T[c, COST] > T[best, COST]):
+                best = c
+        if best >= 0:
+            return best
+    best = lowest_worth(T, mask_row)
+    return best if best >= 0 else first_legal(mask_row)
+
+
+@njit(inline="always")
+def artisan_bot(r, T, p, mask_row, owned):
+    return topdeck_for_next_turn(r, T, mask_row)
+
+
 @njit
 def chancellor(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
@@ -530,6 +655,11 @@ def chancellor(r, T, cfg, f):
         r.player[p, DECK_LEN] = 0
         r.player[p, KNOWN_TOP] = 0
     pop_frame(r)
+
+
+@njit(inline="always")
+def chancellor_bot(r, T, p, mask_row, owned):
+    return first_option(mask_row)  # discard the deck
 
 
 @njit
@@ -577,6 +707,14 @@ def spy(r, T, cfg, f):
         return
 
 
+@njit(inline="always")
+def spy_bot(r, T, p, mask_row, owned):
+    """Discard the owner's good cards when it is a victim, junk when it is the bot."""
+    card = r.game[DEC_CARD]
+    good = card >= 0 and hand_worth(T, card) > 0
+    return OPTION0 if (good != (r.game[DEC_TARGET] == p)) else OPTION0 + 1
+
+
 @njit
 def thief(r, T, cfg, f):
     """R1 = the Treasure trashed from the current victim (offered to you)."""
@@ -612,6 +750,23 @@ def thief(r, T, cfg, f):
         discard_zone(r, cfg, v, ASIDE)
 
 
+@njit(inline="always")
+def thief_trash_bot(r, T, p, mask_row, owned):
+    """Trash the victim's best Treasure (the highest keep value)."""
+    best = -1
+    for c in range(NUM_CARDS):
+        if mask_row[c] and (best < 0 or keep_value(T, c) > keep_value(T, best)):
+            best = c
+    return best if best >= 0 else first_legal(mask_row)
+
+
+@njit(inline="always")
+def thief_gain_bot(r, T, p, mask_row, owned):
+    """Take anything better than Copper."""
+    card = r.game[DEC_CARD]
+    return OPTION0 if card >= 0 and T[card, COST] >= T[SILVER, COST] else PASS
+
+
 @njit
 def _has_type_in(r, T, p, z, types):
     for u in range(r.game[UNIVERSE_LEN]):
@@ -636,3 +791,31 @@ def adventurer(r, T, cfg, f):
     discard_zone(r, cfg, p, ASIDE)
     pop_frame(r)
 
+
+CARDS = (
+    CardCode("Cellar", cellar, {DEC_DISCARD: GENERIC}),
+    CardCode("Chapel", chapel, {DEC_TRASH: GENERIC}),
+    CardCode("Moat", moat, {}, reaction=moat_reaction),
+    CardCode("Harbinger", harbinger, {DEC_TOPDECK: harbinger_bot}),
+    CardCode("Merchant", merchant, {}),
+    CardCode("Vassal", vassal, {DEC_CHOOSE: vassal_bot}),
+    CardCode("Workshop", workshop, {DEC_GAIN: GENERIC}),
+    CardCode("Bureaucrat", bureaucrat, {DEC_TOPDECK: GENERIC}),
+    CardCode("Militia", militia, {DEC_DISCARD: GENERIC}),
+    CardCode("Moneylender", moneylender, {DEC_TRASH: GENERIC}),
+    CardCode("Poacher", poacher, {DEC_DISCARD: GENERIC}),
+    CardCode("Remodel", remodel, {DEC_TRASH: GENERIC, DEC_GAIN: GENERIC}),
+    CardCode("Throne Room", throne_room, {DEC_PLAY_TWICE: GENERIC}),
+    CardCode("Bandit", bandit, {DEC_TRASH: GENERIC}),
+    CardCode("Council Room", council_room, {}),
+    CardCode("Library", library, {DEC_CHOOSE: library_bot}),
+    CardCode("Mine", mine, {DEC_TRASH: mine_bot, DEC_GAIN: GENERIC}),
+    CardCode("Sentry", sentry, {DEC_CHOOSE: sentry_bot, DEC_TOPDECK: GENERIC}),
+    CardCode("Witch", witch, {}),
+    CardCode("Artisan", artisan, {DEC_GAIN: GENERIC, DEC_TOPDECK: artisan_bot}),
+    CardCode("Chancellor", chancellor, {DEC_CHOOSE: chancellor_bot}),
+    CardCode("Feast", feast, {DEC_GAIN: GENERIC}),
+    CardCode("Spy", spy, {DEC_CHOOSE: spy_bot}),
+    CardCode("Thief", thief, {DEC_TRASH: thief_trash_bot, DEC_CHOOSE: thief_gain_bot}),
+    CardCode("Adventurer", adventurer, {}),
+)

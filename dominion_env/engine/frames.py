@@ -6,6 +6,8 @@ DEC_* record) and returns. The driver (``machine.advance``) then stops; when the
 No recursion, no callbacks: Throne Room on Throne Room is just more frames.
 """
 
+import numpy as np
+
 from ..cards import (
     ATTACK,
     COIN_VALUE,
@@ -25,6 +27,7 @@ from .layout import (
     ACTIONS_PLAYED,
     ATTACK_PENDING,
     BUYS,
+    CARD_WORDS,
     COINS,
     COPPER_BONUS,
     COST_ANY_HI,
@@ -50,6 +53,7 @@ from .layout import (
     IN_PLAY,
     MERCHANTS,
     REACTED,
+    REACTED_WORDS,
     REACTION_FRAME,
     SILVER_PLAYED,
     SP,
@@ -94,7 +98,30 @@ def ask(r, kind, player, source, zone, types, cost_lo, cost_hi, options, can_pas
     r.game[DEC_CARD] = -1
     r.game[DEC_TARGET] = -1
     r.game[DEC_COUNT] = 0
-    r.game[DEC_EXCLUDE] = 0
+    for w in range(CARD_WORDS):
+        r.game[DEC_EXCLUDE + w] = 0
+
+
+@njit(inline="always")
+def card_in_set(row, field, c):
+    """1 if card c is in the card bit set held in row[field .. field + CARD_WORDS - 1], else 0
+    (branch-free)."""
+    return (row[field + (c >> 6)] >> (c & 63)) & 1
+
+
+@njit(inline="always")
+def exclude_card(r, c):
+    """Take card c out of the pending decision's choices (DEC_EXCLUDE)."""
+    r.game[DEC_EXCLUDE + (c >> 6)] |= np.int64(1) << (c & 63)
+
+
+@njit(inline="always")
+def exclude_all_but(r, c):
+    """Leave card c as the only card the pending decision may choose (its other filters
+    still apply)."""
+    for w in range(CARD_WORDS):
+        r.game[DEC_EXCLUDE + w] = -1
+    r.game[DEC_EXCLUDE + (c >> 6)] &= ~(np.int64(1) << (c & 63))
 
 
 @njit
@@ -123,7 +150,8 @@ def play_card(r, T, cfg, p, c):
         push_frame(r, c, p)
         r.frame[r.game[SP] - 1, FR_STEP] = ATTACK_PENDING
         r.game[UNAFFECTED] = 0
-        r.game[REACTED] = 0
+        for w in range(REACTED_WORDS):
+            r.game[REACTED + w] = 0
         push_frame(r, REACTION_FRAME, p)
         r.frame[r.game[SP] - 1, FR_REG] = 1  # the window starts at the attacker's left
         return

@@ -1,23 +1,31 @@
 """Intrigue card effects (1st edition).
 
 Same conventions as ``base_cards``. The decisions each card asks, in order (player in
-brackets; "mandatory" = no PASS):
+brackets; "mandatory" = no PASS), and after "bot:" the scripted bots' default play where the
+card has its own (its ``*_bot`` function, next to the effect; the other decisions get the bots'
+generic rule for their kind, ``bots.py``):
 
     Courtyard       topdeck a card from hand (mandatory) [you]
+                    bot: an Action it cannot play this turn, else the lowest hand worth
     Pawn            one option of six pairs: 0 card+action, 1 card+buy, 2 card+$, 3 action+buy,
                     4 action+$, 5 buy+$ (both picked before either happens) [you]
+                    bot: +Card +Action with an Action in hand and none left, else +Card +$1
     Secret Chamber  play: discard from hand one at a time, PASS to stop, +$1 each [you];
-                    Reaction (attacks.py): +2 Cards, then topdeck 2 cards from hand one at a
-                    time (mandatory) [the defender]
+                    Reaction: +2 Cards, then topdeck 2 cards from hand one at a time
+                    (mandatory) [the defender]
+                    bot (topdeck): the best card (highest hand worth)
     Masquerade      each player with cards in hand, in turn order from you, picks the card to
                     pass left (mandatory) [each]; the picks wait face down in the picker's
                     ASIDE zone until all have picked, then move; then trash from hand or PASS
     Shanty Town     (no decision: +2 Cards if the revealed hand holds no Action)
     Steward         option 0 = +2 Cards, 1 = +$2, 2 = trash 2 from hand (then 2 mandatory
                     trashes, as many as possible) [you]
+                    bot: trash 2 trash-worthy cards, else +$2 when that reaches $6 or $8, else
+                    +2 Cards
     Swindler        each victim trashes its top card; you pick its gain from the Supply at
                     exactly that card's current cost (mandatory; none if no such card)
                     [you, dec_target = victim]
+                    bot: the card worth least in a hand
     Wishing Well    name any card (mandatory); the revealed top card goes to hand if named
     Baron           discard an Estate for +$4 or PASS (then gain an Estate) [you]
     Bridge          (no decision: all costs -$1 this turn, cumulative, never below $0)
@@ -27,25 +35,47 @@ brackets; "mandatory" = no PASS):
                     Treasure +$1, Victory +1 Card (a two-type card gives both)
     Mining Village  option 0 = trash it for +$2, PASS = keep (asked only while it is in play:
                     once under Throne Room) [you]
+                    bot: trash it when its +$2 reaches $6 or $8
     Scout           revealed Victory cards go to hand; the rest are topdecked one at a time
                     while two different cards remain (mandatory) [you]
     Minion          after the reaction window: option 0 = +$2, option 1 = discard your hand,
                     +4 Cards, and each victim with 5+ cards discards its hand and draws 4 [you]
+                    bot: +$2 when another Minion can follow or the $2 reaches $6 or $8, else
+                    the attack
     Saboteur        each victim reveals until a card costing $3+, trashes it, then may gain a
                     card costing up to $2 less (PASS = none) [victim]; the rest is discarded
     Torturer        each victim in turn order: option 0 = discard 2 (then 2 mandatory
                     discards), option 1 = gain a Curse to hand (even with none left) [victim]
+                    bot: discard 2 unless no Curse is left to gain
     Trading Post    trash 2 from hand (mandatory, as many as possible); Silver to hand if 2
     Tribute         (no decision) the left player reveals and discards its top 2 cards
     Upgrade         trash from hand (mandatory), then gain costing exactly $1 more
                     (mandatory; none if no such card) [you]
     Nobles          option 0 = +3 Cards, option 1 = +2 Actions [you]
+                    bot: +2 Actions with an Action in hand and none left, else +3 Cards
+
+``CARDS`` at the end of the module declares each card's code as data (``card_code.CardCode``).
 """
 
-from ..cards import ACTION, CURSE_ID, ESTATE, ID, SILVER, TREASURE, TYPES, VICTORY
-from .attacks import SC_REACTION_STEP, current_victim, next_victim
-from .base_cards import THRONE_ROOM, trash_self_once, trash_then_gain
-from .frames import ask_card, ask_options, pop_frame
+from ..cards import ACTION, COPPER, CURSE_ID, ESTATE, ID, SILVER, TREASURE, TYPES, VICTORY
+from .attacks import current_victim, next_victim
+from .base_cards import (
+    THRONE_ROOM,
+    topdeck_best,
+    topdeck_for_next_turn,
+    trash_self_once,
+    trash_then_gain,
+)
+from .bot_values import lowest_worth, money_in_hand, threshold_hit, trash_worthy
+from .card_code import GENERIC, CardCode
+from .frames import (
+    ask_card,
+    ask_options,
+    exclude_all_but,
+    has_type_in_hand,
+    pop_frame,
+    push_frame,
+)
 from .jit import njit
 from .layout import (
     ACTIONS,
@@ -61,7 +91,6 @@ from .layout import (
     DEC_CHOOSE,
     DEC_COUNT,
     DEC_DISCARD,
-    DEC_EXCLUDE,
     DEC_GAIN,
     DEC_NAME,
     DEC_PASS_CARD,
@@ -82,6 +111,8 @@ from .layout import (
     PLAYERS,
     R0,
     R1,
+    SP,
+    SUPPLY,
     TRASH,
     UNAFFECTED,
     UNIVERSE_LEN,
@@ -112,7 +143,7 @@ BARON, IRONWORKS, MINING_VILLAGE, MINION, SABOTEUR, TORTURER = (ID[n] for n in (
 TRADING_POST, UPGRADE, NOBLES, SCOUT, TRIBUTE = (ID[n] for n in (
     "Trading Post", "Upgrade", "Nobles", "Scout", "Tribute"))
 
-ONLY_ESTATE = ~(1 << ESTATE)
+SC_REACTION_STEP = 10  # a Secret Chamber frame at this step runs its Reaction, not a play
 # Pawn's pairs: bit set over (card, action, buy, $)
 PAWN_PAIRS = (0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100)
 
@@ -126,6 +157,11 @@ def courtyard(r, T, cfg, f):
     if r.game[ANSWER] != PASS:
         topdeck_card(r, cfg, p, r.game[ANSWER], HAND)
     pop_frame(r)
+
+
+@njit(inline="always")
+def courtyard_bot(r, T, p, mask_row, owned):
+    return topdeck_for_next_turn(r, T, mask_row)
 
 
 @njit
@@ -145,6 +181,12 @@ def pawn(r, T, cfg, f):
         r.game[BUYS] += 1
     if pair & 8:
         r.game[COINS] += 1
+
+
+@njit(inline="always")
+def pawn_bot(r, T, p, mask_row, owned):
+    """+Card +Action with an Action to play next, else +Card +$1."""
+    return OPTION0 if has_type_in_hand(r, T, p, ACTION) and r.game[ACTIONS] == 0 else OPTION0 + 2
 
 
 @njit
@@ -171,6 +213,18 @@ def secret_chamber(r, T, cfg, f):
         move(r, cfg, p, a, HAND, DISCARD, EV_DISCARD)
         r.game[COINS] += 1
     ask_card(r, f, 1, DEC_DISCARD, p, SECRET_CHAMBER, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+
+
+@njit(inline="always")
+def secret_chamber_reaction(r, T, cfg, d):
+    """Its Reaction runs as a frame of its own above the reaction window, then back there."""
+    push_frame(r, SECRET_CHAMBER, d)
+    r.frame[r.game[SP] - 1, FR_STEP] = SC_REACTION_STEP
+
+
+@njit(inline="always")
+def secret_chamber_bot(r, T, p, mask_row, owned):
+    return topdeck_best(T, mask_row)  # keep the best card away from the attack
 
 
 @njit
@@ -256,6 +310,18 @@ def steward(r, T, cfg, f):
     pop_frame(r)
 
 
+@njit(inline="always")
+def steward_bot(r, T, p, mask_row, owned):
+    """Trash 2 junk, else +$2 when it buys a Gold/Province, else +2 Cards."""
+    junk = 0
+    for c in (CURSE_ID, ESTATE, COPPER):
+        if r.zone[p, HAND, c] > 0 and trash_worthy(r, T, p, c, owned):
+            junk += r.zone[p, HAND, c]
+    if junk >= 2:
+        return OPTION0 + 2
+    return OPTION0 + 1 if threshold_hit(money_in_hand(r, T, p), 2) else OPTION0
+
+
 @njit
 def swindler(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
@@ -277,6 +343,11 @@ def swindler(r, T, cfg, f):
         r.game[DEC_TARGET] = v
         r.game[DEC_CARD] = c
         return
+
+
+@njit(inline="always")
+def swindler_bot(r, T, p, mask_row, owned):
+    return lowest_worth(T, mask_row)  # a gain for the victim: the card worth least in a hand
 
 
 @njit
@@ -301,7 +372,7 @@ def baron(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     if r.frame[f, FR_STEP] == 0 and r.zone[p, HAND, ESTATE] > 0:
         ask_card(r, f, 1, DEC_DISCARD, p, BARON, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
-        r.game[DEC_EXCLUDE] = ONLY_ESTATE
+        exclude_all_but(r, ESTATE)
         return
     pop_frame(r)
     if r.frame[f, FR_STEP] == 1 and r.game[ANSWER] == ESTATE:
@@ -311,13 +382,13 @@ def baron(r, T, cfg, f):
         gain(r, cfg, p, ESTATE, DISCARD)
 
 
-@njit
+@njit(inline="always")
 def bridge(r, T, cfg, f):
     r.game[COST_REDUCTION] += 1
     pop_frame(r)
 
 
-@njit
+@njit(inline="always")
 def conspirator(r, T, cfg, f):
     if r.game[ACTIONS_PLAYED] >= 3:
         draw(r, cfg, r.frame[f, FR_PLAYER], 1)
@@ -325,7 +396,7 @@ def conspirator(r, T, cfg, f):
     pop_frame(r)
 
 
-@njit
+@njit(inline="always")
 def coppersmith(r, T, cfg, f):
     r.game[COPPER_BONUS] += 1
     pop_frame(r)
@@ -363,6 +434,12 @@ def mining_village(r, T, cfg, f):
     if r.game[ANSWER] == OPTION0 and trash_self_once(r, cfg, f, MINING_VILLAGE):
         r.game[COINS] += 2
     pop_frame(r)
+
+
+@njit(inline="always")
+def mining_village_bot(r, T, p, mask_row, owned):
+    """Trash it when the +$2 buys a Gold or a Province."""
+    return OPTION0 if threshold_hit(money_in_hand(r, T, p), 2) else PASS
 
 
 @njit
@@ -421,6 +498,16 @@ def minion(r, T, cfg, f):
             continue
         discard_zone(r, cfg, v, HAND)
         draw(r, cfg, v, 4)
+
+
+@njit(inline="always")
+def minion_bot(r, T, p, mask_row, owned):
+    """+$2 when another Minion follows or it lifts the buy to $6 or $8, else the attack."""
+    if threshold_hit(money_in_hand(r, T, p), 2) or (
+        r.zone[p, HAND, MINION] > 0 and r.game[ACTIONS] > 0
+    ):
+        return OPTION0
+    return OPTION0 + 1
 
 
 @njit
@@ -482,6 +569,12 @@ def torturer(r, T, cfg, f):
     ask_options(r, DEC_CHOOSE, v, TORTURER, 0b11, 0)
 
 
+@njit(inline="always")
+def torturer_bot(r, T, p, mask_row, owned):
+    """Discard 2 (as many as it can), unless no Curse is left to gain."""
+    return OPTION0 + 1 if r.pile[SUPPLY, CURSE_ID] == 0 else OPTION0
+
+
 @njit
 def _ask_torturer_discard(r, f, v):
     if r.frame[f, R1] <= 0 or zone_size(r, v, HAND) == 0:
@@ -529,7 +622,7 @@ def tribute(r, T, cfg, f):
     pop_frame(r)
 
 
-@njit
+@njit(inline="always")
 def upgrade(r, T, cfg, f):
     trash_then_gain(r, T, cfg, f, UPGRADE, 0, 0, 1, 0, DISCARD, True)
 
@@ -546,3 +639,40 @@ def nobles(r, T, cfg, f):
         draw(r, cfg, p, 3)
     else:
         r.game[ACTIONS] += 2
+
+
+@njit(inline="always")
+def nobles_bot(r, T, p, mask_row, owned):
+    """+2 Actions with an Action in hand and none left, else +3 Cards."""
+    return OPTION0 + 1 if has_type_in_hand(r, T, p, ACTION) and r.game[ACTIONS] == 0 else OPTION0
+
+
+CARDS = (
+    CardCode("Courtyard", courtyard, {DEC_TOPDECK: courtyard_bot}),
+    CardCode("Pawn", pawn, {DEC_CHOOSE: pawn_bot}),
+    CardCode(
+        "Secret Chamber",
+        secret_chamber,
+        {DEC_DISCARD: GENERIC, DEC_TOPDECK: secret_chamber_bot},
+        reaction=secret_chamber_reaction,
+    ),
+    CardCode("Masquerade", masquerade, {DEC_PASS_CARD: GENERIC, DEC_TRASH: GENERIC}),
+    CardCode("Shanty Town", shanty_town, {}),
+    CardCode("Steward", steward, {DEC_CHOOSE: steward_bot, DEC_TRASH: GENERIC}),
+    CardCode("Swindler", swindler, {DEC_GAIN: swindler_bot}),
+    CardCode("Wishing Well", wishing_well, {DEC_NAME: GENERIC}),
+    CardCode("Baron", baron, {DEC_DISCARD: GENERIC}),
+    CardCode("Bridge", bridge, {}),
+    CardCode("Conspirator", conspirator, {}),
+    CardCode("Coppersmith", coppersmith, {}),
+    CardCode("Ironworks", ironworks, {DEC_GAIN: GENERIC}),
+    CardCode("Mining Village", mining_village, {DEC_CHOOSE: mining_village_bot}),
+    CardCode("Scout", scout, {DEC_TOPDECK: GENERIC}),
+    CardCode("Minion", minion, {DEC_CHOOSE: minion_bot}),
+    CardCode("Saboteur", saboteur, {DEC_GAIN: GENERIC}),
+    CardCode("Torturer", torturer, {DEC_CHOOSE: torturer_bot, DEC_DISCARD: GENERIC}),
+    CardCode("Trading Post", trading_post, {DEC_TRASH: GENERIC}),
+    CardCode("Tribute", tribute, {}),
+    CardCode("Upgrade", upgrade, {DEC_TRASH: GENERIC, DEC_GAIN: GENERIC}),
+    CardCode("Nobles", nobles, {DEC_CHOOSE: nobles_bot}),
+)

@@ -15,8 +15,8 @@ Action space (one space for every decision, ``NUM_ACTIONS = NUM_CARDS + NUM_OPTI
 
 The pending decision (DEC_* fields) says what the index means now. Its mask is a pure
 function of the decision record and the zones (see ``mask.py``): cards of DEC_ZONE whose
-types include DEC_TYPES, whose current cost lies in [DEC_COST_LO, DEC_COST_HI] and whose bit
-is not set in DEC_EXCLUDE; the options in the bit set DEC_OPTIONS; PASS when DEC_CAN_PASS.
+types include DEC_TYPES, whose current cost lies in [DEC_COST_LO, DEC_COST_HI] and that are not
+in the card bit set DEC_EXCLUDE; the options in the bit set DEC_OPTIONS; PASS when DEC_CAN_PASS.
 A player zone (hand, discard, ...) is DEC_TARGET's when set (Thief: the attacker picks among
 the victim's revealed cards), else DEC_PLAYER's. A decision with nothing to choose (an empty
 mask, or PASS alone) resolves as PASS at once, auto_resolve or not: "do as much as you can".
@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba.core import config as numba_config
 
-from ..cards import MAX_PLAYERS, NAMES, NUM_BASIC, NUM_CARDS, pile_size
+from ..cards import MAX_PLAYERS, NAMES, NUM_BASIC, NUM_CARDS, REACTION, TABLE, TYPES, pile_size
 
 C = NUM_CARDS
 NUM_OPTIONS = 6
@@ -103,6 +103,18 @@ class Config(NamedTuple):
     log_buf: np.ndarray  # (L, 4) int32 events (EV_*, player, card, amount), see new_log
 
 
+# Card bit sets (DEC_EXCLUDE) hold a bit for every card id, whatever NUM_CARDS is: CARD_WORDS
+# int64 words, card c at bit c % 64 of word c // 64 (``frames.exclude_card``, ``card_in_set``)
+CARD_WORDS = (C + 63) // 64
+
+# The Reactions, in card-id order: Reaction k's reveals to the Attack being resolved are counted
+# in REACTED (``attacks.py``), REVEAL_BITS bits per (player, Reaction), 64 // REVEAL_BITS counts
+# to a word, so the words hold every pair whatever the number of Reactions
+REACTION_CARDS: tuple[int, ...] = tuple(c for c in range(C) if TABLE[c, TYPES] & REACTION)
+NUM_REACTIONS = len(REACTION_CARDS)
+REVEAL_BITS = 4
+REACTED_WORDS = (REVEAL_BITS * MAX_PLAYERS * NUM_REACTIONS + 63) // 64
+
 # Per-game scalars: columns of State.game (N, NUM_GAME_FIELDS) int64
 (STATUS,          # RUNNING / TERMINATED / TRUNCATED
  TURN_PLAYER,     # whose turn it is
@@ -129,15 +141,16 @@ class Config(NamedTuple):
  SP,              # frames on the stack
  LOG_LEN,         # events written (may exceed the log's rows: the log keeps the first ones)
  UNIVERSE_LEN,    # cards listed in State.universe
- DEC_EXCLUDE,     # bit c set: card c is not a legal choice (on top of the filters above)
- UNAFFECTED,      # bit p set: player p revealed Moat against the Attack being resolved
- REACTED,         # 4 bits at 4*(2p+k): times player p revealed Reaction k (Moat, Secret Chamber)
- MERCHANTS,       # Merchants played this turn (each: +$1 on the first Silver played)
+ DEC_EXCLUDE,     # CARD_WORDS words: the cards that are not legal choices (a bit set)
+ ) = range(26)
+UNAFFECTED = DEC_EXCLUDE + CARD_WORDS  # bit p set: player p revealed Moat against the Attack
+REACTED = UNAFFECTED + 1  # REACTED_WORDS words: reveals per (player, Reaction), see above
+(MERCHANTS,       # Merchants played this turn (each: +$1 on the first Silver played)
  SILVER_PLAYED,   # 1 once a Silver was played this turn
  COPPER_BONUS,    # extra $ per Copper played this turn (Coppersmith)
  PLAYERS,         # players in this game (the record has room for MAX_PLAYERS)
- ) = range(32)
-NUM_GAME_FIELDS = 32
+ ) = range(REACTED + REACTED_WORDS, REACTED + REACTED_WORDS + 4)
+NUM_GAME_FIELDS = PLAYERS + 1
 
 # Per-player scalars: columns of State.player (N, P, NUM_PLAYER_FIELDS) int64
 # completed turns (tie-break); cards in the draw pile; how many of its top cards the owner

@@ -1,6 +1,7 @@
 """The action mask: a pure function of the pending decision record and the zones."""
 
 from ..cards import NUM_CARDS, TYPES
+from .frames import card_in_set
 from .jit import njit
 from .layout import (
     DEC_CAN_PASS,
@@ -29,12 +30,16 @@ from .zones import current_cost
 
 
 @njit
-def _card_ok(r, T, c, need, excluded, lo, hi):
-    """Card c passes the decision's filters (type bits, exclusion, current cost in [lo, hi]);
-    branch-free, as the tests are coin flips across the cards of a game."""
+def _card_ok(r, T, c, need, lo, hi):
+    """Card c passes the decision's filters (type bits, not in DEC_EXCLUDE, current cost in
+    [lo, hi]); branch-free, as the tests are coin flips across the cards of a game."""
     cost = current_cost(r, T, c)
-    return (((T[c, TYPES] & need) == need) & (((excluded >> c) & 1) == 0)
-            & (cost >= lo) & (cost <= hi))
+    return (
+        ((T[c, TYPES] & need) == need)
+        & (card_in_set(r.game, DEC_EXCLUDE, c) == 0)
+        & (cost >= lo)
+        & (cost <= hi)
+    )
 
 
 @njit
@@ -51,13 +56,12 @@ def write_mask(r, T, out):
     last = -1
     if zone != ZONE_NONE:
         p = r.game[DEC_TARGET] if r.game[DEC_TARGET] >= 0 else r.game[DEC_PLAYER]
-        excluded = r.game[DEC_EXCLUDE]
         need = r.game[DEC_TYPES]
         lo = r.game[DEC_COST_LO]
         hi = r.game[DEC_COST_HI]
         if zone == ZONE_ANY:  # naming may name any card id
             for c in range(NUM_CARDS):
-                ok = _card_ok(r, T, c, need, excluded, lo, hi)
+                ok = _card_ok(r, T, c, need, lo, hi)
                 out[c] = ok
                 n += ok
                 last = c if ok else last
@@ -70,7 +74,7 @@ def write_mask(r, T, out):
                 row = r.zone[p, zone - 1]
             for u in range(r.game[UNIVERSE_LEN]):
                 c = r.universe[u]
-                ok = (row[c] > 0) & _card_ok(r, T, c, need, excluded, lo, hi)
+                ok = (row[c] > 0) & _card_ok(r, T, c, need, lo, hi)
                 out[c] = ok
                 n += ok
                 last = c if ok else last
