@@ -16,7 +16,7 @@ from .cards import NAMES as CARD_NAMES
 from .cards import NUM_CARDS
 from .engine.layout import NUM_ACTIONS, NUM_OPTIONS, PASS
 from .game import Game
-from .kingdoms import RECOMMENDED, random_kingdom
+from .engine.kingdoms import RECOMMENDED, random_kingdom
 from .vector import VecGame
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v0" with Gymnasium (cheap)

@@ -19,7 +19,7 @@ from .analysis.arena import play_games, summarize
 from .analysis.mixed import is_policy, play_mixed
 from .analysis.tournament import run_tournament
 from .cards import COST, NAMES, SETS, TABLE, types_of
-from .kingdoms import RECOMMENDED, is_implemented
+from .engine.kingdoms import RECOMMENDED, is_implemented
 
 
 def _simulate(args) -> int:

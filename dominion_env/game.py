@@ -78,7 +78,7 @@ from .engine.layout import (
     TURN_PLAYER,
 )
 from .engine.observation import split
-from .kingdoms import is_implemented
+from .engine.kingdoms import is_implemented
 from .names import action_index, legal_action_names
 from .vector import VecGame
 

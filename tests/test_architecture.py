@@ -2,8 +2,9 @@
 
 Layers, lowest first (a module may import its own layer or a lower one, never a higher one):
 
-    data       cards, kingdoms                      what the game is made of
-    engine     engine/*                             Numba kernels over the state record
+    data       cards                                what the game is made of
+    engine     engine/*                             kernels over the state record; what plays
+                                                    (kingdoms: the cards the engine implements)
     faces      names, shaping, vector, game         Python faces of the engine; take BotTables
     agents     agents/*  (dominion_env.agents)      bot language and library
     analysis   analysis/*                           arena, tournaments, ratings, reports
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"dominion_env": "dominion_env", "agents": "dominion_env.agents",
            "train": "dominion_env.train"}
 LAYERS = [
-    ("data", ("dominion_env.cards", "dominion_env.kingdoms")),
+    ("data", ("dominion_env.cards",)),
     ("engine", ("dominion_env.engine",)),
     ("faces", ("dominion_env.names", "dominion_env.shaping", "dominion_env.vector",
                "dominion_env.game")),

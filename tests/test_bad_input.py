@@ -5,7 +5,7 @@ import pytest
 
 from dominion_env import NUM_ACTIONS, PASS, Game, VecGame
 from dominion_env.engine import effects
-from dominion_env.kingdoms import is_implemented
+from dominion_env.engine.kingdoms import is_implemented
 
 KINGDOM = ["Village", "Smithy", "Laboratory", "Market", "Festival", "Woodcutter", "Great Hall",
            "Harem", "Gardens", "Duke"]

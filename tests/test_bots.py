@@ -17,7 +17,7 @@ from dominion_env import Game
 from dominion_env.analysis.arena import play_games, summarize, wilson
 from dominion_env.cards import BASIC, KINGDOM
 from dominion_env.engine.bots import MAX_CONDS, MAX_RULES
-from dominion_env.kingdoms import is_implemented
+from dominion_env.engine.kingdoms import is_implemented
 
 LIBRARY = list(BOTS.values())
 SCRIPTED = [b for b in LIBRARY if not b.random]

@@ -60,7 +60,7 @@ from dominion_env.engine.layout import (
     REACTION_CARDS,
     REVEAL_BITS,
 )
-from dominion_env.kingdoms import is_implemented
+from dominion_env.engine.kingdoms import is_implemented
 
 CODE = {code.name: code for code in effects.CARDS}
 SET_MODULES = {"base2": base_cards, "base1": base_cards, "intrigue1": intrigue_cards}

@@ -75,7 +75,7 @@ from dominion_env.engine.layout import (
     TURNS_TAKEN,
 )
 from dominion_env.engine.layout import PASS as PASS_ACTION
-from dominion_env.kingdoms import RECOMMENDED
+from dominion_env.engine.kingdoms import RECOMMENDED
 from dominion_env.vector import VecGame
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

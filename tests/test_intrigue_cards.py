@@ -29,7 +29,7 @@ from scenario import (
 from dominion_env import Game, VecGame
 from dominion_env.cards import ID, NAMES
 from dominion_env.engine.layout import DEC_SOURCE, DECK_LEN, SUPPLY, TRASH
-from dominion_env.kingdoms import RECOMMENDED
+from dominion_env.engine.kingdoms import RECOMMENDED
 
 # ---------------------------------------------------------------------------------------------
 # helpers (the shared ones, as in tests/test_base_cards.py: tests/scenario.py)

@@ -33,7 +33,7 @@ from dominion_env.engine.layout import (
     TRUNCATED,
     TURN_NUMBER,
 )
-from dominion_env.kingdoms import is_implemented, playable_kingdom_cards
+from dominion_env.engine.kingdoms import is_implemented, playable_kingdom_cards
 
 TURN_LIMIT = 60
 

@@ -7,7 +7,7 @@ import pytest
 from dominion_env import RECOMMENDED, Game, random_kingdom
 from dominion_env.cards import types_of
 from dominion_env.engine import effects
-from dominion_env.kingdoms import is_implemented, playable_kingdom_cards, resolve_kingdom
+from dominion_env.engine.kingdoms import is_implemented, playable_kingdom_cards, resolve_kingdom
 
 # the 10 cards without special effects, in card-id order (Supply pile sizes are checked on them)
 VANILLA = ("Village", "Gardens", "Smithy", "Festival", "Laboratory", "Market", "Woodcutter",

@@ -21,7 +21,7 @@ from ..agents import compile_bots, strongest_bot_for
 from ..analysis.arena import wilson
 from ..cards import NAMES, NUM_CARDS
 from ..engine.layout import DEC_BUY
-from ..kingdoms import random_kingdom
+from ..engine.kingdoms import random_kingdom
 from ..vector import VecGame
 from .policy import Agent
 

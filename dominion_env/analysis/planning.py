@@ -36,7 +36,7 @@ import numpy as np
 
 from ..agents import kingdom_for
 from ..engine.config import make_setup
-from ..kingdoms import resolve_kingdom
+from ..engine.kingdoms import resolve_kingdom
 
 DEFAULT_MAX_TABLES = 2000
 

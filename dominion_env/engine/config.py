@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import ID, KINGDOM_SIZE, NAMES, check_players, pile_size
-from ..kingdoms import check_pool, resolve_kingdom
+from .kingdoms import check_pool, resolve_kingdom
 from .batch import Setup
 from .layout import Config, new_log
 

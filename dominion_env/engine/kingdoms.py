@@ -1,5 +1,8 @@
 """Kingdoms: the rulebooks' recommended sets, validation of a kingdom by card names, random draws.
 
+In the engine layer because a kingdom may hold only cards the engine plays: ``is_implemented``
+reads the effect dispatch's own rows (``effects.IMPLEMENTED_EFFECTS``).
+
 A kingdom is 10 distinct kingdom cards. The basic cards (Copper .. Curse) are always in the
 Supply and are never part of the kingdom list.
 """
@@ -8,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import EFFECT_ID, EFFECT_NAMES, KINGDOM, KINGDOM_SIZE, TABLE, card_id
-from .engine import effects
+from ..cards import EFFECT_ID, EFFECT_NAMES, KINGDOM, KINGDOM_SIZE, TABLE, card_id
+from . import effects
 
 RECOMMENDED: dict[str, tuple[str, ...]] = {
     # Base rulebook, 2nd edition: "For your very first game of Dominion, use these cards".
