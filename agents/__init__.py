@@ -20,5 +20,16 @@ from .library import (
 )
 from .strategy import Bot, compile_table, kingdom_for, load_bots
 
-__all__ = ["BOTS", "STRENGTH_ORDER", "Bot", "as_bot", "strongest_bot_for", "bot_action", "compile_bots", "compile_table", "get_bot",
-           "kingdom_for", "load_bots"]
+__all__ = [
+    "BOTS",
+    "STRENGTH_ORDER",
+    "Bot",
+    "as_bot",
+    "strongest_bot_for",
+    "bot_action",
+    "compile_bots",
+    "compile_table",
+    "get_bot",
+    "kingdom_for",
+    "load_bots",
+]

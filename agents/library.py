@@ -45,8 +45,12 @@ def _greening(measure="pile Province", late=6):
     """Big Money Ultimate's greening, shared by most money bots: Duchy when ``measure`` (the
     Provinces left, or the gains that end the game) is at most 4, Estate at most 2, else Gold,
     and Duchy again at most ``late``."""
-    return [("Duchy", f"{measure} <= 4"), ("Estate", f"{measure} <= 2"), "Gold",
-            ("Duchy", f"{measure} <= {late}")]
+    return [
+        ("Duchy", f"{measure} <= 4"),
+        ("Estate", f"{measure} <= 2"),
+        "Gold",
+        ("Duchy", f"{measure} <= {late}"),
+    ]
 
 
 # Geronimoo/WanderingWinder "optimized single card" ladder (Province needs a Gold first).
@@ -54,302 +58,425 @@ _GOLD_PROVINCE = ("Province", "count Gold > 0")
 
 _LIST = [
     Bot("Random", random=True, source="uniform over the legal actions at every decision"),
-    Bot("Big Money", ["Province", "Gold", "Silver"],
+    Bot(
+        "Big Money",
+        ["Province", "Gold", "Silver"],
         source="the canonical Big Money: Province at $8+, Gold at $6-7, Silver at $3-5 "
-               "(Geronimoo's 'Basic Big Money')"),
-    Bot("Big Money Ultimate", [
-        ("Province", "money > 18"),
-        *_greening(),
-        "Silver",
-    ], source="Dominiate's BigMoney Ultimate (BMU), WanderingWinder's optimised Big Money"),
-    Bot("Smithy", [
-        ("Province", "money > 15"),
-        *_greening(),
-        ("Smithy", "count Smithy < 1"),
-        ("Smithy", "count Smithy < 2", "cards >= 16"),
-        "Silver",
-    ], source="Smithy Big Money: BMU plus a Smithy once the deck can carry it (Geronimoo's "
-              "HiveMindEmulator 'Smithy' thresholds, Dominiate's BigSmithy Smithy rules)"),
-
+        "(Geronimoo's 'Basic Big Money')",
+    ),
+    Bot(
+        "Big Money Ultimate",
+        [
+            ("Province", "money > 18"),
+            *_greening(),
+            "Silver",
+        ],
+        source="Dominiate's BigMoney Ultimate (BMU), WanderingWinder's optimised Big Money",
+    ),
+    Bot(
+        "Smithy",
+        [
+            ("Province", "money > 15"),
+            *_greening(),
+            ("Smithy", "count Smithy < 1"),
+            ("Smithy", "count Smithy < 2", "cards >= 16"),
+            "Silver",
+        ],
+        source="Smithy Big Money: BMU plus a Smithy once the deck can carry it (Geronimoo's "
+        "HiveMindEmulator 'Smithy' thresholds, Dominiate's BigSmithy Smithy rules)",
+    ),
     # --- attacks --------------------------------------------------------------------------
-    Bot("Double Witch", [
-        _GOLD_PROVINCE,
-        ("Witch", "count Witch < 2"),
-        _DUCHY5,
-        _ESTATE2,
-        "Gold",
-        "Silver",
-    ], source="Dominiate's DoubleWitch (strategies/DoubleWitch.coffee), Colony rules dropped"),
-    Bot("Single Witch", [
-        _GOLD_PROVINCE,
-        ("Witch", "count Witch == 0"),
-        _DUCHY5,
-        _ESTATE2,
-        "Gold",
-        "Silver",
-    ], source="Dominiate's SingleWitch (strategies/SingleWitch.coffee), Colony rules dropped"),
-    Bot("Chapel/Witch", [
-        "Province",
-        ("Witch", "count Witch == 0"),
-        _DUCHY5,
-        _ESTATE2,
-        "Gold",
-        ("Chapel", "coins <= 3", "count Chapel == 0", "turn <= 2"),
-        "Silver",
-        ("Copper", "gains_to_end <= 3"),
-    ], source="Dominiate's ChapelWitch (strategies/ChapelWitch.coffee); what Chapel trashes is "
-              "the engine's default, not Dominiate's wantsToTrash"),
-    Bot("Moneylender/Witch", [
-        _GOLD_PROVINCE,
-        ("Witch", "count Witch < 2"),
-        _DUCHY5,
-        _ESTATE2,
-        "Gold",
-        ("Moneylender", "count Moneylender == 0"),
-        "Silver",
-    ], source="Dominiate's MoneylenderWitch (strategies/MoneylenderWitch.coffee)"),
-    Bot("Militia", [
-        "Province",
-        _DUCHY5,
-        ("Militia", "count Militia < 1"),
-        _ESTATE2,
-        "Gold",
-        "Silver",
-        ("Copper", "gains_to_end <= 3"),
-    ], source="Dominiate's DoubleMilitia with one Militia instead of two (the "
-              "SingleWitch/DoubleWitch pattern); Geronimoo's 'Militia' bot buys up to three"),
-    Bot("Double Militia", [
-        "Province",
-        _DUCHY5,
-        ("Militia", "count Militia < 2"),
-        _ESTATE2,
-        "Gold",
-        "Silver",
-        ("Copper", "gains_to_end <= 3"),
-    ], source="Dominiate's DoubleMilitia (strategies/DoubleMilitia.coffee)"),
-    Bot("Torturer", [
-        ("Province", "count Torturer > 3"),
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 1"),
-        ("Torturer", "count Torturer == 0"),
-        # Torturer if count Torturer <= count Village - 1: a ladder up to 5 Torturers
-        ("Torturer", "count Torturer == 1", "count Village >= 2"),
-        ("Torturer", "count Torturer == 2", "count Village >= 3"),
-        ("Torturer", "count Torturer == 3", "count Village >= 4"),
-        ("Torturer", "count Torturer == 4", "count Village >= 5"),
-        ("Silver", "count Silver < 1"),
-        "Village",
-    ], source="Geronimoo's 'Torturer/Village' (DomBots.xml): a Torturer chain fed by Villages; "
-              "'Torturer <= Village - 1' written as a ladder up to 5 Torturers"),
-    Bot("Minion/Chapel", [
-        ("Province", "count Minion > 5"),
-        _GOLD_PROVINCE,
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 1"),
-        "Minion",
-        ("Chapel", "count Chapel < 1"),
-        "Gold",
-        ("Silver", "count Minion < 1"),
-    ], source="Geronimoo's 'Minions/Chapel' (DomBots.xml); Minion's option and Chapel's "
-              "trashing are the engine's defaults"),
-    Bot("Bureaucrat", [
-        _GOLD_PROVINCE,
-        ("Duchy", "pile Province <= 5"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Duchy", "pile Province <= 6"),
-        ("Bureaucrat", "count Bureaucrat == 0"),
-        # Bureaucrat if count < treasure / 20
-        ("Bureaucrat", "count Bureaucrat == 1", "treasure_cards > 20"),
-        "Silver",
-    ], source="WanderingWinder's optimised 'Bureaucrat' (Geronimoo's DomBots.xml); "
-              "'count < treasure/20' as a ladder"),
-    Bot("Saboteur", [
-        "Province",
-        ("Duchy", "pile Province <= 5"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Saboteur", "count Saboteur < 2"),
-        "Silver",
-    ], source="Geronimoo's 'Saboteur' (DomBots.xml)"),
-
-    # --- draw and money ---------------------------------------------------------------------
-    Bot("Laboratory", [
-        _GOLD_PROVINCE,
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        "Laboratory",
-        "Silver",
-    ], source="Geronimoo's 'Laboratory' (DomBots.xml)"),
-    Bot("Council Room", [
-        _GOLD_PROVINCE,
-        *_greening(),
-        ("Council Room", "count Council Room == 0"),
-        # Council Room if count < money / 13
-        ("Council Room", "count Council Room == 1", "money > 13"),
-        ("Council Room", "count Council Room == 2", "money > 26"),
-        "Silver",
-    ], source="WanderingWinder's optimised 'Council Room' (Geronimoo's DomBots.xml); "
-              "'count < money/13' as a ladder"),
-    Bot("Library", [
-        "Province",
-        _DUCHY5,
-        _ESTATE2,
-        "Gold",
-        "Library",
-        "Silver",
-    ], source="Dominiate's BM Library (strategies/BM_Library.coffee)"),
-    Bot("Courtyard", [
-        _GOLD_PROVINCE,
-        *_greening("gains_to_end", late=5),
-        ("Silver", "count Silver == 0"),
-        ("Courtyard", "count Courtyard == 0"),
-        # Courtyard if count < treasure / 8
-        ("Courtyard", "count Courtyard == 1", "treasure_cards > 8"),
-        ("Courtyard", "count Courtyard == 2", "treasure_cards > 16"),
-        ("Courtyard", "count Courtyard == 3", "treasure_cards > 24"),
-        "Silver",
-        ("Courtyard", "count Courtyard <= 1"),
-    ], source="Dominiate's OBM Courtyard by HiveMindEmulator (strategies/OBM_Courtyard.coffee); "
-              "'count < treasure/8' as a ladder up to 4 Courtyards"),
-    Bot("Masquerade", [
-        "Province",
-        "Gold",
-        ("Duchy", "gains_to_end <= 5"),
-        ("Masquerade", "count Masquerade == 0"),
-        "Silver",
-    ], source="Dominiate's BM Masquerade by ehunt (strategies/BM_Masquerade.coffee)"),
-    Bot("Single Baron", [
-        "Province",
-        _DUCHY5,
-        _ESTATE2,
-        "Gold",
-        ("Baron", "count Baron == 0"),
-        "Silver",
-        ("Copper", "gains_to_end <= 2"),
-    ], source="Dominiate's SingleBaron (strategies/SingleBaron.coffee) gainPriority; its "
-              "discardPriority is the engine's default (an Estate goes to Baron)"),
-    Bot("Moneylender", [
-        ("Province", "money > 18"),
-        *_greening(),
-        ("Moneylender", "count Moneylender == 0"),
-        "Silver",
-    ], source="BMU plus one Moneylender, the template of WanderingWinder's single-card bots "
-              "(Geronimoo's DomBots.xml has no Moneylender-only bot; Dominiate's pairs it with "
-              "Witch, see Moneylender/Witch)"),
-    Bot("Nobles", [
-        "Province",
-        ("Duchy", "gains_to_end <= 4"),
-        ("Estate", "gains_to_end <= 2"),
-        ("Nobles", "count Nobles < 1"),
-        ("Nobles", "gains_to_end <= 6"),
-        "Gold",
-        "Silver",
-        ("Copper", "gains_to_end <= 2"),
-    ], source="Dominiate's OBM Nobles (strategies/OBM_Nobles.coffee); Nobles' option is the "
-              "engine's default"),
-    Bot("Costume Party", [
-        ("Province", "count Nobles > 0"),
-        ("Duchy", "pile Province <= 2"),
-        ("Nobles", "count Gold > 0"),
-        ("Estate", "pile Province <= 2"),
-        "Gold",
-        ("Masquerade", "count Masquerade < 1"),
-        "Silver",
-    ], source="Geronimoo's 'Costume Party' (DomBots.xml): Masquerade to a quick Gold, then "
-              "Nobles"),
-    Bot("Adventurer", [
-        _GOLD_PROVINCE,
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
-        ("Adventurer", "pile Gold > 0", "count Adventurer == 0"),
-        "Gold",
-        ("Duchy", "pile Province <= 5"),
-        "Silver",
-    ], source="Dominiate's OBM Adventurer by WanderingWinder (strategies/OBM_Adventurer.coffee)"),
-    Bot("Chancellor", [
-        ("Province", "money > 18"),
-        ("Province", "money > 16", "count Chancellor >= 1"),  # Dominiate counts its +$2
-        *_greening("gains_to_end"),
-        ("Chancellor", "count Chancellor < 1"),
-        "Silver",
-    ], source="Dominiate's OBM Chancellor (strategies/OBM_Chancellor.coffee); its money > 18 "
-              "counts Chancellor's +$2, hence the second Province rule"),
-    Bot("Coppersmith", [
-        ("Province", "money > 18"),
-        *_greening("gains_to_end"),
-        ("Coppersmith", "cards == 10", "coins == 5"),
-        "Silver",
-    ], source="Dominiate's OBM Coppersmith by HiveMindEmulator "
-              "(strategies/OBM_Coppersmith.coffee): Coppersmith only on a 5/2 opening"),
-    Bot("Bridge", [
-        _GOLD_PROVINCE,
-        *_greening("gains_to_end"),
-        # Bridge if count <= treasure / 10
-        ("Bridge", "count Bridge == 0"),
-        ("Bridge", "count Bridge == 1", "treasure_cards >= 10"),
-        ("Bridge", "count Bridge == 2", "treasure_cards >= 20"),
-        ("Bridge", "count Bridge == 3", "treasure_cards >= 30"),
-        "Silver",
-    ], source="Dominiate's OBM Bridge by WanderingWinder (strategies/OBM_Bridge.coffee), "
-              "Bazaar dropped; 'count <= treasure/10' as a ladder"),
-    Bot("Festival", [
-        _GOLD_PROVINCE,
-        *_greening(),
-        "Festival",
-        "Silver",
-    ], source="WanderingWinder's optimised 'Festival' (Geronimoo's DomBots.xml)"),
-    Bot("Moat", [
-        ("Province", "money > 16"),
-        *_greening(),
-        ("Moat", "treasure_cards >= 10", "count Moat == 0"),
-        "Silver",
-        ("Moat", "count Moat < 2"),
-    ], source="HiveMindEmulator's optimised 'Moat' (Geronimoo's DomBots.xml)"),
-    Bot("Harem", [
-        ("Province", "money > 22"),
-        ("Duchy", "pile Province <= 2"),
-        ("Harem", "pile Province <= 6"),
-        ("Harem", "money >= 22"),
-        *_greening(late=5),
-        "Silver",
-    ], source="WanderingWinder's optimised 'Harem' (Geronimoo's DomBots.xml; its thresholds "
-              "'getTotalMoney > 11 x 2' read as money > 22)"),
-
-    # --- alternative victory ------------------------------------------------------------------
-    Bot("Workshop/Gardens", [
-        ("Gardens", "count Workshop > 8"),
-        ("Gardens", "pile Workshop == 0"),
-        "Workshop",
-        "Estate",
-        "Silver",
-        "Copper",
-    ], source="Geronimoo's 'Workshop/Gardens' (DomBots.xml): nine Workshops, then Gardens; "
-              "Workshop's gains follow the same list. Added: Gardens once the Workshop pile is "
-              "empty (the original never starts on Gardens when an opponent took 2+ Workshops)"),
-    Bot("Bureaucrat/Gardens", [
-        ("Gardens", "count Bureaucrat > 4"),
-        ("Gardens", "pile Bureaucrat == 0"),
-        ("Province", "pile Gardens == 0"),
-        ("Duchy", "pile Gardens == 0"),
-        ("Estate", "pile Gardens == 0"),
+    Bot(
+        "Double Witch",
+        [
+            _GOLD_PROVINCE,
+            ("Witch", "count Witch < 2"),
+            _DUCHY5,
+            _ESTATE2,
+            "Gold",
+            "Silver",
+        ],
+        source="Dominiate's DoubleWitch (strategies/DoubleWitch.coffee), Colony rules dropped",
+    ),
+    Bot(
+        "Single Witch",
+        [
+            _GOLD_PROVINCE,
+            ("Witch", "count Witch == 0"),
+            _DUCHY5,
+            _ESTATE2,
+            "Gold",
+            "Silver",
+        ],
+        source="Dominiate's SingleWitch (strategies/SingleWitch.coffee), Colony rules dropped",
+    ),
+    Bot(
+        "Chapel/Witch",
+        [
+            "Province",
+            ("Witch", "count Witch == 0"),
+            _DUCHY5,
+            _ESTATE2,
+            "Gold",
+            ("Chapel", "coins <= 3", "count Chapel == 0", "turn <= 2"),
+            "Silver",
+            ("Copper", "gains_to_end <= 3"),
+        ],
+        source="Dominiate's ChapelWitch (strategies/ChapelWitch.coffee); what Chapel trashes is "
+        "the engine's default, not Dominiate's wantsToTrash",
+    ),
+    Bot(
+        "Moneylender/Witch",
+        [
+            _GOLD_PROVINCE,
+            ("Witch", "count Witch < 2"),
+            _DUCHY5,
+            _ESTATE2,
+            "Gold",
+            ("Moneylender", "count Moneylender == 0"),
+            "Silver",
+        ],
+        source="Dominiate's MoneylenderWitch (strategies/MoneylenderWitch.coffee)",
+    ),
+    Bot(
+        "Militia",
+        [
+            "Province",
+            _DUCHY5,
+            ("Militia", "count Militia < 1"),
+            _ESTATE2,
+            "Gold",
+            "Silver",
+            ("Copper", "gains_to_end <= 3"),
+        ],
+        source="Dominiate's DoubleMilitia with one Militia instead of two (the "
+        "SingleWitch/DoubleWitch pattern); Geronimoo's 'Militia' bot buys up to three",
+    ),
+    Bot(
+        "Double Militia",
+        [
+            "Province",
+            _DUCHY5,
+            ("Militia", "count Militia < 2"),
+            _ESTATE2,
+            "Gold",
+            "Silver",
+            ("Copper", "gains_to_end <= 3"),
+        ],
+        source="Dominiate's DoubleMilitia (strategies/DoubleMilitia.coffee)",
+    ),
+    Bot(
+        "Torturer",
+        [
+            ("Province", "count Torturer > 3"),
+            ("Duchy", "pile Province <= 4"),
+            ("Estate", "pile Province <= 1"),
+            ("Torturer", "count Torturer == 0"),
+            # Torturer if count Torturer <= count Village - 1: a ladder up to 5 Torturers
+            ("Torturer", "count Torturer == 1", "count Village >= 2"),
+            ("Torturer", "count Torturer == 2", "count Village >= 3"),
+            ("Torturer", "count Torturer == 3", "count Village >= 4"),
+            ("Torturer", "count Torturer == 4", "count Village >= 5"),
+            ("Silver", "count Silver < 1"),
+            "Village",
+        ],
+        source="Geronimoo's 'Torturer/Village' (DomBots.xml): a Torturer chain fed by Villages; "
+        "'Torturer <= Village - 1' written as a ladder up to 5 Torturers",
+    ),
+    Bot(
+        "Minion/Chapel",
+        [
+            ("Province", "count Minion > 5"),
+            _GOLD_PROVINCE,
+            ("Duchy", "pile Province <= 4"),
+            ("Estate", "pile Province <= 1"),
+            "Minion",
+            ("Chapel", "count Chapel < 1"),
+            "Gold",
+            ("Silver", "count Minion < 1"),
+        ],
+        source="Geronimoo's 'Minions/Chapel' (DomBots.xml); Minion's option and Chapel's "
+        "trashing are the engine's defaults",
+    ),
+    Bot(
         "Bureaucrat",
-        "Silver",
-        "Copper",
-    ], source="Geronimoo's 'Bureaucrat/Gardens' (DomBots.xml): five Bureaucrats, then "
-              "Gardens, then green once Gardens are gone. Added: Gardens once the Bureaucrat pile "
-              "is empty (as in Workshop/Gardens)"),
-    Bot("Duke", [
-        ("Duchy", "money >= 14"),
-        ("Province", "pile Duchy == 0", "count Duchy < 7"),
-        ("Duke", "pile Duchy == 0"),
-        ("Estate", "pile Duke <= 3"),
-        "Gold",
-        "Silver",
-        "Copper",
-    ], source="WanderingWinder's optimised 'Duke' (Duchy/Duke, no Actions; Geronimoo's "
-              "DomBots.xml)"),
+        [
+            _GOLD_PROVINCE,
+            ("Duchy", "pile Province <= 5"),
+            ("Estate", "pile Province <= 2"),
+            "Gold",
+            ("Duchy", "pile Province <= 6"),
+            ("Bureaucrat", "count Bureaucrat == 0"),
+            # Bureaucrat if count < treasure / 20
+            ("Bureaucrat", "count Bureaucrat == 1", "treasure_cards > 20"),
+            "Silver",
+        ],
+        source="WanderingWinder's optimised 'Bureaucrat' (Geronimoo's DomBots.xml); "
+        "'count < treasure/20' as a ladder",
+    ),
+    Bot(
+        "Saboteur",
+        [
+            "Province",
+            ("Duchy", "pile Province <= 5"),
+            ("Estate", "pile Province <= 2"),
+            "Gold",
+            ("Saboteur", "count Saboteur < 2"),
+            "Silver",
+        ],
+        source="Geronimoo's 'Saboteur' (DomBots.xml)",
+    ),
+    # --- draw and money ---------------------------------------------------------------------
+    Bot(
+        "Laboratory",
+        [
+            _GOLD_PROVINCE,
+            ("Duchy", "pile Province <= 4"),
+            ("Estate", "pile Province <= 2"),
+            "Gold",
+            "Laboratory",
+            "Silver",
+        ],
+        source="Geronimoo's 'Laboratory' (DomBots.xml)",
+    ),
+    Bot(
+        "Council Room",
+        [
+            _GOLD_PROVINCE,
+            *_greening(),
+            ("Council Room", "count Council Room == 0"),
+            # Council Room if count < money / 13
+            ("Council Room", "count Council Room == 1", "money > 13"),
+            ("Council Room", "count Council Room == 2", "money > 26"),
+            "Silver",
+        ],
+        source="WanderingWinder's optimised 'Council Room' (Geronimoo's DomBots.xml); "
+        "'count < money/13' as a ladder",
+    ),
+    Bot(
+        "Library",
+        [
+            "Province",
+            _DUCHY5,
+            _ESTATE2,
+            "Gold",
+            "Library",
+            "Silver",
+        ],
+        source="Dominiate's BM Library (strategies/BM_Library.coffee)",
+    ),
+    Bot(
+        "Courtyard",
+        [
+            _GOLD_PROVINCE,
+            *_greening("gains_to_end", late=5),
+            ("Silver", "count Silver == 0"),
+            ("Courtyard", "count Courtyard == 0"),
+            # Courtyard if count < treasure / 8
+            ("Courtyard", "count Courtyard == 1", "treasure_cards > 8"),
+            ("Courtyard", "count Courtyard == 2", "treasure_cards > 16"),
+            ("Courtyard", "count Courtyard == 3", "treasure_cards > 24"),
+            "Silver",
+            ("Courtyard", "count Courtyard <= 1"),
+        ],
+        source="Dominiate's OBM Courtyard by HiveMindEmulator (strategies/OBM_Courtyard.coffee); "
+        "'count < treasure/8' as a ladder up to 4 Courtyards",
+    ),
+    Bot(
+        "Masquerade",
+        [
+            "Province",
+            "Gold",
+            ("Duchy", "gains_to_end <= 5"),
+            ("Masquerade", "count Masquerade == 0"),
+            "Silver",
+        ],
+        source="Dominiate's BM Masquerade by ehunt (strategies/BM_Masquerade.coffee)",
+    ),
+    Bot(
+        "Single Baron",
+        [
+            "Province",
+            _DUCHY5,
+            _ESTATE2,
+            "Gold",
+            ("Baron", "count Baron == 0"),
+            "Silver",
+            ("Copper", "gains_to_end <= 2"),
+        ],
+        source="Dominiate's SingleBaron (strategies/SingleBaron.coffee) gainPriority; its "
+        "discardPriority is the engine's default (an Estate goes to Baron)",
+    ),
+    Bot(
+        "Moneylender",
+        [
+            ("Province", "money > 18"),
+            *_greening(),
+            ("Moneylender", "count Moneylender == 0"),
+            "Silver",
+        ],
+        source="BMU plus one Moneylender, the template of WanderingWinder's single-card bots "
+        "(Geronimoo's DomBots.xml has no Moneylender-only bot; Dominiate's pairs it with "
+        "Witch, see Moneylender/Witch)",
+    ),
+    Bot(
+        "Nobles",
+        [
+            "Province",
+            ("Duchy", "gains_to_end <= 4"),
+            ("Estate", "gains_to_end <= 2"),
+            ("Nobles", "count Nobles < 1"),
+            ("Nobles", "gains_to_end <= 6"),
+            "Gold",
+            "Silver",
+            ("Copper", "gains_to_end <= 2"),
+        ],
+        source="Dominiate's OBM Nobles (strategies/OBM_Nobles.coffee); Nobles' option is the "
+        "engine's default",
+    ),
+    Bot(
+        "Costume Party",
+        [
+            ("Province", "count Nobles > 0"),
+            ("Duchy", "pile Province <= 2"),
+            ("Nobles", "count Gold > 0"),
+            ("Estate", "pile Province <= 2"),
+            "Gold",
+            ("Masquerade", "count Masquerade < 1"),
+            "Silver",
+        ],
+        source="Geronimoo's 'Costume Party' (DomBots.xml): Masquerade to a quick Gold, then Nobles",
+    ),
+    Bot(
+        "Adventurer",
+        [
+            _GOLD_PROVINCE,
+            ("Duchy", "pile Province <= 4"),
+            ("Estate", "pile Province <= 2"),
+            ("Adventurer", "pile Gold > 0", "count Adventurer == 0"),
+            "Gold",
+            ("Duchy", "pile Province <= 5"),
+            "Silver",
+        ],
+        source="Dominiate's OBM Adventurer by WanderingWinder (strategies/OBM_Adventurer.coffee)",
+    ),
+    Bot(
+        "Chancellor",
+        [
+            ("Province", "money > 18"),
+            ("Province", "money > 16", "count Chancellor >= 1"),  # Dominiate counts its +$2
+            *_greening("gains_to_end"),
+            ("Chancellor", "count Chancellor < 1"),
+            "Silver",
+        ],
+        source="Dominiate's OBM Chancellor (strategies/OBM_Chancellor.coffee); its money > 18 "
+        "counts Chancellor's +$2, hence the second Province rule",
+    ),
+    Bot(
+        "Coppersmith",
+        [
+            ("Province", "money > 18"),
+            *_greening("gains_to_end"),
+            ("Coppersmith", "cards == 10", "coins == 5"),
+            "Silver",
+        ],
+        source="Dominiate's OBM Coppersmith by HiveMindEmulator "
+        "(strategies/OBM_Coppersmith.coffee): Coppersmith only on a 5/2 opening",
+    ),
+    Bot(
+        "Bridge",
+        [
+            _GOLD_PROVINCE,
+            *_greening("gains_to_end"),
+            # Bridge if count <= treasure / 10
+            ("Bridge", "count Bridge == 0"),
+            ("Bridge", "count Bridge == 1", "treasure_cards >= 10"),
+            ("Bridge", "count Bridge == 2", "treasure_cards >= 20"),
+            ("Bridge", "count Bridge == 3", "treasure_cards >= 30"),
+            "Silver",
+        ],
+        source="Dominiate's OBM Bridge by WanderingWinder (strategies/OBM_Bridge.coffee), "
+        "Bazaar dropped; 'count <= treasure/10' as a ladder",
+    ),
+    Bot(
+        "Festival",
+        [
+            _GOLD_PROVINCE,
+            *_greening(),
+            "Festival",
+            "Silver",
+        ],
+        source="WanderingWinder's optimised 'Festival' (Geronimoo's DomBots.xml)",
+    ),
+    Bot(
+        "Moat",
+        [
+            ("Province", "money > 16"),
+            *_greening(),
+            ("Moat", "treasure_cards >= 10", "count Moat == 0"),
+            "Silver",
+            ("Moat", "count Moat < 2"),
+        ],
+        source="HiveMindEmulator's optimised 'Moat' (Geronimoo's DomBots.xml)",
+    ),
+    Bot(
+        "Harem",
+        [
+            ("Province", "money > 22"),
+            ("Duchy", "pile Province <= 2"),
+            ("Harem", "pile Province <= 6"),
+            ("Harem", "money >= 22"),
+            *_greening(late=5),
+            "Silver",
+        ],
+        source="WanderingWinder's optimised 'Harem' (Geronimoo's DomBots.xml; its thresholds "
+        "'getTotalMoney > 11 x 2' read as money > 22)",
+    ),
+    # --- alternative victory ------------------------------------------------------------------
+    Bot(
+        "Workshop/Gardens",
+        [
+            ("Gardens", "count Workshop > 8"),
+            ("Gardens", "pile Workshop == 0"),
+            "Workshop",
+            "Estate",
+            "Silver",
+            "Copper",
+        ],
+        source="Geronimoo's 'Workshop/Gardens' (DomBots.xml): nine Workshops, then Gardens; "
+        "Workshop's gains follow the same list. Added: Gardens once the Workshop pile is "
+        "empty (the original never starts on Gardens when an opponent took 2+ Workshops)",
+    ),
+    Bot(
+        "Bureaucrat/Gardens",
+        [
+            ("Gardens", "count Bureaucrat > 4"),
+            ("Gardens", "pile Bureaucrat == 0"),
+            ("Province", "pile Gardens == 0"),
+            ("Duchy", "pile Gardens == 0"),
+            ("Estate", "pile Gardens == 0"),
+            "Bureaucrat",
+            "Silver",
+            "Copper",
+        ],
+        source="Geronimoo's 'Bureaucrat/Gardens' (DomBots.xml): five Bureaucrats, then "
+        "Gardens, then green once Gardens are gone. Added: Gardens once the Bureaucrat pile "
+        "is empty (as in Workshop/Gardens)",
+    ),
+    Bot(
+        "Duke",
+        [
+            ("Duchy", "money >= 14"),
+            ("Province", "pile Duchy == 0", "count Duchy < 7"),
+            ("Duke", "pile Duchy == 0"),
+            ("Estate", "pile Duke <= 3"),
+            "Gold",
+            "Silver",
+            "Copper",
+        ],
+        source="WanderingWinder's optimised 'Duke' (Duchy/Duke, no Actions; Geronimoo's "
+        "DomBots.xml)",
+    ),
 ]
 
 BOTS: dict[str, Bot] = {b.name: b for b in _LIST}
@@ -393,12 +520,39 @@ def bot_action(bot, game: Game, seed: int = 0) -> str:
 # The library from strongest to weakest: Elo order of ``bench/rank_bots.py --games 2000 --seed 1``
 # (a round robin, each table on a kingdom holding its bots' cards), measured 2026-11-25.
 STRENGTH_ORDER = (
-    "Workshop/Gardens", "Double Witch", "Moneylender/Witch", "Chapel/Witch", "Single Witch",
-    "Bureaucrat/Gardens", "Torturer", "Costume Party", "Duke", "Smithy", "Council Room",
-    "Courtyard", "Nobles", "Double Militia", "Library", "Militia", "Masquerade", "Moat",
-    "Bureaucrat", "Harem", "Laboratory", "Bridge", "Chancellor", "Single Baron", "Moneylender",
-    "Festival", "Adventurer", "Saboteur", "Coppersmith", "Big Money Ultimate", "Minion/Chapel",
-    "Big Money", "Random",
+    "Workshop/Gardens",
+    "Double Witch",
+    "Moneylender/Witch",
+    "Chapel/Witch",
+    "Single Witch",
+    "Bureaucrat/Gardens",
+    "Torturer",
+    "Costume Party",
+    "Duke",
+    "Smithy",
+    "Council Room",
+    "Courtyard",
+    "Nobles",
+    "Double Militia",
+    "Library",
+    "Militia",
+    "Masquerade",
+    "Moat",
+    "Bureaucrat",
+    "Harem",
+    "Laboratory",
+    "Bridge",
+    "Chancellor",
+    "Single Baron",
+    "Moneylender",
+    "Festival",
+    "Adventurer",
+    "Saboteur",
+    "Coppersmith",
+    "Big Money Ultimate",
+    "Minion/Chapel",
+    "Big Money",
+    "Random",
 )
 
 

@@ -64,12 +64,15 @@ def parse_condition(text: str) -> tuple[int, int, int, int]:
     """'pile Province <= 4' -> (quantity, card arg, op, value)."""
     m = _COND.match(text)
     if not m:
-        raise ValueError(f"cannot read condition {text!r}: expected 'quantity [card] op number', "
-                         "e.g. 'money > 18' or 'pile Province <= 4'")
+        raise ValueError(
+            f"cannot read condition {text!r}: expected 'quantity [card] op number', "
+            "e.g. 'money > 18' or 'pile Province <= 4'"
+        )
     q, card, op, value = m.groups()
     if q not in QUANTITY_NAMES or q == "none":
-        raise ValueError(f"unknown quantity {q!r} in {text!r}; known: "
-                         f"{', '.join(QUANTITY_NAMES[1:])}")
+        raise ValueError(
+            f"unknown quantity {q!r} in {text!r}; known: {', '.join(QUANTITY_NAMES[1:])}"
+        )
     if (q in _NEEDS_CARD) != bool(card):
         need = "needs a card name" if q in _NEEDS_CARD else "takes no card name"
         raise ValueError(f"quantity {q!r} {need}: {text!r}")
@@ -98,11 +101,10 @@ class Bot:
             try:
                 out[i, 0] = card_id(card)
                 for k, text in enumerate(conds):
-                    out[i, 1 + 4 * k: 5 + 4 * k] = parse_condition(text)
+                    out[i, 1 + 4 * k : 5 + 4 * k] = parse_condition(text)
             except ValueError as e:
                 raise ValueError(f"bot {self.name!r}, rule {i + 1}: {e}") from None
         return out
-
 
     def kingdom_cards(self) -> list[str]:
         """The kingdom cards this bot's rules name (gain rules and conditions), in rule order."""
@@ -122,8 +124,23 @@ class Bot:
 
 # Fills a kingdom up to 10 cards after the bots' own cards: cards no bot buys unless it names
 # them, chosen so that none of them is an Attack or changes anyone's game when left untouched.
-FILLER = ("Village", "Woodcutter", "Great Hall", "Workshop", "Market", "Festival", "Laboratory",
-          "Smithy", "Moat", "Harem", "Council Room", "Cellar", "Chapel", "Library", "Mine")
+FILLER = (
+    "Village",
+    "Woodcutter",
+    "Great Hall",
+    "Workshop",
+    "Market",
+    "Festival",
+    "Laboratory",
+    "Smithy",
+    "Moat",
+    "Harem",
+    "Council Room",
+    "Cellar",
+    "Chapel",
+    "Library",
+    "Mine",
+)
 
 
 def kingdom_for(bots, filler=FILLER) -> list[str]:
@@ -135,8 +152,10 @@ def kingdom_for(bots, filler=FILLER) -> list[str]:
         need += [c for c in b.kingdom_cards() if c not in need]
     if len(need) > 10:
         names = ", ".join(b.name for b in bots)
-        raise ValueError(f"bots {names} together need {len(need)} kingdom cards "
-                         f"({', '.join(need)}); a kingdom holds 10")
+        raise ValueError(
+            f"bots {names} together need {len(need)} kingdom cards "
+            f"({', '.join(need)}); a kingdom holds 10"
+        )
     for c in filler:
         if len(need) == 10:
             break
@@ -148,8 +167,10 @@ def kingdom_for(bots, filler=FILLER) -> list[str]:
 def _bot_from_dict(d: dict, where: str) -> Bot:
     unknown = set(d) - {"name", "rules", "random", "source"}
     if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
-                         "expected name, rules, random, source")
+        raise ValueError(
+            f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
+            "expected name, rules, random, source"
+        )
     if "name" not in d or not isinstance(d["name"], str):
         raise ValueError(f"{where}: every bot needs a name (a string)")
     rules = []
@@ -159,10 +180,13 @@ def _bot_from_dict(d: dict, where: str) -> Bot:
         elif isinstance(rule, list) and rule and all(isinstance(x, str) for x in rule):
             rules.append(tuple(rule))
         else:
-            raise ValueError(f"{where}, bot {d['name']!r}, rule {i + 1}: expected a card name or "
-                             f"[card, condition, ...], got {rule!r}")
-    bot = Bot(d["name"], rules, random=bool(d.get("random", False)),
-              source=str(d.get("source", "")))
+            raise ValueError(
+                f"{where}, bot {d['name']!r}, rule {i + 1}: expected a card name or "
+                f"[card, condition, ...], got {rule!r}"
+            )
+    bot = Bot(
+        d["name"], rules, random=bool(d.get("random", False)), source=str(d.get("source", ""))
+    )
     bot.compiled_rules()  # refuse unknown cards and bad conditions now, naming the bot
     return bot
 

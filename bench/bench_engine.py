@@ -23,8 +23,8 @@ import time
 
 import numba
 import numpy as np
-
 from dominion_env.agents import compile_bots, get_bot
+
 from dominion_env import VecGame
 from dominion_env.analysis.arena import play_games
 from dominion_env.engine.jit import kernel, prange
@@ -61,15 +61,17 @@ def timed(fn, min_time):
 
 
 def bench_random_play(batches, min_time, kingdom):
-    print(f"\nrandom play, 2 players, kingdom {kingdom!r}, observation + mask every decision"
-          f" (best of {REPEATS})")
+    print(
+        f"\nrandom play, 2 players, kingdom {kingdom!r}, observation + mask every decision"
+        f" (best of {REPEATS})"
+    )
     print(f"{'batch':>6} {'decisions/s':>14} {'write-only baseline/s':>22} {'ratio':>7}")
     for n in batches:
         vec = VecGame(n, players=2, kingdom=kingdom)
         vec.reset(seed=1)
-        play = timed(lambda: vec.step(vec.random_actions()), min_time) * n
+        play = timed(lambda vec=vec: vec.step(vec.random_actions()), min_time) * n
         obs, mask = vec.observation.copy(), vec.action_mask.copy()
-        base = timed(lambda: write_only_kernel(obs, mask, 1.0), min_time) * n
+        base = timed(lambda obs=obs, mask=mask: write_only_kernel(obs, mask, 1.0), min_time) * n
         print(f"{n:>6} {play:>14,.0f} {base:>22,.0f} {play / base:>7.2f}")
 
 
@@ -83,18 +85,23 @@ def bench_bot_games(n_games):
             start = time.perf_counter()
             res = play_games(table, n_games, 2, seed=1 + k)
             rates.append(n_games / (time.perf_counter() - start))
-        print(f"  {' vs '.join(names):<24} {max(rates):>10,.0f} games/s "
-              f"(median {np.median(rates):,.0f})   "
-              f"({res.turns.mean() / 2:.1f} turns per player on average)")
+        print(
+            f"  {' vs '.join(names):<24} {max(rates):>10,.0f} games/s "
+            f"(median {np.median(rates):,.0f})   "
+            f"({res.turns.mean() / 2:.1f} turns per player on average)"
+        )
 
 
 def bench_compile():
-    code = ("import time; t=time.perf_counter(); import dominion_env; "
-            "from dominion_env import VecGame; v=VecGame(4, 2); v.reset(); "
-            "v.step(v.random_actions()); "
-            "from dominion_env.agents import compile_bots, get_bot; from dominion_env.analysis.arena import play_games; "
-            "play_games(compile_bots([get_bot('Big Money')]), 4, 2); "
-            "print(time.perf_counter()-t)")
+    code = (
+        "import time; t=time.perf_counter(); import dominion_env; "
+        "from dominion_env import VecGame; v=VecGame(4, 2); v.reset(); "
+        "v.step(v.random_actions()); "
+        "from dominion_env.agents import compile_bots, get_bot; "
+        "from dominion_env.analysis.arena import play_games; "
+        "play_games(compile_bots([get_bot('Big Money')]), 4, 2); "
+        "print(time.perf_counter()-t)"
+    )
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         cold = float(subprocess.check_output([sys.executable, "-c", code], env=env))
@@ -107,12 +114,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="shorter timings")
     ap.add_argument("--no-compile", action="store_true", help="skip the compile-time runs")
-    ap.add_argument("--kingdom", default="random",
-                    help="'random' (each game its own, from all cards), a set name, or 10 "
-                         "comma-separated names (the foundation's workload: the 10 vanilla cards)")
+    ap.add_argument(
+        "--kingdom",
+        default="random",
+        help="'random' (each game its own, from all cards), a set name, or 10 "
+        "comma-separated names (the foundation's workload: the 10 vanilla cards)",
+    )
     args = ap.parse_args()
-    print(f"cores: {os.cpu_count()}, numba threads: {numba.get_num_threads()}, "
-          f"numba {numba.__version__}, numpy {np.__version__}")
+    print(
+        f"cores: {os.cpu_count()}, numba threads: {numba.get_num_threads()}, "
+        f"numba {numba.__version__}, numpy {np.__version__}"
+    )
     min_time = 0.5 if args.quick else 2.0
     kingdom = args.kingdom if "," not in args.kingdom else args.kingdom.split(",")
     bench_random_play((1, 64, 1024, 4096), min_time, kingdom)

@@ -14,8 +14,9 @@ masks fetched the way sb3-contrib's MaskablePPO fetches them (``get_action_masks
 
 Ours is timed on one Numba thread and on T threads (default: all); the single envs always
 step their one game on one thread (VecGame runs batches below ``PARALLEL_MIN_GAMES``
-serially). The ratio is ours on one thread over the N-env baseline: the same cores. On a machine shared with other work, Numba's
-thread pool can stall for milliseconds per call on small batches: compare the two columns.
+serially). The ratio is ours on one thread over the N-env baseline: the same cores. On a
+machine shared with other work, Numba's thread pool can stall for milliseconds per call on
+small batches: compare the two columns.
 No policy network runs: this is the environment's share of a training step.
 """
 
@@ -48,6 +49,7 @@ def steps_per_second(reset, step, masks, n, min_time) -> float:
 
 def _threads(n_threads, fn, *args):
     import numba
+
     prev = numba.get_num_threads()
     numba.set_num_threads(n_threads)
     try:
@@ -73,8 +75,7 @@ def _sb3_dummy(n, min_time, kw):
 
     dummy = DummyVecEnv([lambda: DominionEnv(**kw, illegal_action="raise")] * n)
     dummy.seed(0)
-    return steps_per_second(dummy.reset, dummy.step, lambda: get_action_masks(dummy), n,
-                            min_time)
+    return steps_per_second(dummy.reset, dummy.step, lambda: get_action_masks(dummy), n, min_time)
 
 
 def _gym_ours(n, min_time, kw):
@@ -82,10 +83,12 @@ def _gym_ours(n, min_time, kw):
 
     import dominion_env.envs  # noqa: F401 (registers Dominion-v0)
 
-    ours = gymnasium.make_vec("Dominion-v0", num_envs=n, vectorization_mode="vector_entry_point",
-                              **kw)
-    return steps_per_second(lambda: ours.reset(seed=0), ours.step,
-                            ours.unwrapped.action_masks, n, min_time)
+    ours = gymnasium.make_vec(
+        "Dominion-v0", num_envs=n, vectorization_mode="vector_entry_point", **kw
+    )
+    return steps_per_second(
+        lambda: ours.reset(seed=0), ours.step, ours.unwrapped.action_masks, n, min_time
+    )
 
 
 def _gym_sync(n, min_time, kw):
@@ -93,8 +96,9 @@ def _gym_sync(n, min_time, kw):
 
     import dominion_env.envs  # noqa: F401 (registers Dominion-v0)
 
-    sync = gymnasium.make_vec("Dominion-v0", num_envs=n, vectorization_mode="sync",
-                              illegal_action="raise", **kw)
+    sync = gymnasium.make_vec(
+        "Dominion-v0", num_envs=n, vectorization_mode="sync", illegal_action="raise", **kw
+    )
     last = {}
 
     def sync_reset():
@@ -103,14 +107,15 @@ def _gym_sync(n, min_time, kw):
     def sync_step(a):
         last["info"] = sync.step(a)[4]
 
-    return steps_per_second(sync_reset, sync_step, lambda: last["info"]["action_mask"], n,
-                            min_time)
+    return steps_per_second(sync_reset, sync_step, lambda: last["info"]["action_mask"], n, min_time)
 
 
 def bench(title, baseline_name, ours_fn, base_fn, batches, min_time, kw, threads):
     print(f"\n{title}, learner steps/s ({kw})")
-    print(f"{'N':>6} {'ours, 1 thread':>15} {f'ours, {threads} threads':>17} "
-          f"{baseline_name:>20} {'ratio':>7}")
+    print(
+        f"{'N':>6} {'ours, 1 thread':>15} {f'ours, {threads} threads':>17} "
+        f"{baseline_name:>20} {'ratio':>7}"
+    )
     for n in batches:
         one = _threads(1, ours_fn, n, min_time, kw)
         many = _threads(threads, ours_fn, n, min_time, kw) if threads > 1 else one
@@ -124,20 +129,34 @@ def main(argv=None):
     ap.add_argument("--opponent", default="Big Money")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--kingdom", default="random")
-    ap.add_argument("--threads", type=int, default=None,
-                    help="the second thread count ours is timed with (default: all cores)")
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="the second thread count ours is timed with (default: all cores)",
+    )
     args = ap.parse_args(argv)
     batches = [64] if args.quick else [16, 64, 256]
     min_time = 0.5 if args.quick else 2.0
     kw = {"players": args.players, "opponents": args.opponent, "kingdom": args.kingdom}
     import numba
+
     threads = args.threads or numba.config.NUMBA_NUM_THREADS
-    print(f"Numba threads: 1 and {threads} (of {numba.config.NUMBA_NUM_THREADS}), threading "
-          f"layer {numba.config.THREADING_LAYER!r}")
-    bench("SB3 VecEnv", "DummyVecEnv of N", _sb3_ours, _sb3_dummy, batches, min_time, kw,
-          threads)
-    bench("Gymnasium VectorEnv", "SyncVectorEnv of N", _gym_ours, _gym_sync, batches, min_time,
-          kw, threads)
+    print(
+        f"Numba threads: 1 and {threads} (of {numba.config.NUMBA_NUM_THREADS}), threading "
+        f"layer {numba.config.THREADING_LAYER!r}"
+    )
+    bench("SB3 VecEnv", "DummyVecEnv of N", _sb3_ours, _sb3_dummy, batches, min_time, kw, threads)
+    bench(
+        "Gymnasium VectorEnv",
+        "SyncVectorEnv of N",
+        _gym_ours,
+        _gym_sync,
+        batches,
+        min_time,
+        kw,
+        threads,
+    )
 
 
 if __name__ == "__main__":

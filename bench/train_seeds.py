@@ -55,10 +55,19 @@ def main(argv=None):
     ap.add_argument("--cores-per-run", type=int, default=2)
     ap.add_argument("--eval-games", type=int, default=4000)
     ap.add_argument("--opponents", nargs="+", default=["Big Money", "Big Money Ultimate"])
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
-                    help="override a TrainConfig field, e.g. --set vp_shaping=0.05")
-    ap.add_argument("--first-core", type=int, default=0,
-                    help="pin runs from this core on (to run several sweeps side by side)")
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="override a TrainConfig field, e.g. --set vp_shaping=0.05",
+    )
+    ap.add_argument(
+        "--first-core",
+        type=int,
+        default=0,
+        help="pin runs from this core on (to run several sweeps side by side)",
+    )
     ap.add_argument("--out", default="runs/seeds")
     args = ap.parse_args(argv)
     cores = os.cpu_count() or 2
@@ -66,26 +75,49 @@ def main(argv=None):
     for k, seed in enumerate(args.seeds):
         out = Path(args.out) / f"seed_{seed}"
         out.mkdir(parents=True, exist_ok=True)
-        cfg = {"seed": seed, "minutes": args.minutes, "steps": 10**10, "out": str(out),
-               "name": f"seed_{seed}"}
+        cfg = {
+            "seed": seed,
+            "minutes": args.minutes,
+            "steps": 10**10,
+            "out": str(out),
+            "name": f"seed_{seed}",
+        }
         for item in args.set:
             key, _, value = item.partition("=")
             cfg[key] = json.loads(value)
         first = (args.first_core + k * args.cores_per_run) % cores
         cpus = ",".join(str(first + i) for i in range(args.cores_per_run))
-        env = {**os.environ, "NUMBA_NUM_THREADS": str(args.cores_per_run),
-               "OMP_WAIT_POLICY": "PASSIVE", "PYTHONUNBUFFERED": "1"}
-        cmd = ["taskset", "-c", cpus, sys.executable, "-c", CHILD, json.dumps(cfg),
-               json.dumps(args.opponents), str(args.eval_games)]
+        env = {
+            **os.environ,
+            "NUMBA_NUM_THREADS": str(args.cores_per_run),
+            "OMP_WAIT_POLICY": "PASSIVE",
+            "PYTHONUNBUFFERED": "1",
+        }
+        cmd = [
+            "taskset",
+            "-c",
+            cpus,
+            sys.executable,
+            "-c",
+            CHILD,
+            json.dumps(cfg),
+            json.dumps(args.opponents),
+            str(args.eval_games),
+        ]
         log = open(out / "log.txt", "w")
         procs.append((seed, out, subprocess.Popen(cmd, env=env, stdout=log, stderr=log)))
     t0 = time.time()
     for _, _, p in procs:
         p.wait()
-    print(f"{len(procs)} runs, {args.cores_per_run} cores each, {args.minutes} min budget, "
-          f"overrides {args.set or 'none'}; wall {time.time() - t0:.0f} s")
-    head = f"{'seed':>4}{'steps':>11}{'min':>6}{'steps/s':>9}" + "".join(
-        f"{o[:18]:>26}" for o in args.opponents) + f"{'80% vs BMU at min':>19}"
+    print(
+        f"{len(procs)} runs, {args.cores_per_run} cores each, {args.minutes} min budget, "
+        f"overrides {args.set or 'none'}; wall {time.time() - t0:.0f} s"
+    )
+    head = (
+        f"{'seed':>4}{'steps':>11}{'min':>6}{'steps/s':>9}"
+        + "".join(f"{o[:18]:>26}" for o in args.opponents)
+        + f"{'80% vs BMU at min':>19}"
+    )
     print(head)
     for seed, out, p in procs:
         res_path = out / "result.json"
@@ -93,12 +125,16 @@ def main(argv=None):
             print(f"{seed:>4}  failed (rc {p.returncode}); see {out / 'log.txt'}")
             continue
         res = json.loads(res_path.read_text())
-        cells = "".join(f"{r['win_rate']:>9.1%} [{r['win_ci_low']:.1%},{r['win_ci_high']:.1%}]"
-                        for r in res["eval"])
+        cells = "".join(
+            f"{r['win_rate']:>9.1%} [{r['win_ci_low']:.1%},{r['win_ci_high']:.1%}]"
+            for r in res["eval"]
+        )
         reach = first_minute(out / "progress.csv", "Big Money Ultimate", 0.8)
-        print(f"{seed:>4}{res['steps']:>11}{res['seconds'] / 60:>6.1f}"
-              f"{res['steps'] / max(res['seconds'], 1e-9):>9.0f}{cells}"
-              f"{reach if reach is not None else '-':>19}")
+        print(
+            f"{seed:>4}{res['steps']:>11}{res['seconds'] / 60:>6.1f}"
+            f"{res['steps'] / max(res['seconds'], 1e-9):>9.0f}{cells}"
+            f"{reach if reach is not None else '-':>19}"
+        )
 
 
 if __name__ == "__main__":

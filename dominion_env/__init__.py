@@ -12,15 +12,23 @@ Version history
            ~15 us, cold compile ~1 min; VecGame v3 state record (same games, bit for bit)
 """
 
+from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v0" with Gymnasium (cheap)
 from .cards import NAMES as CARD_NAMES
 from .cards import NUM_CARDS
+from .engine.kingdoms import RECOMMENDED, random_kingdom
 from .engine.layout import NUM_ACTIONS, NUM_OPTIONS, PASS
 from .game import Game
-from .engine.kingdoms import RECOMMENDED, random_kingdom
 from .vector import VecGame
 
-from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v0" with Gymnasium (cheap)
-
-__all__ = ["Game", "VecGame", "CARD_NAMES", "NUM_CARDS", "NUM_ACTIONS", "NUM_OPTIONS", "PASS",
-           "RECOMMENDED", "random_kingdom"]
+__all__ = [
+    "Game",
+    "VecGame",
+    "CARD_NAMES",
+    "NUM_CARDS",
+    "NUM_ACTIONS",
+    "NUM_OPTIONS",
+    "PASS",
+    "RECOMMENDED",
+    "random_kingdom",
+]
 __version__ = "0.3.0"

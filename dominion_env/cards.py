@@ -29,8 +29,14 @@ from __future__ import annotations
 import numpy as np
 
 ACTION, TREASURE, VICTORY, CURSE, ATTACK, REACTION = 1, 2, 4, 8, 16, 32
-TYPE_NAMES = {ACTION: "Action", TREASURE: "Treasure", VICTORY: "Victory", CURSE: "Curse",
-              ATTACK: "Attack", REACTION: "Reaction"}
+TYPE_NAMES = {
+    ACTION: "Action",
+    TREASURE: "Treasure",
+    VICTORY: "Victory",
+    CURSE: "Curse",
+    ATTACK: "Attack",
+    REACTION: "Reaction",
+}
 
 VP_FIXED, VP_GARDENS, VP_DUKE = 0, 1, 2
 
@@ -131,13 +137,38 @@ COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE_ID = (ID[n] for n in BASIC)
 
 # Columns of TABLE, the card table as one (C, NUM_COLUMNS) int64 array that every kernel reads
 # (one array rather than a tuple of ten keeps compile times down).
-(COST, TYPES, COIN_VALUE, VP, VP_RULE, PLUS_CARDS, PLUS_ACTIONS, PLUS_BUYS, PLUS_COINS,
- EFFECT_ID) = range(10)
+(
+    COST,
+    TYPES,
+    COIN_VALUE,
+    VP,
+    VP_RULE,
+    PLUS_CARDS,
+    PLUS_ACTIONS,
+    PLUS_BUYS,
+    PLUS_COINS,
+    EFFECT_ID,
+) = range(10)
 NUM_COLUMNS = 10
 
 TABLE = np.array(
-    [[r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], EFFECT[r[0]] if r[12] else EFFECT_NONE]
-     for r in _ROWS], dtype=np.int64)
+    [
+        [
+            r[2],
+            r[3],
+            r[4],
+            r[5],
+            r[6],
+            r[7],
+            r[8],
+            r[9],
+            r[10],
+            EFFECT[r[0]] if r[12] else EFFECT_NONE,
+        ]
+        for r in _ROWS
+    ],
+    dtype=np.int64,
+)
 TABLE.setflags(write=False)
 
 

@@ -1,8 +1,8 @@
 """The ``dominion`` command line.
 
-    dominion simulate "Big Money Ultimate" "Big Money" --games 100000
-    dominion tournament "Big Money" "Big Money Ultimate" Smithy --games 10000
-    dominion bots | dominion cards | dominion kingdoms
+dominion simulate "Big Money Ultimate" "Big Money" --games 100000
+dominion tournament "Big Money" "Big Money Ultimate" Smithy --games 10000
+dominion bots | dominion cards | dominion kingdoms
 """
 
 from __future__ import annotations
@@ -45,35 +45,56 @@ def _simulate(args) -> int:
     with tqdm(total=args.games, unit="game", desc="simulating", disable=args.quiet) as bar:
         try:
             if table is not None:
-                res = play_games(table, args.games, args.players, kingdom, seed=args.seed,
-                                 turn_limit=args.turn_limit, progress=bar.update)
+                res = play_games(
+                    table,
+                    args.games,
+                    args.players,
+                    kingdom,
+                    seed=args.seed,
+                    turn_limit=args.turn_limit,
+                    progress=bar.update,
+                )
             else:  # a trained agent at the table: policies answer their seats in batches
-                res = play_mixed(players, args.games, args.players, kingdom, seed=args.seed,
-                                 turn_limit=args.turn_limit, progress=bar.update)
+                res = play_mixed(
+                    players,
+                    args.games,
+                    args.players,
+                    kingdom,
+                    seed=args.seed,
+                    turn_limit=args.turn_limit,
+                    progress=bar.update,
+                )
         except (ValueError, NotImplementedError) as e:
             raise SystemExit(str(e)) from None
     elapsed = time.perf_counter() - start
     rows = summarize(res, names)
     shown = ", ".join(kingdom) if isinstance(kingdom, list) else repr(kingdom)
-    print(f"\n{args.games} games, {args.players} players, kingdom {shown}, seed "
-          f"{args.seed}; every bot in every seat equally often; seat 0 starts")
+    print(
+        f"\n{args.games} games, {args.players} players, kingdom {shown}, seed "
+        f"{args.seed}; every bot in every seat equally often; seat 0 starts"
+    )
     head = f"{'bot':<24}{'wins':>24}{'ties':>24}{'losses':>24}{'trunc.':>8}"
     print(head)
     print("-" * len(head))
     for r in rows:
+
         def cell(k, ci, r=r):
             return f"{r[k] / r['games']:7.2%} [{ci[0]:6.2%},{ci[1]:6.2%}]"
-        print(f"{r['bot']:<24}{cell('wins', r['win_ci']):>24}{cell('ties', r['tie_ci']):>24}"
-              f"{cell('losses', r['loss_ci']):>24}{r['truncated']:>8}")
+
+        print(
+            f"{r['bot']:<24}{cell('wins', r['win_ci']):>24}{cell('ties', r['tie_ci']):>24}"
+            f"{cell('losses', r['loss_ci']):>24}{r['truncated']:>8}"
+        )
     per_player = res.turns / args.players
-    print(f"\nmean game length: {per_player.mean():.2f} turns per player "
-          f"(sd {per_player.std():.2f}); [lo, hi] = 95% Wilson intervals")
+    print(
+        f"\nmean game length: {per_player.mean():.2f} turns per player "
+        f"(sd {per_player.std():.2f}); [lo, hi] = 95% Wilson intervals"
+    )
     print(f"{args.games / elapsed:,.0f} games/s including compilation ({elapsed:.1f} s)")
     return 0
 
 
 def _tournament(args) -> int:
-
 
     file_bots = []
     if args.bots_file:
@@ -101,15 +122,23 @@ def _tournament(args) -> int:
     if file_bots and not args.quiet:
         shadow = [b.name for b in file_bots if b.name in BOTS]
         if shadow:
-            print(f"{args.bots_file} redefines library bot(s): {', '.join(shadow)}",
-                  file=sys.stderr)
+            print(
+                f"{args.bots_file} redefines library bot(s): {', '.join(shadow)}", file=sys.stderr
+            )
     if not bots:
         raise SystemExit("no bots: name some (see `dominion bots`), or use --all or --bots-file")
     kingdom = None if args.kingdom == "bots" else args.kingdom
     try:
-        res = run_tournament(bots, args.games, args.players, kingdom, args.seed,
-                             turn_limit=args.turn_limit, max_tables=args.max_tables,
-                             progress=not args.quiet)
+        res = run_tournament(
+            bots,
+            args.games,
+            args.players,
+            kingdom,
+            args.seed,
+            turn_limit=args.turn_limit,
+            max_tables=args.max_tables,
+            progress=not args.quiet,
+        )
     except (ValueError, TypeError, NotImplementedError) as e:
         raise SystemExit(str(e)) from None
     print(res.report())
@@ -122,8 +151,13 @@ def _tournament(args) -> int:
 def _bots(args) -> int:
 
     for b in BOTS.values():
-        rules = "uniform random" if b.random else " > ".join(
-            r if isinstance(r, str) else f"{r[0]} if {' and '.join(r[1:])}" for r in b.rules)
+        rules = (
+            "uniform random"
+            if b.random
+            else " > ".join(
+                r if isinstance(r, str) else f"{r[0]} if {' and '.join(r[1:])}" for r in b.rules
+            )
+        )
         print(f"{b.name:<22} {rules}\n{'':<22} ({b.source})")
     if importlib.util.find_spec("torch") is not None:
         from .train.policy import load_agent, shipped_agents  # optional extra (torch)
@@ -131,10 +165,12 @@ def _bots(args) -> int:
         for name in shipped_agents():
             info = load_agent(name).info
             trained = info.trained
-            print(f"{name:<22} trained agent ({info.players} players; "
-                  f"{trained.get('steps', 0):,} learner steps, "
-                  f"{trained.get('minutes', 0):.0f} min): play it with its name anywhere "
-                  f"a bot goes in simulate, tournament and evaluate")
+            print(
+                f"{name:<22} trained agent ({info.players} players; "
+                f"{trained.get('steps', 0):,} learner steps, "
+                f"{trained.get('minutes', 0):.0f} min): play it with its name anywhere "
+                f"a bot goes in simulate, tournament and evaluate"
+            )
     return 0
 
 
@@ -172,7 +208,8 @@ def _add_training_commands(sub) -> None:
     if importlib.util.find_spec("torch") is None:
         for name in ("train", "evaluate"):
             sub.add_parser(name, help=needs_torch).set_defaults(
-                run=lambda args: sys.exit(f"dominion {args.command} {needs_torch}"))
+                run=lambda args: sys.exit(f"dominion {args.command} {needs_torch}")
+            )
         return
     from .train import commands  # optional extra: see the docstring (test_architecture)
 
@@ -184,47 +221,74 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="dominion", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play bots against each other in compiled code")
-    sim.add_argument("bots", nargs="+",
-                     help="bot names or trained agents: a shipped agent's name or a .pt file "
-                          "(see `dominion bots`)")
+    sim.add_argument(
+        "bots",
+        nargs="+",
+        help="bot names or trained agents: a shipped agent's name or a .pt file "
+        "(see `dominion bots`)",
+    )
     sim.add_argument("--games", type=int, default=100_000)
     sim.add_argument("--players", type=int, default=2)
-    sim.add_argument("--kingdom", default="bots",
-                     help="'bots' (default: a kingdom holding every card the bots name), "
-                          "'random', a recommended set name, or 10 comma-separated card names")
+    sim.add_argument(
+        "--kingdom",
+        default="bots",
+        help="'bots' (default: a kingdom holding every card the bots name), "
+        "'random', a recommended set name, or 10 comma-separated card names",
+    )
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--turn-limit", type=int, default=100)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
     tour = sub.add_parser(
-        "tournament", help="round robin between bots: win-rate matrix, intervals, ratings",
+        "tournament",
+        help="round robin between bots: win-rate matrix, intervals, ratings",
         description="Round robin between bots (each table in every seat order): win rates with "
-                    "95% Wilson intervals, Bradley-Terry ratings (Elo scale), a table on "
-                    "stdout and winrates.csv, ratings.csv, tables.csv, heatmap.png in --out. "
-                    "Details: the docstring of dominion_env/analysis/tournament.py.")
+        "95% Wilson intervals, Bradley-Terry ratings (Elo scale), a table on "
+        "stdout and winrates.csv, ratings.csv, tables.csv, heatmap.png in --out. "
+        "Details: the docstring of dominion_env/analysis/tournament.py.",
+    )
     tour.add_argument("bots", nargs="*", help="bot names or trained agents (see `dominion bots`)")
     tour.add_argument("--all", action="store_true", help="every bot in the library")
-    tour.add_argument("--bots-file", metavar="FILE.toml",
-                      help="add every bot in this TOML file (see dominion_env.agents.strategy)")
-    tour.add_argument("--games", type=int, default=10_000,
-                      help="games per table, i.e. per pair at 2 players (default 10000)")
+    tour.add_argument(
+        "--bots-file",
+        metavar="FILE.toml",
+        help="add every bot in this TOML file (see dominion_env.agents.strategy)",
+    )
+    tour.add_argument(
+        "--games",
+        type=int,
+        default=10_000,
+        help="games per table, i.e. per pair at 2 players (default 10000)",
+    )
     tour.add_argument("--players", type=int, default=2, help="players per table, 2-6")
-    tour.add_argument("--kingdom", default="bots",
-                      help="'bots' (default: each table on a kingdom holding every card its "
-                           "bots name), 'random', a recommended set name, or 10 comma-separated "
-                           "card names")
+    tour.add_argument(
+        "--kingdom",
+        default="bots",
+        help="'bots' (default: each table on a kingdom holding every card its "
+        "bots name), 'random', a recommended set name, or 10 comma-separated "
+        "card names",
+    )
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--turn-limit", type=int, default=100)
-    tour.add_argument("--max-tables", type=int, default=2000,
-                      help="sample this many tables when there are more combinations")
-    tour.add_argument("--out", default="tournament_out",
-                      help="folder for the CSV files and heatmap.png ('' to write nothing)")
+    tour.add_argument(
+        "--max-tables",
+        type=int,
+        default=2000,
+        help="sample this many tables when there are more combinations",
+    )
+    tour.add_argument(
+        "--out",
+        default="tournament_out",
+        help="folder for the CSV files and heatmap.png ('' to write nothing)",
+    )
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
     _add_training_commands(sub)
-    for name, fn, text in (("bots", _bots, "list the named bots"),
-                           ("cards", _cards, "list the card table"),
-                           ("kingdoms", _kingdoms, "list the recommended kingdoms")):
+    for name, fn, text in (
+        ("bots", _bots, "list the named bots"),
+        ("cards", _cards, "list the card table"),
+        ("kingdoms", _kingdoms, "list the recommended kingdoms"),
+    ):
         sub.add_parser(name, help=text).set_defaults(run=fn)
     args = p.parse_args(argv)
     if getattr(args, "games", 1) < 1:

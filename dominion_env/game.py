@@ -24,6 +24,7 @@ import numpy as np
 
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
 from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
+from .engine.kingdoms import is_implemented
 from .engine.layout import (
     ACTIONS,
     ASIDE,
@@ -78,7 +79,6 @@ from .engine.layout import (
     TURN_PLAYER,
 )
 from .engine.observation import split
-from .engine.kingdoms import is_implemented
 from .names import action_index, legal_action_names
 from .vector import VecGame
 

@@ -51,8 +51,9 @@ class VPShaping:
         else:
             self.previous[rows] = 0.0
 
-    def step(self, result: np.ndarray, done: np.ndarray, potential: np.ndarray,
-             rows=None) -> np.ndarray:
+    def step(
+        self, result: np.ndarray, done: np.ndarray, potential: np.ndarray, rows=None
+    ) -> np.ndarray:
         """Shaped rewards of ``rows`` (default: all) that just reached a decision or an end.
 
         ``result``: the game result for rows whose game ended (0 elsewhere); ``done``: the game

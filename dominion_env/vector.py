@@ -119,25 +119,34 @@ def check_learner_seat(learner_seat, players: int) -> int | None:
     """The learner's seat: None (a random seat per game) or an int seat, checked."""
     if learner_seat is None:
         return None
-    if isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer)) \
-            or not 0 <= learner_seat < players:
-        raise ValueError(f"learner_seat must be None (a random seat per game) or "
-                         f"0..{players - 1}, got {learner_seat!r}")
+    if (
+        isinstance(learner_seat, bool)
+        or not isinstance(learner_seat, (int, np.integer))
+        or not 0 <= learner_seat < players
+    ):
+        raise ValueError(
+            f"learner_seat must be None (a random seat per game) or "
+            f"0..{players - 1}, got {learner_seat!r}"
+        )
     return int(learner_seat)
 
 
 def check_table(table, name: str = "table") -> BotTable:
     """A compiled ``BotTable`` as the kernels take it (int64, contiguous), checked."""
     if not isinstance(table, BotTable):
-        raise TypeError(f"{name} must be a compiled BotTable, e.g. "
-                        f"dominion_env.agents.compile_bots(['Big Money']); got {table!r}")
+        raise TypeError(
+            f"{name} must be a compiled BotTable, e.g. "
+            f"dominion_env.agents.compile_bots(['Big Money']); got {table!r}"
+        )
     kind = np.ascontiguousarray(table.kind, np.int64)
     rules = np.ascontiguousarray(table.rules, np.int64)
     nb = kind.shape[0] if kind.ndim == 1 else 0
     if nb < 1 or rules.shape != (nb, MAX_RULES, RULE_WIDTH):
-        raise ValueError(f"{name}: a BotTable of B >= 1 bots has kind (B,) and rules "
-                         f"(B, {MAX_RULES}, {RULE_WIDTH}); got kind {kind.shape}, rules "
-                         f"{rules.shape}")
+        raise ValueError(
+            f"{name}: a BotTable of B >= 1 bots has kind (B,) and rules "
+            f"(B, {MAX_RULES}, {RULE_WIDTH}); got kind {kind.shape}, rules "
+            f"{rules.shape}"
+        )
     return BotTable(kind, rules)
 
 
@@ -146,21 +155,22 @@ def pool_thresholds(weights, nb: int) -> np.ndarray:
     ``weights`` (K,) non-negative with a positive sum (a zero weight is never drawn)."""
     w = np.asarray(weights)
     if w.dtype.kind not in "iuf":
-        raise TypeError(f"opponent_weights must be numbers, got dtype {w.dtype} "
-                        f"({weights!r})")
+        raise TypeError(f"opponent_weights must be numbers, got dtype {w.dtype} ({weights!r})")
     if w.shape != (nb,):
-        raise ValueError(f"opponent_weights must have shape ({nb},), one weight per bot of "
-                         f"opponents, got shape {w.shape}")
+        raise ValueError(
+            f"opponent_weights must have shape ({nb},), one weight per bot of "
+            f"opponents, got shape {w.shape}"
+        )
     w = w.astype(np.float64)
     if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
-        raise ValueError(f"opponent_weights must be finite and >= 0 with a positive sum, got "
-                         f"{w.tolist()}")
+        raise ValueError(
+            f"opponent_weights must be finite and >= 0 with a positive sum, got {w.tolist()}"
+        )
     cum = np.cumsum(w)
     return np.rint(cum / cum[-1] * float(1 << POOL_BITS)).astype(np.int64)
 
 
-def make_opponents(opponents, learner_seat, players: int, n: int,
-                   weights=None) -> Opponents:
+def make_opponents(opponents, learner_seat, players: int, n: int, weights=None) -> Opponents:
     """Learner-mode settings: ``opponents`` is None or a compiled ``BotTable`` of 1 bot (it
     plays every other seat) or players-1 bots (the non-learner seats in seat order); with
     ``weights`` (K,), a pool of any K bots, drawn per seat for each new game."""
@@ -174,12 +184,23 @@ def make_opponents(opponents, learner_seat, players: int, n: int,
         if weights is not None:
             raise ValueError("opponent_weights needs opponents (the pool of bots it weighs)")
         rules = np.full((1, MAX_RULES, RULE_WIDTH), -1, np.int64)
-        return Opponents(0, -1, np.zeros(1, np.int64), np.zeros(1, np.int64), rules, rng,
-                         no_pool, seat_bots, finished)
+        return Opponents(
+            0,
+            -1,
+            np.zeros(1, np.int64),
+            np.zeros(1, np.int64),
+            rules,
+            rng,
+            no_pool,
+            seat_bots,
+            finished,
+        )
     learner_seat = check_learner_seat(learner_seat, players)
     if not isinstance(opponents, BotTable):
-        raise TypeError(f"opponents must be None or a compiled BotTable, e.g. "
-                        f"dominion_env.agents.compile_bots(['Big Money']); got {opponents!r}")
+        raise TypeError(
+            f"opponents must be None or a compiled BotTable, e.g. "
+            f"dominion_env.agents.compile_bots(['Big Money']); got {opponents!r}"
+        )
     table = check_table(opponents, "opponents")
     nb = table.kind.shape[0]
     pool = no_pool
@@ -191,28 +212,60 @@ def make_opponents(opponents, learner_seat, players: int, n: int,
     elif nb == players - 1:
         seat_bot = np.arange(players - 1, dtype=np.int64)
     else:
-        raise ValueError(f"opponents: give 1 bot or {players - 1} (one per other seat) for "
-                         f"{players} players, got {nb} (or give opponent_weights to draw "
-                         f"from them as a pool)")
-    return Opponents(1, -1 if learner_seat is None else learner_seat, seat_bot, table.kind,
-                     table.rules, rng, pool, seat_bots, finished)
+        raise ValueError(
+            f"opponents: give 1 bot or {players - 1} (one per other seat) for "
+            f"{players} players, got {nb} (or give opponent_weights to draw "
+            f"from them as a pool)"
+        )
+    return Opponents(
+        1,
+        -1 if learner_seat is None else learner_seat,
+        seat_bot,
+        table.kind,
+        table.rules,
+        rng,
+        pool,
+        seat_bots,
+        finished,
+    )
 
 
 class VecGame:
     """N independent games of Dominion, all with the same number of players and settings."""
 
-    def __init__(self, num_games: int, players: int = 2, kingdom="random", *, pool=None,
-                 autoplay_treasures: bool = True, auto_resolve: bool = True,
-                 turn_limit: int = 100, first_player: int | None = None, autoreset: bool = True,
-                 log: bool = False, opponents=None, learner_seat: int | None = None,
-                 opponent_weights=None, scale_observations: bool = False,
-                 vp_shaping: float = 0.0):
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
-                or num_games < 1:
+    def __init__(
+        self,
+        num_games: int,
+        players: int = 2,
+        kingdom="random",
+        *,
+        pool=None,
+        autoplay_treasures: bool = True,
+        auto_resolve: bool = True,
+        turn_limit: int = 100,
+        first_player: int | None = None,
+        autoreset: bool = True,
+        log: bool = False,
+        opponents=None,
+        learner_seat: int | None = None,
+        opponent_weights=None,
+        scale_observations: bool = False,
+        vp_shaping: float = 0.0,
+    ):
+        if (
+            isinstance(num_games, bool)
+            or not isinstance(num_games, (int, np.integer))
+            or num_games < 1
+        ):
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
-        self.config = make_config(players, autoplay_treasures=autoplay_treasures,
-                                  auto_resolve=auto_resolve, turn_limit=turn_limit,
-                                  first_player=first_player, log=log)
+        self.config = make_config(
+            players,
+            autoplay_treasures=autoplay_treasures,
+            auto_resolve=auto_resolve,
+            turn_limit=turn_limit,
+            first_player=first_player,
+            log=log,
+        )
         if log and num_games != 1:
             raise ValueError("log=True is for a single game (Game); a batch does not log")
         self.num_games = int(num_games)
@@ -221,8 +274,7 @@ class VecGame:
             raise TypeError(f"autoreset must be True or False, got {autoreset!r}")
         self.autoreset = int(autoreset)
         if not isinstance(scale_observations, (bool, np.bool_)):
-            raise TypeError(f"scale_observations must be True or False, got "
-                            f"{scale_observations!r}")
+            raise TypeError(f"scale_observations must be True or False, got {scale_observations!r}")
         self.scale_observations = bool(scale_observations)
         self.setup = make_setup(players, kingdom, pool)
         self.state = new_state(self.num_games)
@@ -231,16 +283,22 @@ class VecGame:
             obs=np.zeros((n, obs_size(players)), np.float32),
             mask=np.zeros((n, NUM_ACTIONS), np.bool_),
             reward=np.zeros((n, players), np.float32),
-            terminated=np.zeros(n, np.bool_), truncated=np.zeros(n, np.bool_),
-            scratch=np.zeros((n, NUM_CARDS), np.int64), offsets=obs_offsets(players),
+            terminated=np.zeros(n, np.bool_),
+            truncated=np.zeros(n, np.bool_),
+            scratch=np.zeros((n, NUM_CARDS), np.int64),
+            offsets=obs_offsets(players),
             final_obs=np.zeros((n, obs_size(players)), np.float32),
-            learner=np.full(n, -1, np.int64), learner_reward=np.zeros(n, np.float32),
+            learner=np.full(n, -1, np.int64),
+            learner_reward=np.zeros(n, np.float32),
             step_reads=step_reads(players),
-            obs_scale=obs_scale(players) if scale_observations else np.zeros(0, np.float32))
+            obs_scale=obs_scale(players) if scale_observations else np.zeros(0, np.float32),
+        )
         self.opponents = make_opponents(opponents, learner_seat, players, n, opponent_weights)
         if vp_shaping and not self.opponents.enabled:
-            raise ValueError("vp_shaping shapes the learner's rewards: it needs opponents "
-                             "(learner mode); for every seat, use dominion_env.shaping.VPShaping")
+            raise ValueError(
+                "vp_shaping shapes the learner's rewards: it needs opponents "
+                "(learner mode); for every seat, use dominion_env.shaping.VPShaping"
+            )
         self.shaping = VPShaping(n, vp_shaping) if vp_shaping else None
         self._shaped = np.zeros(n, np.float32)
         self._scores = np.zeros((n, players), np.int64)
@@ -256,9 +314,21 @@ class VecGame:
         """Start every game anew; game g is game number g of a run seeded ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-        self._run(batch_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
-                  self._no_actions, self.autoreset, 1, self.opponents, self._policy_rng,
-                  self._expert_rng, int(seed))
+        self._run(
+            batch_kernel,
+            self.state,
+            TABLE,
+            self.config,
+            self.setup,
+            self.buffers,
+            self._no_actions,
+            self.autoreset,
+            1,
+            self.opponents,
+            self._policy_rng,
+            self._expert_rng,
+            int(seed),
+        )
         self._ready = True
         if self.shaping is not None:
             self.shaping.reset()
@@ -274,18 +344,30 @@ class VecGame:
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
-        self._run(batch_kernel, self.state, TABLE, self.config, self.setup, self.buffers,
-                  actions, self.autoreset, 1, self.opponents, self._policy_rng,
-                  self._expert_rng, -1)
+        self._run(
+            batch_kernel,
+            self.state,
+            TABLE,
+            self.config,
+            self.setup,
+            self.buffers,
+            actions,
+            self.autoreset,
+            1,
+            self.opponents,
+            self._policy_rng,
+            self._expert_rng,
+            -1,
+        )
         if self.shaping is not None:
             stepped = np.flatnonzero(actions >= 0)
             b = self.buffers
             done = b.terminated[stepped] | b.truncated[stepped]
-            potential = vp_potential(self.scores[stepped], b.learner[stepped],
-                                     self.shaping.coef)
+            potential = vp_potential(self.scores[stepped], b.learner[stepped], self.shaping.coef)
             self._shaped[:] = 0.0
-            self._shaped[stepped] = self.shaping.step(b.learner_reward[stepped], done,
-                                                      potential, stepped)
+            self._shaped[stepped] = self.shaping.step(
+                b.learner_reward[stepped], done, potential, stepped
+            )
         return self._result()
 
     def random_actions(self) -> np.ndarray:
@@ -305,8 +387,17 @@ class VecGame:
         table = check_table(table)
         ids = self._check_bot_ids(bots, table.kind.shape[0])
         out = np.empty(self.num_games, np.int64)
-        self._run(bot_actions_kernel, self.state, TABLE, table, ids, self.buffers.mask,
-                  self._expert_rng, self.buffers.scratch, out)
+        self._run(
+            bot_actions_kernel,
+            self.state,
+            TABLE,
+            table,
+            ids,
+            self.buffers.mask,
+            self._expert_rng,
+            self.buffers.scratch,
+            out,
+        )
         return out
 
     # -- views ---------------------------------------------------------------------------
@@ -405,8 +496,9 @@ class VecGame:
 
     def _result(self) -> Step:
         b = self.buffers
-        return Step(b.obs, b.mask, self.state["game"][:, DEC_PLAYER], b.reward, b.terminated,
-                    b.truncated)
+        return Step(
+            b.obs, b.mask, self.state["game"][:, DEC_PLAYER], b.reward, b.terminated, b.truncated
+        )
 
     def _run(self, kernel, *args):
         """Call a batch kernel; small batches on one thread (PARALLEL_MIN_GAMES), the caller's
@@ -425,22 +517,29 @@ class VecGame:
     def _check_bot_ids(self, bots, nb: int) -> np.ndarray:
         """``bots`` (one id, or (N,) ids) as an (N,) int64 array of ids in 0..nb-1."""
         if isinstance(bots, (bool, np.bool_)):
-            raise TypeError(f"bots must be a bot id 0..{nb - 1} of table or an "
-                            f"({self.num_games},) int array of them, got {bots!r}")
+            raise TypeError(
+                f"bots must be a bot id 0..{nb - 1} of table or an "
+                f"({self.num_games},) int array of them, got {bots!r}"
+            )
         b = np.asarray(bots)
         if b.dtype.kind not in "iu":
-            raise TypeError(f"bots must be a bot id 0..{nb - 1} of table or an "
-                            f"({self.num_games},) int array of them, got dtype {b.dtype}")
+            raise TypeError(
+                f"bots must be a bot id 0..{nb - 1} of table or an "
+                f"({self.num_games},) int array of them, got dtype {b.dtype}"
+            )
         if b.ndim == 0:
             b = np.broadcast_to(b, (self.num_games,))
         if b.shape != (self.num_games,):
-            raise ValueError(f"bots must be one bot id or have shape ({self.num_games},), "
-                             f"got shape {b.shape}")
+            raise ValueError(
+                f"bots must be one bot id or have shape ({self.num_games},), got shape {b.shape}"
+            )
         bad = np.flatnonzero((b < 0) | (b >= nb))
         if bad.size:
             g = int(bad[0])
-            raise ValueError(f"bots[{g}] = {int(b[g])} is not a bot of table: ids are "
-                             f"0..{nb - 1} ({bad.size} game(s) with bad ids)")
+            raise ValueError(
+                f"bots[{g}] = {int(b[g])} is not a bot of table: ids are "
+                f"0..{nb - 1} ({bad.size} game(s) with bad ids)"
+            )
         return np.ascontiguousarray(b, dtype=np.int64)
 
     def _check_actions(self, actions) -> np.ndarray:
@@ -453,8 +552,11 @@ class VecGame:
             a = np.ascontiguousarray(a, dtype=np.int64)  # one compiled signature
         g, why = first_bad_action(self.state, self.buffers.mask, a)
         if why == 1:
-            raise IllegalActionError(f"action {int(a[g])} out of range 0..{NUM_ACTIONS - 1} "
-                                     f"(or -1 to skip) in game {g}", g, int(a[g]))
+            raise IllegalActionError(
+                f"action {int(a[g])} out of range 0..{NUM_ACTIONS - 1} (or -1 to skip) in game {g}",
+                g,
+                int(a[g]),
+            )
         if why == 2:
             legal = self.buffers.mask[np.arange(self.num_games), np.clip(a, 0, NUM_ACTIONS - 1)]
             bad = self.running & (a >= 0) & ~legal
@@ -463,6 +565,8 @@ class VecGame:
                 f"illegal action {action_name(int(a[g]))!r} ({int(a[g])}) for player "
                 f"{int(game[DEC_PLAYER])} ({DECISION_NAMES[int(game[DEC_KIND])]}) in game {g} "
                 f"({int(bad.sum())} game(s) with illegal actions); legal: "
-                f"{legal_action_names(self.buffers.mask[g])}", g, int(a[g]))
+                f"{legal_action_names(self.buffers.mask[g])}",
+                g,
+                int(a[g]),
+            )
         return a
-

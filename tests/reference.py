@@ -85,7 +85,8 @@ from dominion_env.engine.layout import (
 # ---------------------------------------------------------------------------------------------
 
 COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE = (
-    ID[n] for n in ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse"))
+    ID[n] for n in ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
+)
 BASIC_CARDS = (COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE)
 MOAT = ID["Moat"]
 SECRET_CHAMBER = ID["Secret Chamber"]
@@ -151,6 +152,7 @@ class SplitMix64:
 # Decisions
 # ---------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Decision:
     kind: int  # DEC_* (what the action index means)
@@ -169,8 +171,10 @@ class Decision:
         if self.target >= 0:
             about += f" of P{self.target}"
         src = card_name(self.source) if self.source >= 0 else "turn"
-        return (f"P{self.player} {DECISION_NAMES[self.kind]} ({src}{about}, count {self.count})"
-                f": [{legal}]")
+        return (
+            f"P{self.player} {DECISION_NAMES[self.kind]} ({src}{about}, count {self.count})"
+            f": [{legal}]"
+        )
 
 
 class IllegalAction(ValueError):
@@ -189,6 +193,7 @@ class PlayedCard:
 # ---------------------------------------------------------------------------------------------
 # Players
 # ---------------------------------------------------------------------------------------------
+
 
 class Player:
     def __init__(self):
@@ -227,9 +232,20 @@ HAND_SIZE = 5
 
 
 class ReferenceGame:
-    def __init__(self, players, kingdom=None, pool=None, *, seed=0, index=0, rng=None,
-                 auto_resolve=True, autoplay_treasures=True, turn_limit=100,
-                 first_player=None):
+    def __init__(
+        self,
+        players,
+        kingdom=None,
+        pool=None,
+        *,
+        seed=0,
+        index=0,
+        rng=None,
+        auto_resolve=True,
+        autoplay_treasures=True,
+        turn_limit=100,
+        first_player=None,
+    ):
         self.P = players
         self.rng = rng if rng is not None else SplitMix64.for_game(seed, index)
         self.auto_resolve = auto_resolve
@@ -385,8 +401,9 @@ class ReferenceGame:
 
     def gain_from_supply(self, p, source, max_cost, to="discard", card_type=None):
         """A mandatory gain of a card costing up to ``max_cost`` (of ``card_type``)."""
-        legal = self.supply_cards(lambda c: self.cost(c) <= max_cost
-                                  and (card_type is None or is_a(c, card_type)))
+        legal = self.supply_cards(
+            lambda c: self.cost(c) <= max_cost and (card_type is None or is_a(c, card_type))
+        )
         c = yield from self.ask(Decision(DEC_GAIN, p, frozenset(legal), source))
         if c != PASS:
             self.gain(p, c, to)
@@ -405,8 +422,7 @@ class ReferenceGame:
             p = self.turn_player
             yield from self.take_turn(p)
             # game end: checked at the end of every turn
-            if (self.supply[PROVINCE] == 0
-                    or self.empty_supply_piles() >= self.empty_piles_to_end):
+            if self.supply[PROVINCE] == 0 or self.empty_supply_piles() >= self.empty_piles_to_end:
                 self.finish(TERMINATED)
                 return
             nxt = (p + 1) % self.P
@@ -525,12 +541,16 @@ class ReferenceGame:
             hand = self.players[d].hand
             revealed = Counter()  # each copy in hand may be revealed once
             while True:
-                can_reveal = {c for c in self.cards_in(hand, lambda c: is_a(c, REACTION))
-                              if revealed[c] < hand[c]}
+                can_reveal = {
+                    c
+                    for c in self.cards_in(hand, lambda c: is_a(c, REACTION))
+                    if revealed[c] < hand[c]
+                }
                 if not can_reveal:
                     break
-                a = yield from self.ask(Decision(DEC_REACT, d, frozenset(can_reveal | {PASS}),
-                                                 card))
+                a = yield from self.ask(
+                    Decision(DEC_REACT, d, frozenset(can_reveal | {PASS}), card)
+                )
                 if a == PASS:
                     break
                 revealed[a] += 1
@@ -608,8 +628,9 @@ class ReferenceGame:
         trashed = 0
         while trashed < 4:
             legal = self.cards_in(me.hand) | {PASS}
-            c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(legal), ID["Chapel"],
-                                             count=4 - trashed))
+            c = yield from self.ask(
+                Decision(DEC_TRASH, p, frozenset(legal), ID["Chapel"], count=4 - trashed)
+            )
             if c == PASS:
                 break
             self.trash_from(me.hand, c)
@@ -643,8 +664,9 @@ class ReferenceGame:
         me.discard[c] += 1
         if not is_a(c, ACTION):
             return
-        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}),
-                                         ID["Vassal"], card=c))
+        a = yield from self.ask(
+            Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}), ID["Vassal"], card=c)
+        )
         if a == OPTION0:
             move(me.discard, me.in_play, c)
             yield from self.play(p, c, PlayedCard(c), "Vassal")
@@ -663,8 +685,7 @@ class ReferenceGame:
             victory = self.cards_in(hand, lambda c: is_a(c, VICTORY))
             if not victory:
                 continue  # reveals a hand with no Victory cards
-            c = yield from self.ask(Decision(DEC_TOPDECK, v, frozenset(victory),
-                                             ID["Bureaucrat"]))
+            c = yield from self.ask(Decision(DEC_TOPDECK, v, frozenset(victory), ID["Bureaucrat"]))
             if c != PASS:
                 self.topdeck_from(v, hand, c)
 
@@ -675,8 +696,15 @@ class ReferenceGame:
         for v in victims:
             hand = self.players[v].hand
             while Player.size(hand) > 3:
-                c = yield from self.ask(Decision(DEC_DISCARD, v, frozenset(self.cards_in(hand)),
-                                                 ID["Militia"], count=Player.size(hand) - 3))
+                c = yield from self.ask(
+                    Decision(
+                        DEC_DISCARD,
+                        v,
+                        frozenset(self.cards_in(hand)),
+                        ID["Militia"],
+                        count=Player.size(hand) - 3,
+                    )
+                )
                 move(hand, self.players[v].discard, c)
 
     def card_moneylender(self, p, this):
@@ -696,17 +724,24 @@ class ReferenceGame:
         self.coins += 1
         to_discard = self.empty_supply_piles()
         while to_discard > 0 and Player.size(me.hand) > 0:
-            c = yield from self.ask(Decision(
-                DEC_DISCARD, p, frozenset(self.cards_in(me.hand)), ID["Poacher"],
-                count=min(to_discard, Player.size(me.hand))))
+            c = yield from self.ask(
+                Decision(
+                    DEC_DISCARD,
+                    p,
+                    frozenset(self.cards_in(me.hand)),
+                    ID["Poacher"],
+                    count=min(to_discard, Player.size(me.hand)),
+                )
+            )
             move(me.hand, me.discard, c)
             to_discard -= 1
 
     def card_remodel(self, p, this):
         """Trash a card from your hand. Gain a card costing up to $2 more than it."""
         me = self.players[p]
-        c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand)),
-                                         ID["Remodel"]))
+        c = yield from self.ask(
+            Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand)), ID["Remodel"])
+        )
         if c == PASS:  # no card to trash: no gain
             return
         self.trash_from(me.hand, c)
@@ -716,8 +751,7 @@ class ReferenceGame:
         """You may play an Action card from your hand twice."""
         me = self.players[p]
         legal = self.cards_in(me.hand, lambda c: is_a(c, ACTION)) | {PASS}
-        c = yield from self.ask(Decision(DEC_PLAY_TWICE, p, frozenset(legal),
-                                         ID["Throne Room"]))
+        c = yield from self.ask(Decision(DEC_PLAY_TWICE, p, frozenset(legal), ID["Throne Room"]))
         if c == PASS:
             return
         move(me.hand, me.in_play, c)
@@ -736,8 +770,7 @@ class ReferenceGame:
             self.reveal_top(v)
             targets = self.cards_in(aside, lambda c: is_a(c, TREASURE) and c != COPPER)
             if targets:
-                c = yield from self.ask(Decision(DEC_TRASH, v, frozenset(targets),
-                                                 ID["Bandit"]))
+                c = yield from self.ask(Decision(DEC_TRASH, v, frozenset(targets), ID["Bandit"]))
                 self.trash_from(aside, c)
             self.discard_all(v, aside)
 
@@ -759,8 +792,9 @@ class ReferenceGame:
                 break
             me.hand[c] += 1
             if is_a(c, ACTION):
-                a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}),
-                                                 ID["Library"], card=c))
+                a = yield from self.ask(
+                    Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}), ID["Library"], card=c)
+                )
                 if a == OPTION0:
                     move(me.hand, me.aside, c)
         self.discard_all(p, me.aside)
@@ -774,8 +808,9 @@ class ReferenceGame:
         if c == PASS:
             return
         self.trash_from(me.hand, c)
-        yield from self.gain_from_supply(p, ID["Mine"], self.cost(c) + 3, to="hand",
-                                         card_type=TREASURE)
+        yield from self.gain_from_supply(
+            p, ID["Mine"], self.cost(c) + 3, to="hand", card_type=TREASURE
+        )
 
     def card_sentry(self, p, this):
         """+1 Card, +1 Action. Look at the top 2 cards of your deck. Trash and/or discard any
@@ -791,9 +826,11 @@ class ReferenceGame:
             looked.append(c)
         kept = []
         for c in looked:
-            a = yield from self.ask(Decision(DEC_CHOOSE, p,
-                                             frozenset({OPTION0, OPTION1, OPTION2}),
-                                             ID["Sentry"], card=c))
+            a = yield from self.ask(
+                Decision(
+                    DEC_CHOOSE, p, frozenset({OPTION0, OPTION1, OPTION2}), ID["Sentry"], card=c
+                )
+            )
             if a == OPTION0:
                 self.trash_from(me.aside, c)
             elif a == OPTION1:
@@ -801,8 +838,7 @@ class ReferenceGame:
             else:
                 kept.append(c)
         if len(kept) == 2 and kept[0] != kept[1]:
-            first = yield from self.ask(Decision(DEC_TOPDECK, p, frozenset(kept),
-                                                 ID["Sentry"]))
+            first = yield from self.ask(Decision(DEC_TOPDECK, p, frozenset(kept), ID["Sentry"]))
             kept.remove(first)
             kept.insert(0, first)
         for c in kept:  # the first one put back ends up under the second
@@ -820,8 +856,9 @@ class ReferenceGame:
         deck."""
         me = self.players[p]
         yield from self.gain_from_supply(p, ID["Artisan"], 5, to="hand")
-        c = yield from self.ask(Decision(DEC_TOPDECK, p, frozenset(self.cards_in(me.hand)),
-                                         ID["Artisan"]))
+        c = yield from self.ask(
+            Decision(DEC_TOPDECK, p, frozenset(self.cards_in(me.hand)), ID["Artisan"])
+        )
         if c != PASS:
             self.topdeck_from(p, me.hand, c)
 
@@ -833,8 +870,9 @@ class ReferenceGame:
         self.coins += 2
         if not me.deck:  # nothing to put into the discard pile: no question
             return
-        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}),
-                                         ID["Chancellor"]))
+        a = yield from self.ask(
+            Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}), ID["Chancellor"])
+        )
         if a == OPTION0:
             me.discard.update(me.deck)
             me.deck = []
@@ -857,8 +895,9 @@ class ReferenceGame:
             c = self.reveal_top(o)
             if c is None:
                 continue
-            a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1}),
-                                             ID["Spy"], card=c, target=o))
+            a = yield from self.ask(
+                Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1}), ID["Spy"], card=c, target=o)
+            )
             if a == OPTION0:
                 move(self.players[o].aside, self.players[o].discard, c)
             else:
@@ -877,12 +916,14 @@ class ReferenceGame:
             if not treasures:
                 self.discard_all(v, aside)
                 continue
-            c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(treasures), ID["Thief"],
-                                             target=v))
+            c = yield from self.ask(
+                Decision(DEC_TRASH, p, frozenset(treasures), ID["Thief"], target=v)
+            )
             self.trash_from(aside, c)
             self.discard_all(v, aside)
-            a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}),
-                                             ID["Thief"], card=c))
+            a = yield from self.ask(
+                Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}), ID["Thief"], card=c)
+            )
             if a == OPTION0:  # gain it from the trash
                 self.trash[c] -= 1
                 self.players[p].discard[c] += 1
@@ -913,27 +954,36 @@ class ReferenceGame:
         for left in (2, 1):
             if not Player.size(hand):
                 break
-            c = yield from self.ask(Decision(DEC_TOPDECK, d, frozenset(self.cards_in(hand)),
-                                             SECRET_CHAMBER, count=left))
+            c = yield from self.ask(
+                Decision(DEC_TOPDECK, d, frozenset(self.cards_in(hand)), SECRET_CHAMBER, count=left)
+            )
             self.topdeck_from(d, hand, c)
 
     def card_courtyard(self, p, this):
         """+3 Cards. Put a card from your hand on top of your deck."""
         me = self.players[p]
         self.draw(p, 3)
-        c = yield from self.ask(Decision(DEC_TOPDECK, p, frozenset(self.cards_in(me.hand)),
-                                         ID["Courtyard"]))
+        c = yield from self.ask(
+            Decision(DEC_TOPDECK, p, frozenset(self.cards_in(me.hand)), ID["Courtyard"])
+        )
         if c != PASS:
             self.topdeck_from(p, me.hand, c)
 
     # Pawn's six pairs of two different choices, option k
-    PAWN_PAIRS = (("card", "action"), ("card", "buy"), ("card", "coin"), ("action", "buy"),
-                  ("action", "coin"), ("buy", "coin"))
+    PAWN_PAIRS = (
+        ("card", "action"),
+        ("card", "buy"),
+        ("card", "coin"),
+        ("action", "buy"),
+        ("action", "coin"),
+        ("buy", "coin"),
+    )
 
     def card_pawn(self, p, this):
         """Choose two: +1 Card; +1 Action; +1 Buy; +$1 (the choices must be different)."""
-        a = yield from self.ask(Decision(DEC_CHOOSE, p,
-                                         frozenset(OPTION0 + k for k in range(6)), ID["Pawn"]))
+        a = yield from self.ask(
+            Decision(DEC_CHOOSE, p, frozenset(OPTION0 + k for k in range(6)), ID["Pawn"])
+        )
         pair = self.PAWN_PAIRS[a - OPTION0]
         if "card" in pair:
             self.draw(p, 1)
@@ -948,9 +998,9 @@ class ReferenceGame:
         """Discard any number of cards. +$1 per card discarded."""
         me = self.players[p]
         while True:
-            c = yield from self.ask(Decision(DEC_DISCARD, p,
-                                             frozenset(self.cards_in(me.hand) | {PASS}),
-                                             SECRET_CHAMBER))
+            c = yield from self.ask(
+                Decision(DEC_DISCARD, p, frozenset(self.cards_in(me.hand) | {PASS}), SECRET_CHAMBER)
+            )
             if c == PASS:
                 break
             move(me.hand, me.discard, c)
@@ -964,8 +1014,9 @@ class ReferenceGame:
             hand = self.players[o].hand
             if not Player.size(hand):
                 continue
-            c = yield from self.ask(Decision(DEC_PASS_CARD, o, frozenset(self.cards_in(hand)),
-                                             ID["Masquerade"]))
+            c = yield from self.ask(
+                Decision(DEC_PASS_CARD, o, frozenset(self.cards_in(hand)), ID["Masquerade"])
+            )
             move(hand, self.players[o].aside, c)
         for o in range(self.P):
             left = self.players[(o + 1) % self.P]
@@ -973,8 +1024,9 @@ class ReferenceGame:
             left.hand.update(+aside)
             aside.clear()
         me = self.players[p]
-        c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand) | {PASS}),
-                                         ID["Masquerade"]))
+        c = yield from self.ask(
+            Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand) | {PASS}), ID["Masquerade"])
+        )
         if c != PASS:
             self.trash_from(me.hand, c)
 
@@ -988,8 +1040,9 @@ class ReferenceGame:
     def card_steward(self, p, this):
         """Choose one: +2 Cards; or +$2; or trash 2 cards from your hand."""
         me = self.players[p]
-        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1, OPTION2}),
-                                         ID["Steward"]))
+        a = yield from self.ask(
+            Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1, OPTION2}), ID["Steward"])
+        )
         if a == OPTION0:
             self.draw(p, 2)
         elif a == OPTION1:
@@ -998,8 +1051,11 @@ class ReferenceGame:
             for left in (2, 1):
                 if not Player.size(me.hand):
                     break
-                c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand)),
-                                                 ID["Steward"], count=left))
+                c = yield from self.ask(
+                    Decision(
+                        DEC_TRASH, p, frozenset(self.cards_in(me.hand)), ID["Steward"], count=left
+                    )
+                )
                 self.trash_from(me.hand, c)
 
     def card_swindler(self, p, this):
@@ -1013,9 +1069,10 @@ class ReferenceGame:
                 continue
             self.trash[c] += 1
             cost = self.cost(c)
-            legal = self.supply_cards(lambda x: self.cost(x) == cost)
-            g = yield from self.ask(Decision(DEC_GAIN, p, frozenset(legal), ID["Swindler"],
-                                             card=c, target=v))
+            legal = self.supply_cards(lambda x, cost=cost: self.cost(x) == cost)
+            g = yield from self.ask(
+                Decision(DEC_GAIN, p, frozenset(legal), ID["Swindler"], card=c, target=v)
+            )
             if g != PASS:
                 self.gain(v, g)
 
@@ -1025,8 +1082,9 @@ class ReferenceGame:
         me = self.players[p]
         self.draw(p, 1)
         self.actions += 1
-        named = yield from self.ask(Decision(DEC_NAME, p, frozenset(range(NUM_CARDS)),
-                                             ID["Wishing Well"]))
+        named = yield from self.ask(
+            Decision(DEC_NAME, p, frozenset(range(NUM_CARDS)), ID["Wishing Well"])
+        )
         c = self.take_top(p)
         if c is None:
             return
@@ -1041,8 +1099,9 @@ class ReferenceGame:
         self.buys += 1
         a = PASS
         if me.hand[ESTATE] > 0:
-            a = yield from self.ask(Decision(DEC_DISCARD, p, frozenset({ESTATE, PASS}),
-                                             ID["Baron"]))
+            a = yield from self.ask(
+                Decision(DEC_DISCARD, p, frozenset({ESTATE, PASS}), ID["Baron"])
+            )
         if a == ESTATE:
             move(me.hand, me.discard, ESTATE)
             self.coins += 4
@@ -1089,8 +1148,9 @@ class ReferenceGame:
         self.actions += 2
         if this.trashed:  # under Throne Room, trashed by the first play: nothing to trash
             return
-        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}),
-                                         ID["Mining Village"]))
+        a = yield from self.ask(
+            Decision(DEC_CHOOSE, p, frozenset({OPTION0, PASS}), ID["Mining Village"])
+        )
         if a == OPTION0:
             this.trashed = True
             self.trash_from(self.players[p].in_play, this.card)
@@ -1108,8 +1168,9 @@ class ReferenceGame:
             if is_a(c, VICTORY):
                 move(me.aside, me.hand, c)
         while len(self.cards_in(me.aside)) >= 2:  # an order only matters between different
-            c = yield from self.ask(Decision(DEC_TOPDECK, p, frozenset(self.cards_in(me.aside)),
-                                             ID["Scout"]))
+            c = yield from self.ask(
+                Decision(DEC_TOPDECK, p, frozenset(self.cards_in(me.aside)), ID["Scout"])
+            )
             self.topdeck_from(p, me.aside, c)
         for c in list(self.cards_in(me.aside)):
             while me.aside[c] > 0:
@@ -1120,8 +1181,9 @@ class ReferenceGame:
         with at least 5 cards in hand discards his hand and draws 4 cards."""
         victims = yield from self.attack(p, ID["Minion"])
         self.actions += 1
-        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1}),
-                                         ID["Minion"]))
+        a = yield from self.ask(
+            Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1}), ID["Minion"])
+        )
         if a == OPTION0:
             self.coins += 2
             return
@@ -1146,9 +1208,8 @@ class ReferenceGame:
             if c is not None:
                 cost = self.cost(c)
                 self.trash_from(aside, c)
-                legal = self.supply_cards(lambda x: self.cost(x) <= cost - 2) | {PASS}
-                g = yield from self.ask(Decision(DEC_GAIN, v, frozenset(legal),
-                                                 ID["Saboteur"]))
+                legal = self.supply_cards(lambda x, cost=cost: self.cost(x) <= cost - 2) | {PASS}
+                g = yield from self.ask(Decision(DEC_GAIN, v, frozenset(legal), ID["Saboteur"]))
                 if g != PASS:
                     self.gain(v, g)
             self.discard_all(v, aside)
@@ -1160,16 +1221,20 @@ class ReferenceGame:
         self.draw(p, 3)
         for v in victims:
             hand = self.players[v].hand
-            a = yield from self.ask(Decision(DEC_CHOOSE, v, frozenset({OPTION0, OPTION1}),
-                                             ID["Torturer"]))
+            a = yield from self.ask(
+                Decision(DEC_CHOOSE, v, frozenset({OPTION0, OPTION1}), ID["Torturer"])
+            )
             if a == OPTION1:
                 self.gain(v, CURSE, to="hand")
                 continue
             for left in (2, 1):
                 if not Player.size(hand):
                     break
-                c = yield from self.ask(Decision(DEC_DISCARD, v, frozenset(self.cards_in(hand)),
-                                                 ID["Torturer"], count=left))
+                c = yield from self.ask(
+                    Decision(
+                        DEC_DISCARD, v, frozenset(self.cards_in(hand)), ID["Torturer"], count=left
+                    )
+                )
                 move(hand, self.players[v].discard, c)
 
     def card_trading_post(self, p, this):
@@ -1177,8 +1242,15 @@ class ReferenceGame:
         me = self.players[p]
         trashed = 0
         while trashed < 2 and Player.size(me.hand):
-            c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand)),
-                                             ID["Trading Post"], count=2 - trashed))
+            c = yield from self.ask(
+                Decision(
+                    DEC_TRASH,
+                    p,
+                    frozenset(self.cards_in(me.hand)),
+                    ID["Trading Post"],
+                    count=2 - trashed,
+                )
+            )
             self.trash_from(me.hand, c)
             trashed += 1
         if trashed == 2:
@@ -1210,8 +1282,9 @@ class ReferenceGame:
         me = self.players[p]
         self.draw(p, 1)
         self.actions += 1
-        c = yield from self.ask(Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand)),
-                                         ID["Upgrade"]))
+        c = yield from self.ask(
+            Decision(DEC_TRASH, p, frozenset(self.cards_in(me.hand)), ID["Upgrade"])
+        )
         if c == PASS:
             return
         self.trash_from(me.hand, c)
@@ -1223,8 +1296,9 @@ class ReferenceGame:
 
     def card_nobles(self, p, this):
         """Choose one: +3 Cards; or +2 Actions."""
-        a = yield from self.ask(Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1}),
-                                         ID["Nobles"]))
+        a = yield from self.ask(
+            Decision(DEC_CHOOSE, p, frozenset({OPTION0, OPTION1}), ID["Nobles"])
+        )
         if a == OPTION0:
             self.draw(p, 3)
         else:

@@ -29,22 +29,86 @@ BASE = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s in ("base2", "base
 INTRIGUE = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s == "intrigue1")
 KINGDOM_CARDS = INTRIGUE + BASE
 # kingdom padding, in this order, for cards a scenario does not need (no Reaction, no Attack)
-FILLER = ("Village", "Smithy", "Festival", "Laboratory", "Market", "Woodcutter", "Cellar",
-          "Chapel", "Workshop", "Council Room")
+FILLER = (
+    "Village",
+    "Smithy",
+    "Festival",
+    "Laboratory",
+    "Market",
+    "Woodcutter",
+    "Cellar",
+    "Chapel",
+    "Workshop",
+    "Council Room",
+)
 
 # printed costs (the oracle for "costing up to / exactly $N"), independent of the engine
-COST = {"Copper": 0, "Curse": 0, "Estate": 2, "Silver": 3, "Duchy": 5, "Gold": 6, "Province": 8,
-        "Cellar": 2, "Chapel": 2, "Moat": 2, "Harbinger": 3, "Merchant": 3, "Vassal": 3,
-        "Village": 3, "Workshop": 3, "Chancellor": 3, "Woodcutter": 3, "Bureaucrat": 4,
-        "Gardens": 4, "Militia": 4, "Moneylender": 4, "Poacher": 4, "Remodel": 4, "Smithy": 4,
-        "Throne Room": 4, "Feast": 4, "Spy": 4, "Thief": 4, "Bandit": 5, "Council Room": 5,
-        "Festival": 5, "Laboratory": 5, "Library": 5, "Market": 5, "Mine": 5, "Sentry": 5,
-        "Witch": 5, "Artisan": 6, "Adventurer": 6,
-        "Courtyard": 2, "Pawn": 2, "Secret Chamber": 2, "Great Hall": 3, "Masquerade": 3,
-        "Shanty Town": 3, "Steward": 3, "Swindler": 3, "Wishing Well": 3, "Baron": 4,
-        "Bridge": 4, "Conspirator": 4, "Coppersmith": 4, "Ironworks": 4, "Mining Village": 4,
-        "Scout": 4, "Duke": 5, "Minion": 5, "Saboteur": 5, "Torturer": 5, "Trading Post": 5,
-        "Tribute": 5, "Upgrade": 5, "Harem": 6, "Nobles": 6}
+COST = {
+    "Copper": 0,
+    "Curse": 0,
+    "Estate": 2,
+    "Silver": 3,
+    "Duchy": 5,
+    "Gold": 6,
+    "Province": 8,
+    "Cellar": 2,
+    "Chapel": 2,
+    "Moat": 2,
+    "Harbinger": 3,
+    "Merchant": 3,
+    "Vassal": 3,
+    "Village": 3,
+    "Workshop": 3,
+    "Chancellor": 3,
+    "Woodcutter": 3,
+    "Bureaucrat": 4,
+    "Gardens": 4,
+    "Militia": 4,
+    "Moneylender": 4,
+    "Poacher": 4,
+    "Remodel": 4,
+    "Smithy": 4,
+    "Throne Room": 4,
+    "Feast": 4,
+    "Spy": 4,
+    "Thief": 4,
+    "Bandit": 5,
+    "Council Room": 5,
+    "Festival": 5,
+    "Laboratory": 5,
+    "Library": 5,
+    "Market": 5,
+    "Mine": 5,
+    "Sentry": 5,
+    "Witch": 5,
+    "Artisan": 6,
+    "Adventurer": 6,
+    "Courtyard": 2,
+    "Pawn": 2,
+    "Secret Chamber": 2,
+    "Great Hall": 3,
+    "Masquerade": 3,
+    "Shanty Town": 3,
+    "Steward": 3,
+    "Swindler": 3,
+    "Wishing Well": 3,
+    "Baron": 4,
+    "Bridge": 4,
+    "Conspirator": 4,
+    "Coppersmith": 4,
+    "Ironworks": 4,
+    "Mining Village": 4,
+    "Scout": 4,
+    "Duke": 5,
+    "Minion": 5,
+    "Saboteur": 5,
+    "Torturer": 5,
+    "Trading Post": 5,
+    "Tribute": 5,
+    "Upgrade": 5,
+    "Harem": 6,
+    "Nobles": 6,
+}
 TREASURES = {"Copper", "Silver", "Gold", "Harem"}
 
 YES_NO = ["option 0", "PASS"]
@@ -110,7 +174,7 @@ def kingdom_for(names, filler=FILLER):
     """The kingdom cards among ``names``, padded to 10 from ``filler`` (in its order)."""
     need = [n for n in KINGDOM_CARDS if n in names]
     assert len(need) <= 10, need
-    return need + [n for n in filler if n not in need][:10 - len(need)]
+    return need + [n for n in filler if n not in need][: 10 - len(need)]
 
 
 class Scenario:
@@ -124,15 +188,25 @@ class Scenario:
     def __init__(self, players=2, steps=(), auto_resolve=False, kingdom=None, **setup):
         self.players = players
         self.setup = setup
-        self.g = Game(kingdom or kingdom_for(_names(setup, steps), self.filler), players=players,
-                      seed=0, autoplay_treasures=False, auto_resolve=auto_resolve)
+        self.g = Game(
+            kingdom or kingdom_for(_names(setup, steps), self.filler),
+            players=players,
+            seed=0,
+            autoplay_treasures=False,
+            auto_resolve=auto_resolve,
+        )
         self.base_supply = dict(self.g.supply)
         self.base_supply.update(setup.get("supply") or {})
         self.g.set_scenario(**setup)
 
     def initial(self, p, zone):
-        key = {"hand": "hands", "deck": "decks", "discard": "discards", "in_play": "in_play",
-               "aside": "aside"}[zone]
+        key = {
+            "hand": "hands",
+            "deck": "decks",
+            "discard": "discards",
+            "in_play": "in_play",
+            "aside": "aside",
+        }[zone]
         cards = (self.setup.get(key) or {}).get(p, [])
         return list(cards) if zone == "deck" else counts(cards)
 
@@ -194,10 +268,13 @@ def _cost_filter(kind, n, red, treasure, can_pass):
     def spec(g):
         def cost(c):
             return max(0, COST[c] - red)
+
         ok = (lambda c: cost(c) <= n) if kind == "upto" else (lambda c: cost(c) == n)
-        out = [c for c, k in g.supply.items() if k > 0 and ok(c)
-               and (not treasure or c in TREASURES)]
+        out = [
+            c for c, k in g.supply.items() if k > 0 and ok(c) and (not treasure or c in TREASURES)
+        ]
         return out + (["PASS"] if can_pass else [])
+
     return spec
 
 

@@ -28,13 +28,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # folder in the repository -> package name it is installed as (pyproject's package-dir)
-FOLDERS = {"dominion_env": "dominion_env", "agents": "dominion_env.agents",
-           "train": "dominion_env.train"}
+FOLDERS = {
+    "dominion_env": "dominion_env",
+    "agents": "dominion_env.agents",
+    "train": "dominion_env.train",
+}
 LAYERS = [
     ("data", ("dominion_env.cards",)),
     ("engine", ("dominion_env.engine",)),
-    ("faces", ("dominion_env.names", "dominion_env.shaping", "dominion_env.vector",
-               "dominion_env.game")),
+    (
+        "faces",
+        ("dominion_env.names", "dominion_env.shaping", "dominion_env.vector", "dominion_env.game"),
+    ),
     ("agents", ("dominion_env.agents",)),
     ("analysis", ("dominion_env.analysis",)),
     ("top", ("dominion_env.envs", "dominion_env.cli", "dominion_env.train")),
@@ -100,10 +105,12 @@ def test_every_module_has_a_layer():
 
 
 def test_no_upward_import():
-    bad = [f"{KNOWN[m].relative_to(ROOT)}:{line} ({LAYERS[layer_of(m)][0]}) imports {t} "
-           f"({LAYERS[layer_of(t)][0]})"
-           for m, t, line, _ in EDGES
-           if m != FRONT_DOOR and t != FRONT_DOOR and layer_of(t) > layer_of(m)]
+    bad = [
+        f"{KNOWN[m].relative_to(ROOT)}:{line} ({LAYERS[layer_of(m)][0]}) imports {t} "
+        f"({LAYERS[layer_of(t)][0]})"
+        for m, t, line, _ in EDGES
+        if m != FRONT_DOOR and t != FRONT_DOOR and layer_of(t) > layer_of(m)
+    ]
     assert not bad, "imports against the layers:\n" + "\n".join(bad)
 
 
@@ -119,9 +126,11 @@ def test_no_package_import_inside_functions():
     def allowed(m, t):
         return any(m == a and (t == b or t.startswith(b + ".")) for a, b in LAZY_ALLOWED)
 
-    bad = [f"{KNOWN[m].relative_to(ROOT)}:{line} imports {t} inside a function"
-           for m, t, line, at_top in EDGES
-           if not at_top and t != FRONT_DOOR and not allowed(m, t)]
+    bad = [
+        f"{KNOWN[m].relative_to(ROOT)}:{line} imports {t} inside a function"
+        for m, t, line, at_top in EDGES
+        if not at_top and t != FRONT_DOOR and not allowed(m, t)
+    ]
     assert not bad, "\n".join(bad)
 
 
@@ -138,7 +147,7 @@ def test_no_import_cycle():
         stack.append(m)
         for t in sorted(graph[m]):
             if state.get(t) == 1:
-                cycle = stack[stack.index(t):] + [t]
+                cycle = stack[stack.index(t) :] + [t]
                 raise AssertionError("import cycle: " + " -> ".join(cycle))
             if t not in state:
                 visit(t)
@@ -155,14 +164,19 @@ def test_engine_imports_no_adapter_library():
         if module == FRONT_DOOR or LAYERS[layer_of(module)][0] != "engine":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                     [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0
-                     else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module]
+                if isinstance(node, ast.ImportFrom) and node.level == 0
+                else []
+            )
             for name in names:
                 root = name.split(".")[0]
                 stdlib = root in sys.stdlib_module_names
-                assert stdlib or root in ENGINE_THIRD_PARTY or root == "dominion_env", \
+                assert stdlib or root in ENGINE_THIRD_PARTY or root == "dominion_env", (
                     f"{path.relative_to(ROOT)} imports {name}"
+                )
 
 
 def test_the_checker_sees_an_upward_import(tmp_path):
@@ -176,10 +190,13 @@ def test_the_checker_sees_an_upward_import(tmp_path):
 
 def test_generic_names_are_not_claimed(tmp_path):
     # installed, the package must not make `agents` or `train` importable as top-level names
-    script = ("import importlib.util, dominion_env; "
-              "print([n for n in ('agents', 'train') if importlib.util.find_spec(n)])")
-    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=600)
+    script = (
+        "import importlib.util, dominion_env; "
+        "print([n for n in ('agents', 'train') if importlib.util.find_spec(n)])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]", f"top-level names claimed: {out.stdout}"
 
@@ -187,7 +204,8 @@ def test_generic_names_are_not_claimed(tmp_path):
 def test_a_users_own_agents_and_train_do_not_shadow_it(tmp_path):
     for name in ("agents", "train"):
         (tmp_path / f"{name}.py").write_text(
-            f"raise ImportError('this is the user\\'s own {name}.py')\n")
+            f"raise ImportError('this is the user\\'s own {name}.py')\n"
+        )
     script = textwrap.dedent("""
         import gymnasium
         import dominion_env
@@ -197,8 +215,9 @@ def test_a_users_own_agents_and_train_do_not_shadow_it(tmp_path):
         env.reset(seed=0)
         print("ok", len(BOTS))
     """)
-    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("ok")
 

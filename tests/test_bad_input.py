@@ -7,8 +7,18 @@ from dominion_env import NUM_ACTIONS, PASS, Game, VecGame
 from dominion_env.engine import effects
 from dominion_env.engine.kingdoms import is_implemented
 
-KINGDOM = ["Village", "Smithy", "Laboratory", "Market", "Festival", "Woodcutter", "Great Hall",
-           "Harem", "Gardens", "Duke"]
+KINGDOM = [
+    "Village",
+    "Smithy",
+    "Laboratory",
+    "Market",
+    "Festival",
+    "Woodcutter",
+    "Great Hall",
+    "Harem",
+    "Gardens",
+    "Duke",
+]
 # cards with special effects: refused while their effect is not implemented (see only_vanilla)
 SPECIAL = ["Witch", "Torturer", "Chapel"]
 
@@ -41,8 +51,9 @@ def game(**kw):
 def test_unknown_card_in_kingdom():
     with pytest.raises(ValueError, match=r"unknown card name 'Villag'"):
         Game(["Villag"] + KINGDOM[1:])
-    with pytest.raises(ValueError,
-                       match=r"unknown card name 'great hall'.*Did you mean 'Great Hall'"):
+    with pytest.raises(
+        ValueError, match=r"unknown card name 'great hall'.*Did you mean 'Great Hall'"
+    ):
         Game(KINGDOM[:6] + ["great hall"] + KINGDOM[7:])
     with pytest.raises(ValueError, match=r"unknown card name 'Villag'"):
         VecGame(2, kingdom=["Villag"] + KINGDOM[1:])
@@ -66,8 +77,12 @@ def test_unknown_card_in_scenario_supply_and_trash():
 @pytest.mark.parametrize("card", SPECIAL)
 def test_unimplemented_card_in_scenario(card, only_vanilla):
     g = game()
-    for kw in (dict(hands={0: [card]}), dict(decks={1: [card]}), dict(supply={card: 10}),
-               dict(discards={0: {card: 2}})):
+    for kw in (
+        dict(hands={0: [card]}),
+        dict(decks={1: [card]}),
+        dict(supply={card: 10}),
+        dict(discards={0: {card: 2}}),
+    ):
         with pytest.raises(NotImplementedError, match=f"not implemented yet: {card}"):
             g.set_scenario(**kw)
 
@@ -123,17 +138,20 @@ def test_illegal_action_in_vecgame_step():
     assert_same(snapshot(vec), before)  # no game was stepped
 
 
-@pytest.mark.parametrize("actions,error,match", [
-    (np.zeros(2, np.int64), ValueError, "shape"),
-    (np.zeros(4, np.int64), ValueError, "shape"),
-    (np.zeros((3, 1), np.int64), ValueError, "shape"),
-    (np.array(5), ValueError, "shape"),
-    (np.full(3, PASS, np.float32), TypeError, "integer"),
-    (np.full(3, PASS, np.float64), TypeError, "integer"),
-    (np.full(3, NUM_ACTIONS, np.int64), ValueError, "out of range"),
-    (np.full(3, -2, np.int64), ValueError, "out of range"),  # -1 skips a game
-    (np.array([PASS, PASS, 10 ** 6]), ValueError, "out of range"),
-])
+@pytest.mark.parametrize(
+    "actions,error,match",
+    [
+        (np.zeros(2, np.int64), ValueError, "shape"),
+        (np.zeros(4, np.int64), ValueError, "shape"),
+        (np.zeros((3, 1), np.int64), ValueError, "shape"),
+        (np.array(5), ValueError, "shape"),
+        (np.full(3, PASS, np.float32), TypeError, "integer"),
+        (np.full(3, PASS, np.float64), TypeError, "integer"),
+        (np.full(3, NUM_ACTIONS, np.int64), ValueError, "out of range"),
+        (np.full(3, -2, np.int64), ValueError, "out of range"),  # -1 skips a game
+        (np.array([PASS, PASS, 10**6]), ValueError, "out of range"),
+    ],
+)
 def test_vecgame_step_rejects_bad_actions(actions, error, match):
     vec = VecGame(3, players=2)
     vec.reset(seed=0)
@@ -171,41 +189,53 @@ def test_player_count_not_an_int(players):
 def test_bad_phase_name():
     g = game()
     for phase in ("Action", "cleanup", "buy phase", ""):
-        with pytest.raises(ValueError, match=r"phase must be one of \['action', 'buy', "
-                                             r"'buying'\], got"):
+        with pytest.raises(
+            ValueError,
+            match=r"phase must be one of \['action', 'buy', "
+            r"'buying'\], got",
+        ):
             g.set_scenario(phase=phase)
 
 
-@pytest.mark.parametrize("kw,match", [
-    (dict(actions=-1), "actions must be a non-negative int"),
-    (dict(buys=1.5), "buys must be a non-negative int"),
-    (dict(coins=-3), "coins must be a non-negative int"),
-    (dict(turn_player=2), "turn_player must be 0..1"),
-    (dict(hands={2: ["Copper"]}), "player must be 0..1"),
-    (dict(turns_taken=[1, 2, 3]), "turns_taken needs 2 values"),
-    (dict(hands={0: {"Copper": 0}}), "must be a positive int"),
-    (dict(hands={0: {"Copper": -2}}), "must be a positive int"),
-    (dict(supply={"Copper": -1}), "must be a positive int"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        (dict(actions=-1), "actions must be a non-negative int"),
+        (dict(buys=1.5), "buys must be a non-negative int"),
+        (dict(coins=-3), "coins must be a non-negative int"),
+        (dict(turn_player=2), "turn_player must be 0..1"),
+        (dict(hands={2: ["Copper"]}), "player must be 0..1"),
+        (dict(turns_taken=[1, 2, 3]), "turns_taken needs 2 values"),
+        (dict(hands={0: {"Copper": 0}}), "must be a positive int"),
+        (dict(hands={0: {"Copper": -2}}), "must be a positive int"),
+        (dict(supply={"Copper": -1}), "must be a positive int"),
+    ],
+)
 def test_bad_scenario_values(kw, match):
     g = game()
     with pytest.raises(ValueError, match=match):
         g.set_scenario(**kw)
 
 
-@pytest.mark.parametrize("kw", [
-    dict(hands={0: {"Copper": 128}}),  # one zone alone over the limit
-    dict(hands={0: {"Gold": 60}}, discards={1: {"Gold": 40}}),  # with the 30 in the Supply
-    dict(supply={"Curse": 100}, trash={"Curse": 28}),
-    dict(decks={0: ["Estate"] * 130}),
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(hands={0: {"Copper": 128}}),  # one zone alone over the limit
+        dict(hands={0: {"Gold": 60}}, discards={1: {"Gold": 40}}),  # with the 30 in the Supply
+        dict(supply={"Curse": 100}, trash={"Curse": 28}),
+        dict(decks={0: ["Estate"] * 130}),
+    ],
+)
 def test_scenario_over_the_card_limit_is_refused_and_changes_nothing(kw):
     """Card counts are int8: a scenario holding more than 127 copies of a card is refused
     with the card's name, before anything is written."""
     g = game()
     before = g.state.copy()
-    with pytest.raises(ValueError, match=r"copies of (Copper|Gold|Curse|Estate) in the game; "
-                                         r"a game holds at most 127"):
+    with pytest.raises(
+        ValueError,
+        match=r"copies of (Copper|Gold|Curse|Estate) in the game; "
+        r"a game holds at most 127",
+    ):
         g.set_scenario(**kw)
     assert g.state.tobytes() == before.tobytes()
 
@@ -222,15 +252,20 @@ def test_deck_must_be_ordered():
         g.set_scenario(decks={0: {"Copper": 3}})
 
 
-@pytest.mark.parametrize("kw,match", [
-    (dict(turn_limit=0), "turn_limit must be a positive int"),
-    (dict(first_player=2), "first_player must be None or 0..1"),
-    (dict(autoplay_treasures=1), "autoplay_treasures must be True or False"),
-    (dict(seed=-1), "seed must be a non-negative int"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        (dict(turn_limit=0), "turn_limit must be a positive int"),
+        (dict(first_player=2), "first_player must be None or 0..1"),
+        (dict(autoplay_treasures=1), "autoplay_treasures must be True or False"),
+        (dict(seed=-1), "seed must be a non-negative int"),
+    ],
+)
 def test_bad_game_options(kw, match):
-    with pytest.raises(ValueError if "seed" in kw or "turn" in match or "first" in match
-                       else TypeError, match=match):
+    with pytest.raises(
+        ValueError if "seed" in kw or "turn" in match or "first" in match else TypeError,
+        match=match,
+    ):
         Game("random", **kw)
 
 
@@ -250,16 +285,19 @@ def test_step_after_game_over():
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kingdom,match", [
-    (KINGDOM[:9], "a kingdom has 10 cards, got 9"),
-    (KINGDOM + ["Cellar"], "a kingdom has 10 cards, got 11"),
-    (KINGDOM + ["Witch", "Moat"], "a kingdom has 10 cards, got 12"),
-    (KINGDOM[:9] + ["Village"], "kingdom lists a card twice"),
-    (KINGDOM[:9] + ["Copper"], "'Copper' is a basic card"),
-    (KINGDOM[:9] + ["Province"], "'Province' is a basic card"),
-    (KINGDOM[:9] + ["Curse"], "'Curse' is a basic card"),
-    ([], "a kingdom has 10 cards, got 0"),
-])
+@pytest.mark.parametrize(
+    "kingdom,match",
+    [
+        (KINGDOM[:9], "a kingdom has 10 cards, got 9"),
+        (KINGDOM + ["Cellar"], "a kingdom has 10 cards, got 11"),
+        (KINGDOM + ["Witch", "Moat"], "a kingdom has 10 cards, got 12"),
+        (KINGDOM[:9] + ["Village"], "kingdom lists a card twice"),
+        (KINGDOM[:9] + ["Copper"], "'Copper' is a basic card"),
+        (KINGDOM[:9] + ["Province"], "'Province' is a basic card"),
+        (KINGDOM[:9] + ["Curse"], "'Curse' is a basic card"),
+        ([], "a kingdom has 10 cards, got 0"),
+    ],
+)
 def test_bad_kingdom(kingdom, match):
     with pytest.raises(ValueError, match=match):
         Game(kingdom)

@@ -31,6 +31,7 @@ def ids(bots):
 # 1. every bot is valid and finishes games
 # ---------------------------------------------------------------------------------------------
 
+
 def test_library_is_large_and_names_are_unique():
     assert len(BOTS) >= 19  # Random, Big Money, BMU, Smithy and 15+ more
     assert len({b.name.lower() for b in LIBRARY}) == len(LIBRARY)
@@ -97,8 +98,13 @@ def owned(extra=None, **over):
 def buy(bot, coins, extra=None, supply=None, turn=3):
     """What ``bot`` buys with $``coins`` owning START + ``extra``, on its turn ``turn``."""
     g = Game(kingdom_for([bot]), players=2, seed=0)
-    g.set_scenario(phase="buying", coins=coins, discards={0: owned(extra)}, supply=supply,
-                   turns_taken=[turn - 1, turn - 1])
+    g.set_scenario(
+        phase="buying",
+        coins=coins,
+        discards={0: owned(extra)},
+        supply=supply,
+        turns_taken=[turn - 1, turn - 1],
+    )
     assert (g.decision["kind"], g.current_player) == ("buy", 0)
     return bot_action(bot, g)
 
@@ -109,7 +115,6 @@ BUYS = [
     ("Big Money", 7, None, None, 3, "Gold"),
     ("Big Money", 3, None, None, 3, "Silver"),
     ("Big Money", 2, None, None, 3, "PASS"),
-
     ("Big Money Ultimate", 8, None, None, 3, "Gold"),  # money 7: not yet
     ("Big Money Ultimate", 8, {"Gold": 2, "Silver": 3}, None, 3, "Province"),  # money 19
     ("Big Money Ultimate", 5, None, {"Province": 4}, 3, "Duchy"),
@@ -117,13 +122,11 @@ BUYS = [
     ("Big Money Ultimate", 6, None, {"Province": 6}, 3, "Gold"),
     ("Big Money Ultimate", 5, None, {"Province": 6}, 3, "Duchy"),
     ("Big Money Ultimate", 3, None, {"Province": 2}, 3, "Estate"),
-
     ("Smithy", 4, None, None, 3, "Smithy"),
     ("Smithy", 4, {"Smithy": 1}, None, 3, "Silver"),  # 11 cards
     ("Smithy", 4, {"Smithy": 1, "Silver": 5}, None, 3, "Smithy"),  # 16 cards
     ("Smithy", 4, {"Smithy": 2, "Silver": 5}, None, 3, "Silver"),
     ("Smithy", 8, {"Gold": 2, "Silver": 2}, None, 3, "Province"),  # money 17 > 15
-
     ("Double Witch", 5, None, None, 3, "Witch"),
     ("Double Witch", 6, None, None, 3, "Witch"),  # Witch before Gold
     ("Double Witch", 5, {"Witch": 1}, None, 3, "Witch"),
@@ -134,12 +137,10 @@ BUYS = [
     ("Double Witch", 5, {"Witch": 2}, {"Province": 5}, 3, "Duchy"),
     ("Double Witch", 5, {"Witch": 1}, {"Province": 5}, 3, "Witch"),
     ("Double Witch", 3, {"Witch": 2}, {"Province": 2}, 3, "Estate"),
-
     ("Single Witch", 5, None, None, 3, "Witch"),
     ("Single Witch", 5, {"Witch": 1}, None, 3, "Silver"),
     ("Single Witch", 8, {"Witch": 1}, None, 3, "Gold"),
     ("Single Witch", 8, {"Witch": 1, "Gold": 1}, None, 3, "Province"),
-
     ("Chapel/Witch", 2, None, None, 1, "Chapel"),
     ("Chapel/Witch", 3, None, None, 2, "Chapel"),
     ("Chapel/Witch", 4, None, None, 1, "Silver"),  # a Chapel only with $3 or less
@@ -150,23 +151,19 @@ BUYS = [
     ("Chapel/Witch", 8, None, None, 3, "Province"),
     ("Chapel/Witch", 0, None, {"Province": 3}, 3, "Copper"),
     ("Chapel/Witch", 0, None, None, 3, "PASS"),
-
     ("Moneylender/Witch", 4, None, None, 3, "Moneylender"),
     ("Moneylender/Witch", 4, {"Moneylender": 1}, None, 3, "Silver"),
     ("Moneylender/Witch", 5, None, None, 3, "Witch"),
     ("Moneylender/Witch", 6, {"Witch": 2}, None, 3, "Gold"),
-
     ("Militia", 4, None, None, 3, "Militia"),
     ("Militia", 4, {"Militia": 1}, None, 3, "Silver"),
     ("Militia", 8, None, None, 3, "Province"),
     ("Militia", 5, None, {"Province": 5}, 3, "Duchy"),  # Duchy before Militia
     ("Militia", 4, None, {"Province": 5}, 3, "Militia"),
-
     ("Double Militia", 4, {"Militia": 1}, None, 3, "Militia"),
     ("Double Militia", 4, {"Militia": 2}, None, 3, "Silver"),
     ("Double Militia", 0, None, {"Province": 3}, 3, "Copper"),
     ("Double Militia", 1, None, None, 3, "PASS"),
-
     ("Torturer", 5, None, None, 3, "Torturer"),
     ("Torturer", 6, None, None, 3, "Torturer"),  # never Gold
     ("Torturer", 5, {"Torturer": 1}, None, 3, "Silver"),  # one Silver first
@@ -176,7 +173,6 @@ BUYS = [
     ("Torturer", 8, {"Torturer": 3, "Village": 4}, None, 3, "Torturer"),  # Province needs 4
     ("Torturer", 8, {"Torturer": 4}, None, 3, "Province"),
     ("Torturer", 2, None, None, 3, "PASS"),
-
     ("Minion/Chapel", 5, None, None, 3, "Minion"),
     ("Minion/Chapel", 8, None, None, 3, "Minion"),  # Province needs 6 Minions or a Gold
     ("Minion/Chapel", 8, {"Minion": 6}, None, 3, "Province"),
@@ -185,34 +181,28 @@ BUYS = [
     ("Minion/Chapel", 3, {"Chapel": 1}, None, 3, "Silver"),  # Silver only without a Minion
     ("Minion/Chapel", 3, {"Chapel": 1, "Minion": 1}, None, 3, "PASS"),
     ("Minion/Chapel", 6, {"Chapel": 1}, {"Minion": 0}, 3, "Gold"),
-
     ("Bureaucrat", 4, None, None, 3, "Bureaucrat"),
     ("Bureaucrat", 4, {"Bureaucrat": 1}, None, 3, "Silver"),
     ("Bureaucrat", 4, {"Bureaucrat": 1, "Silver": 14}, None, 3, "Bureaucrat"),  # 21 Treasures
     ("Bureaucrat", 8, None, None, 3, "Gold"),
     ("Bureaucrat", 8, {"Gold": 1}, None, 3, "Province"),
     ("Bureaucrat", 5, None, {"Province": 5}, 3, "Duchy"),
-
     ("Saboteur", 5, None, None, 3, "Saboteur"),
     ("Saboteur", 5, {"Saboteur": 2}, None, 3, "Silver"),
     ("Saboteur", 8, None, None, 3, "Province"),
-
     ("Laboratory", 5, None, None, 3, "Laboratory"),
     ("Laboratory", 6, None, None, 3, "Gold"),
     ("Laboratory", 8, None, None, 3, "Gold"),
     ("Laboratory", 8, {"Gold": 1}, None, 3, "Province"),
     ("Laboratory", 5, None, {"Province": 4}, 3, "Duchy"),
-
     ("Council Room", 5, None, None, 3, "Council Room"),
     ("Council Room", 5, {"Council Room": 1}, None, 3, "Silver"),  # money 7
     ("Council Room", 5, {"Council Room": 1, "Silver": 4}, None, 3, "Council Room"),  # 15 > 13
     ("Council Room", 5, None, {"Province": 6}, 3, "Duchy"),
-
     ("Library", 5, None, None, 3, "Library"),
     ("Library", 6, None, None, 3, "Gold"),
     ("Library", 8, None, None, 3, "Province"),
     ("Library", 5, None, {"Province": 5}, 3, "Duchy"),
-
     ("Courtyard", 2, None, None, 3, "Courtyard"),
     ("Courtyard", 3, None, None, 3, "Silver"),  # a Silver first
     ("Courtyard", 3, {"Silver": 1}, None, 3, "Courtyard"),
@@ -221,73 +211,60 @@ BUYS = [
     ("Courtyard", 2, {"Silver": 1, "Courtyard": 1}, None, 3, "Courtyard"),
     ("Courtyard", 2, {"Silver": 1, "Courtyard": 2}, None, 3, "PASS"),
     ("Courtyard", 5, None, {"Province": 4}, 3, "Duchy"),
-
     ("Masquerade", 3, None, None, 3, "Masquerade"),
     ("Masquerade", 5, None, None, 3, "Masquerade"),
     ("Masquerade", 3, {"Masquerade": 1}, None, 3, "Silver"),
     ("Masquerade", 8, None, None, 3, "Province"),
     ("Masquerade", 5, None, {"Province": 5}, 3, "Duchy"),
-
     ("Single Baron", 4, None, None, 3, "Baron"),
     ("Single Baron", 4, {"Baron": 1}, None, 3, "Silver"),
     ("Single Baron", 2, None, {"Province": 2}, 3, "Estate"),
     ("Single Baron", 0, None, {"Province": 2}, 3, "Copper"),
-
     ("Moneylender", 4, None, None, 3, "Moneylender"),
     ("Moneylender", 4, {"Moneylender": 1}, None, 3, "Silver"),
     ("Moneylender", 8, None, None, 3, "Gold"),
     ("Moneylender", 8, {"Gold": 2, "Silver": 3}, None, 3, "Province"),
-
     ("Nobles", 6, None, None, 3, "Nobles"),
     ("Nobles", 6, {"Nobles": 1}, None, 3, "Gold"),
     ("Nobles", 6, {"Nobles": 1}, {"Province": 6}, 3, "Nobles"),
     ("Nobles", 8, None, None, 3, "Province"),
     ("Nobles", 0, None, {"Province": 2}, 3, "Copper"),
-
     ("Costume Party", 3, None, None, 3, "Masquerade"),
     ("Costume Party", 3, {"Masquerade": 1}, None, 3, "Silver"),
     ("Costume Party", 6, None, None, 3, "Gold"),
     ("Costume Party", 6, {"Gold": 1}, None, 3, "Nobles"),
     ("Costume Party", 8, {"Gold": 1}, None, 3, "Nobles"),  # Province only with Nobles
     ("Costume Party", 8, {"Gold": 1, "Nobles": 1}, None, 3, "Province"),
-
     ("Adventurer", 6, None, None, 3, "Adventurer"),
     ("Adventurer", 8, None, None, 3, "Adventurer"),
     ("Adventurer", 6, {"Adventurer": 1}, None, 3, "Gold"),
     ("Adventurer", 6, None, {"Gold": 0}, 3, "Silver"),
     ("Adventurer", 8, {"Gold": 1}, None, 3, "Province"),
-
     ("Chancellor", 3, None, None, 3, "Chancellor"),
     ("Chancellor", 3, {"Chancellor": 1}, None, 3, "Silver"),
     ("Chancellor", 5, None, {"Province": 4}, 3, "Duchy"),
     ("Chancellor", 8, {"Gold": 2, "Silver": 2}, None, 3, "Gold"),  # money 17
     ("Chancellor", 8, {"Gold": 2, "Silver": 2, "Chancellor": 1}, None, 3, "Province"),  # 17 + 2
     ("Chancellor", 8, {"Gold": 2, "Silver": 3}, None, 3, "Province"),  # money 19
-
     ("Coppersmith", 5, None, None, 3, "Coppersmith"),  # a 5/2 opening: 10 cards, $5
     ("Coppersmith", 4, None, None, 3, "Silver"),
     ("Coppersmith", 5, {"Silver": 1}, None, 3, "Silver"),  # 11 cards
-
     ("Bridge", 4, None, None, 3, "Bridge"),
     ("Bridge", 4, {"Bridge": 1}, None, 3, "Silver"),  # 7 Treasures
     ("Bridge", 4, {"Bridge": 1, "Silver": 3}, None, 3, "Bridge"),  # 10 Treasures
     ("Bridge", 6, None, None, 3, "Gold"),
-
     ("Festival", 5, None, None, 3, "Festival"),
     ("Festival", 6, None, None, 3, "Gold"),
     ("Festival", 4, None, None, 3, "Silver"),
-
     ("Moat", 2, None, None, 3, "Moat"),
     ("Moat", 3, None, None, 3, "Silver"),
     ("Moat", 3, {"Silver": 3}, None, 3, "Moat"),  # 10 Treasures
     ("Moat", 2, {"Moat": 2}, None, 3, "PASS"),
     ("Moat", 8, None, None, 3, "Gold"),  # money 7 is not > 16
-
     ("Harem", 6, None, None, 3, "Gold"),
     ("Harem", 6, None, {"Province": 6}, 3, "Harem"),
     ("Harem", 6, {"Gold": 3, "Silver": 3}, None, 3, "Harem"),  # money 22
     ("Harem", 8, {"Gold": 4, "Silver": 2}, None, 3, "Province"),  # money 23
-
     ("Workshop/Gardens", 4, None, None, 3, "Workshop"),
     ("Workshop/Gardens", 4, {"Workshop": 8}, None, 3, "Workshop"),
     ("Workshop/Gardens", 4, {"Workshop": 9}, None, 3, "Gardens"),
@@ -295,14 +272,12 @@ BUYS = [
     ("Workshop/Gardens", 8, {"Workshop": 9}, {"Gardens": 0}, 3, "Workshop"),
     ("Workshop/Gardens", 2, None, None, 3, "Estate"),
     ("Workshop/Gardens", 1, None, None, 3, "Copper"),
-
     ("Bureaucrat/Gardens", 4, None, None, 3, "Bureaucrat"),
     ("Bureaucrat/Gardens", 4, {"Bureaucrat": 5}, None, 3, "Gardens"),
     ("Bureaucrat/Gardens", 8, None, None, 3, "Bureaucrat"),
     ("Bureaucrat/Gardens", 8, None, {"Gardens": 0}, 3, "Province"),
     ("Bureaucrat/Gardens", 5, None, {"Gardens": 0}, 3, "Duchy"),
     ("Bureaucrat/Gardens", 3, None, None, 3, "Silver"),
-
     ("Duke", 5, None, None, 3, "Silver"),  # money 7
     ("Duke", 5, {"Silver": 4}, None, 3, "Duchy"),  # money 15
     ("Duke", 5, None, {"Duchy": 0}, 3, "Duke"),
@@ -312,8 +287,11 @@ BUYS = [
 ]
 
 
-@pytest.mark.parametrize("name,coins,extra,supply,turn,expected", BUYS,
-                         ids=[f"{r[0]}-${r[1]}-{i}" for i, r in enumerate(BUYS)])
+@pytest.mark.parametrize(
+    "name,coins,extra,supply,turn,expected",
+    BUYS,
+    ids=[f"{r[0]}-${r[1]}-{i}" for i, r in enumerate(BUYS)],
+)
 def test_buy(name, coins, extra, supply, turn, expected):
     assert buy(get_bot(name), coins, extra, supply, turn) == expected
 
@@ -347,6 +325,7 @@ def test_random_bot_answers_a_legal_action():
 # ---------------------------------------------------------------------------------------------
 # 3. well-known results
 # ---------------------------------------------------------------------------------------------
+
 
 def head_to_head(a, b, n, seed):
     """Bot a against bot b, 2 players, their kingdom, seats alternating: (row of a, its

@@ -42,6 +42,7 @@ from dominion_env.cards import (
 )
 from dominion_env.engine import base_cards, bots, effects, frames, intrigue_cards, layout
 from dominion_env.engine.card_code import GENERIC
+from dominion_env.engine.kingdoms import is_implemented
 from dominion_env.engine.layout import (
     CARD_WORDS,
     DEC_BUY,
@@ -60,7 +61,6 @@ from dominion_env.engine.layout import (
     REACTION_CARDS,
     REVEAL_BITS,
 )
-from dominion_env.engine.kingdoms import is_implemented
 
 CODE = {code.name: code for code in effects.CARDS}
 SET_MODULES = {"base2": base_cards, "base1": base_cards, "intrigue1": intrigue_cards}

@@ -10,8 +10,8 @@ g do not depend on the batch either; with autoreset on, each row plays several g
 import numba
 import numpy as np
 import pytest
-
 from dominion_env.agents import BOTS, compile_bots
+
 from dominion_env import Game, VecGame
 from dominion_env.analysis.arena import play_games
 
@@ -55,11 +55,14 @@ def assert_same(a, b, rows=None):
             x, y = x[:, :rows], y[:, :rows]
         assert x.shape == y.shape, f
         assert x.dtype == y.dtype, f
-        assert x.tobytes() == y.tobytes(), f"{f} differs (first step: " \
+        assert x.tobytes() == y.tobytes(), (
+            f"{f} differs (first step: "
             f"{int(np.flatnonzero((x != y).reshape(len(x), -1).any(axis=1))[0])})"
+        )
 
 
 # -- (a) batch size -------------------------------------------------------------------------
+
 
 def test_game_g_is_the_same_in_every_batch_size():
     t64, s64 = trajectory(64, seed=123)
@@ -96,20 +99,27 @@ def test_vecgame_reports_the_game_ends_in_a_trajectory():
     restarted[1:] = np.diff(turn, axis=0) < 0
     reported = t["terminated"] | t["truncated"]
     assert restarted.sum() > 0
-    assert reported.sum() == restarted.sum(), \
+    assert reported.sum() == restarted.sum(), (
         f"{int(restarted.sum())} game ends, {int(reported.sum())} reported"
+    )
     for r in t["rewards"][t["terminated"]]:  # one winner, or a win shared by 2+ players
-        assert (r == 1).sum() == 1 and (r == -1).sum() == len(r) - 1 \
-            or (r == 0).sum() >= 2 and (r == -1).sum() == len(r) - (r == 0).sum(), r
+        assert (
+            (r == 1).sum() == 1
+            and (r == -1).sum() == len(r) - 1
+            or (r == 0).sum() >= 2
+            and (r == -1).sum() == len(r) - (r == 0).sum()
+        ), r
     assert (t["rewards"][~t["terminated"]] == 0).all()
 
 
 def _turn_number_index(players):
     from dominion_env.engine.observation import O_TURN_NUMBER, obs_offsets
+
     return int(obs_offsets(players)[O_TURN_NUMBER])
 
 
 # -- (b) thread count -----------------------------------------------------------------------
+
 
 def test_same_games_with_one_or_two_threads(threads):
     threads(1)
@@ -181,6 +191,7 @@ def test_arena_results_do_not_depend_on_chunks_or_threads(threads, players, bots
 
 
 # -- (d) different seeds, different games ---------------------------------------------------
+
 
 def test_different_seeds_give_different_games():
     t0, _ = trajectory(64, seed=0)

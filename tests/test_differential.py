@@ -41,6 +41,7 @@ import numpy as np
 import pytest
 
 from dominion_env.cards import COST, ID, NAMES, NUM_CARDS, SETS, TABLE
+from dominion_env.engine.kingdoms import RECOMMENDED
 from dominion_env.engine.layout import (
     ACTIONS,
     BUYS,
@@ -75,7 +76,6 @@ from dominion_env.engine.layout import (
     TURNS_TAKEN,
 )
 from dominion_env.engine.layout import PASS as PASS_ACTION
-from dominion_env.engine.kingdoms import RECOMMENDED
 from dominion_env.vector import VecGame
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -89,8 +89,14 @@ FIRST_GAME = RECOMMENDED["First Game"]
 # every kingdom card: the 32 Base cards and the 25 Intrigue cards
 ALL_POOL = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s != "basic")
 INTRIGUE_POOL = tuple(n for n, s in zip(NAMES, SETS, strict=True) if s == "intrigue1")
-INTRIGUE_KINGDOMS = ("Victory Dance", "Secret Schemes", "Best Wishes", "Deconstruction",
-                     "Hand Madness", "Underlings")
+INTRIGUE_KINGDOMS = (
+    "Victory Dance",
+    "Secret Schemes",
+    "Best Wishes",
+    "Deconstruction",
+    "Hand Madness",
+    "Underlings",
+)
 ZONE_NAMES = ("hand", "discard", "in_play", "aside")
 
 
@@ -117,16 +123,66 @@ class Run(NamedTuple):
 # trashers (manual decisions); the $5-$6 cards random play seldom reaches; Victory cards and
 # +Buy, so that games end on piles and Gardens / Duke / Great Hall / Harem get scored; money, so
 # that Bandit's victims reveal two different Treasures to choose from
-INTRICATE = ("Moat", "Chapel", "Vassal", "Throne Room", "Feast", "Library", "Sentry",
-             "Chancellor", "Thief", "Spy")
-TRASHERS = ("Moneylender", "Chapel", "Remodel", "Mine", "Throne Room", "Poacher", "Bandit",
-            "Harbinger", "Cellar", "Artisan")
-EXPENSIVE = ("Artisan", "Adventurer", "Bandit", "Witch", "Moat", "Sentry", "Festival", "Market",
-             "Laboratory", "Mine")
-VICTORY = ("Gardens", "Duke", "Great Hall", "Harem", "Workshop", "Woodcutter", "Festival",
-           "Market", "Cellar", "Moat")
-MONEY = ("Bandit", "Chapel", "Mine", "Harem", "Moneylender", "Festival", "Market", "Woodcutter",
-         "Village", "Workshop")
+INTRICATE = (
+    "Moat",
+    "Chapel",
+    "Vassal",
+    "Throne Room",
+    "Feast",
+    "Library",
+    "Sentry",
+    "Chancellor",
+    "Thief",
+    "Spy",
+)
+TRASHERS = (
+    "Moneylender",
+    "Chapel",
+    "Remodel",
+    "Mine",
+    "Throne Room",
+    "Poacher",
+    "Bandit",
+    "Harbinger",
+    "Cellar",
+    "Artisan",
+)
+EXPENSIVE = (
+    "Artisan",
+    "Adventurer",
+    "Bandit",
+    "Witch",
+    "Moat",
+    "Sentry",
+    "Festival",
+    "Market",
+    "Laboratory",
+    "Mine",
+)
+VICTORY = (
+    "Gardens",
+    "Duke",
+    "Great Hall",
+    "Harem",
+    "Workshop",
+    "Woodcutter",
+    "Festival",
+    "Market",
+    "Cellar",
+    "Moat",
+)
+MONEY = (
+    "Bandit",
+    "Chapel",
+    "Mine",
+    "Harem",
+    "Moneylender",
+    "Festival",
+    "Market",
+    "Woodcutter",
+    "Village",
+    "Workshop",
+)
 
 RUNS = (
     Run("first-game-2p", 2, FIRST_GAME, None, 200, 11),
@@ -141,11 +197,19 @@ RUNS = (
     Run("money-4p", 4, MONEY, None, 100, 25, policy="greedy"),
     Run("victory-2p", 2, VICTORY, None, 200, 22, policy="eager"),
     Run("manual-2p", 2, "random", BASE_POOL, 200, 16, auto_resolve=False, autoplay=False),
-    Run("manual-trashers-2p", 2, TRASHERS, None, 100, 19, auto_resolve=False, autoplay=False,
-        policy="eager"),
+    Run(
+        "manual-trashers-2p",
+        2,
+        TRASHERS,
+        None,
+        100,
+        19,
+        auto_resolve=False,
+        autoplay=False,
+        policy="eager",
+    ),
     Run("manual-4p", 4, FIRST_GAME, None, 60, 17, auto_resolve=False, autoplay=False),
-    Run("autoreset-2p", 2, "random", BASE_POOL, 100, 18, autoreset=True, rounds=3,
-        turn_limit=20),
+    Run("autoreset-2p", 2, "random", BASE_POOL, 100, 18, autoreset=True, rounds=3, turn_limit=20),
     # random kingdoms from all 64 cards (Base and Intrigue), 2 to 6 players
     Run("all-2p", 2, "random", ALL_POOL, 300, 31),
     Run("all-3p", 3, "random", ALL_POOL, 200, 32),
@@ -158,9 +222,18 @@ RUNS = (
     Run("intrigue-eager-2p", 2, "random", INTRIGUE_POOL, 150, 39, policy="eager"),
 ) + tuple(
     # the six recommended Intrigue kingdoms, 2 to 6 players
-    Run(f"{name}-{players}p", players, RECOMMENDED[name], None, 80, 40 + k,
-        policy=("eager", "greedy", "uniform")[k % 3], auto_resolve=k != 3, autoplay=k != 3)
-    for k, (name, players) in enumerate(zip(INTRIGUE_KINGDOMS, (2, 3, 4, 5, 6, 3)))
+    Run(
+        f"{name}-{players}p",
+        players,
+        RECOMMENDED[name],
+        None,
+        80,
+        40 + k,
+        policy=("eager", "greedy", "uniform")[k % 3],
+        auto_resolve=k != 3,
+        autoplay=k != 3,
+    )
+    for k, (name, players) in enumerate(zip(INTRIGUE_KINGDOMS, (2, 3, 4, 5, 6, 3), strict=True))
 )
 RUN_BY_LABEL = {run.label: run for run in RUNS}
 
@@ -170,22 +243,36 @@ def kingdom_ids(names):
 
 
 def new_reference(run, g, rng=None):
-    kw = dict(auto_resolve=run.auto_resolve, autoplay_treasures=run.autoplay,
-              turn_limit=run.turn_limit, seed=run.seed, index=g, rng=rng)
+    kw = dict(
+        auto_resolve=run.auto_resolve,
+        autoplay_treasures=run.autoplay,
+        turn_limit=run.turn_limit,
+        seed=run.seed,
+        index=g,
+        rng=rng,
+    )
     if run.kingdom == "random":
         return ReferenceGame(run.players, pool=kingdom_ids(run.pool), **kw)
     return ReferenceGame(run.players, kingdom=kingdom_ids(run.kingdom), **kw)
 
 
 def new_vec(run, n):
-    return VecGame(n, run.players, run.kingdom, pool=run.pool,
-                   autoplay_treasures=run.autoplay, auto_resolve=run.auto_resolve,
-                   turn_limit=run.turn_limit, autoreset=run.autoreset)
+    return VecGame(
+        n,
+        run.players,
+        run.kingdom,
+        pool=run.pool,
+        autoplay_treasures=run.autoplay,
+        auto_resolve=run.auto_resolve,
+        turn_limit=run.turn_limit,
+        autoreset=run.autoreset,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Comparing one game
 # ---------------------------------------------------------------------------------------------
+
 
 def reference_arrays(ref):
     """The reference's zones, Supply and trash as arrays shaped like the engine's."""
@@ -220,26 +307,34 @@ def differences(view, g, ref, mask_row):
         legal = set(np.flatnonzero(mask_row).tolist())
         if legal != d.legal:
             out.append(("mask", sorted(map(card_name, legal)), sorted(map(card_name, d.legal))))
-        for field, col, want in (("player", DEC_PLAYER, d.player), ("kind", DEC_KIND, d.kind),
-                                 ("source", DEC_SOURCE, d.source), ("card", DEC_CARD, d.card),
-                                 ("target", DEC_TARGET, d.target), ("count", DEC_COUNT, d.count),
-                                 ("turn_player", TURN_PLAYER, ref.turn_player),
-                                 ("turn_number", TURN_NUMBER, ref.turn_number),
-                                 ("phase", PHASE, ref.phase), ("actions", ACTIONS, ref.actions),
-                                 ("buys", BUYS, ref.buys), ("coins", COINS, ref.coins)):
+        for field, col, want in (
+            ("player", DEC_PLAYER, d.player),
+            ("kind", DEC_KIND, d.kind),
+            ("source", DEC_SOURCE, d.source),
+            ("card", DEC_CARD, d.card),
+            ("target", DEC_TARGET, d.target),
+            ("count", DEC_COUNT, d.count),
+            ("turn_player", TURN_PLAYER, ref.turn_player),
+            ("turn_number", TURN_NUMBER, ref.turn_number),
+            ("phase", PHASE, ref.phase),
+            ("actions", ACTIONS, ref.actions),
+            ("buys", BUYS, ref.buys),
+            ("coins", COINS, ref.coins),
+        ):
             if game[col] != want:
                 out.append((field, game[col], want))
     zone, piles = reference_arrays(ref)
-    ezone = view["zone"][g, :ref.P]  # the record may have room for more players
+    ezone = view["zone"][g, : ref.P]  # the record may have room for more players
     epiles = view["pile"][g]
-    players = view["player"][g, :ref.P].tolist()
+    players = view["player"][g, : ref.P].tolist()
     for p, me in enumerate(ref.players):
         if players[p][TURNS_TAKEN] != me.turns_taken:
             out.append((f"P{p}.turns_taken", players[p][TURNS_TAKEN], me.turns_taken))
-        deck = view["deck"][g, p, :players[p][DECK_LEN]].tolist()
+        deck = view["deck"][g, p, : players[p][DECK_LEN]].tolist()
         if deck != me.deck:
-            out.append((f"P{p}.deck", [card_name(c) for c in deck],
-                        [card_name(c) for c in me.deck]))
+            out.append(
+                (f"P{p}.deck", [card_name(c) for c in deck], [card_name(c) for c in me.deck])
+            )
     if not np.array_equal(ezone, zone):
         for p in range(ref.P):
             for z, name in enumerate(ZONE_NAMES):
@@ -248,8 +343,8 @@ def differences(view, g, ref, mask_row):
     for k, (name, row) in enumerate((("supply", SUPPLY), ("trash", TRASH))):
         if not np.array_equal(epiles[row], piles[k]):
             out.append((name, _cards(epiles[row]), _cards(piles[k])))
-    if d is None and view["reward"][g, :ref.P].tolist() != ref.rewards:
-        out.append(("rewards", view["reward"][g, :ref.P].tolist(), ref.rewards))
+    if d is None and view["reward"][g, : ref.P].tolist() != ref.rewards:
+        out.append(("rewards", view["reward"][g, : ref.P].tolist(), ref.rewards))
     return out
 
 
@@ -257,12 +352,14 @@ def step_outcome(out, g, ref):
     """What VecGame.step reported for game g (rewards, terminated, truncated) against the
     reference: nonzero only on the step the game ended."""
     ended = ref.decision is None
-    want = (ref.rewards if ended else [0.0] * ref.P,
-            ended and ref.status == TERMINATED, ended and ref.status == TRUNCATED)
+    want = (
+        ref.rewards if ended else [0.0] * ref.P,
+        ended and ref.status == TERMINATED,
+        ended and ref.status == TRUNCATED,
+    )
     got = (out.rewards[g].tolist(), bool(out.terminated[g]), bool(out.truncated[g]))
     names = ("rewards", "terminated", "truncated")
-    return [(f"step.{name}", e, r) for name, e, r in zip(names, got, want, strict=True)
-            if e != r]
+    return [(f"step.{name}", e, r) for name, e, r in zip(names, got, want, strict=True) if e != r]
 
 
 DESYNC = {"status", "mask", "player", "kind"}  # after these the two cannot be driven together
@@ -299,23 +396,30 @@ class Report:
 
     def add(self, run, g, round_, index, decision, diffs):
         fields = tuple(sorted({f.split(".")[-1] for f, _, _ in diffs}))
-        what = (f"{DECISION_NAMES[decision.kind]} from {card_name(decision.source)}"
-                if decision is not None and decision.source >= 0 else
-                (DECISION_NAMES[decision.kind] if decision is not None else "game end"))
+        what = (
+            f"{DECISION_NAMES[decision.kind]} from {card_name(decision.source)}"
+            if decision is not None and decision.source >= 0
+            else (DECISION_NAMES[decision.kind] if decision is not None else "game end")
+        )
         key = (what, fields)
         self.counts[key] += 1
         if key not in self.examples:
-            detail = "\n".join(f"      {f}: engine {e!r}\n      {' ' * len(f)}  reference {r!r}"
-                               for f, e, r in diffs)
+            detail = "\n".join(
+                f"      {f}: engine {e!r}\n      {' ' * len(f)}  reference {r!r}"
+                for f, e, r in diffs
+            )
             self.examples[key] = (
                 f"[{run.label}] seed {run.seed}, game {g}"
                 + (f", round {round_}" if run.autoreset else "")
-                + f", decision #{index}: {decision}\n{detail}")
+                + f", decision #{index}: {decision}\n{detail}"
+            )
 
     def summary(self):
-        lines = [f"{len(self.examples)} kind(s) of disagreement "
-                 f"({self.games} games, {self.decisions} decisions compared, "
-                 f"{self.dropped} games stopped at a desync):"]
+        lines = [
+            f"{len(self.examples)} kind(s) of disagreement "
+            f"({self.games} games, {self.decisions} decisions compared, "
+            f"{self.dropped} games stopped at a desync):"
+        ]
         for key, text in self.examples.items():
             lines.append(f"  * {key[0]}: {', '.join(key[1])} differ ({self.counts[key]} times)")
             lines.append("    first: " + text)
@@ -413,8 +517,7 @@ def _play_run(run, report, n, rows, stop_at):
                 elif g in compared:
                     refs[g] = new_reference(run, g, rng=ref.rng)
             elif ref.decision is None or not vec.running[g]:  # the game ended
-                check(g, diffs + differences({f: vec.state[f] for f in fields}, g, ref,
-                                             mask[g]))
+                check(g, diffs + differences({f: vec.state[f] for f in fields}, g, ref, mask[g]))
                 report.finished(ref)
                 compared.discard(g)
             else:
@@ -426,6 +529,7 @@ def _play_run(run, report, n, rows, stop_at):
 # The tests
 # ---------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def report():
     """Every run of RUNS, engine against reference (shared by the tests below)."""
@@ -436,10 +540,12 @@ def report():
     for run in RUNS:
         play_run(run, rep)
     rep.seconds = time.perf_counter() - start
-    print(f"\ndifferential: {rep.games} games ({rep.status[TERMINATED]} ended by the rules, "
-          f"{rep.status[TRUNCATED]} truncated; ties: {dict(rep.ties)}), {rep.decisions} "
-          f"decisions compared in {rep.seconds:.1f} s; {len(rep.examples)} kind(s) of "
-          "disagreement")
+    print(
+        f"\ndifferential: {rep.games} games ({rep.status[TERMINATED]} ended by the rules, "
+        f"{rep.status[TRUNCATED]} truncated; ties: {dict(rep.ties)}), {rep.decisions} "
+        f"decisions compared in {rep.seconds:.1f} s; {len(rep.examples)} kind(s) of "
+        "disagreement"
+    )
     return rep
 
 
@@ -447,18 +553,32 @@ BASE_ACTIONS = tuple(n for n in BASE_POOL if n != "Gardens")
 
 # every decision the contract (base_cards.py docstring) lists, as (kind, source card)
 CONTRACT_DECISIONS = [(k, -1) for k in (DEC_PLAY_ACTION, DEC_PLAY_TREASURE, DEC_BUY)] + [
-    (kind, ID[card]) for card, kinds in (
-        ("Cellar", [DEC_DISCARD]), ("Chapel", [DEC_TRASH]), ("Harbinger", [DEC_TOPDECK]),
-        ("Vassal", [DEC_CHOOSE]), ("Workshop", [DEC_GAIN]),
-        ("Bureaucrat", [DEC_TOPDECK, DEC_REACT]), ("Militia", [DEC_DISCARD, DEC_REACT]),
-        ("Moneylender", [DEC_TRASH]), ("Poacher", [DEC_DISCARD]),
-        ("Remodel", [DEC_TRASH, DEC_GAIN]), ("Throne Room", [DEC_PLAY_TWICE]),
-        ("Bandit", [DEC_TRASH, DEC_REACT]), ("Library", [DEC_CHOOSE]),
-        ("Mine", [DEC_TRASH, DEC_GAIN]), ("Sentry", [DEC_CHOOSE, DEC_TOPDECK]),
-        ("Witch", [DEC_REACT]), ("Artisan", [DEC_GAIN, DEC_TOPDECK]),
-        ("Chancellor", [DEC_CHOOSE]), ("Feast", [DEC_GAIN]), ("Spy", [DEC_CHOOSE, DEC_REACT]),
-        ("Thief", [DEC_TRASH, DEC_CHOOSE, DEC_REACT]))
-    for kind in kinds]
+    (kind, ID[card])
+    for card, kinds in (
+        ("Cellar", [DEC_DISCARD]),
+        ("Chapel", [DEC_TRASH]),
+        ("Harbinger", [DEC_TOPDECK]),
+        ("Vassal", [DEC_CHOOSE]),
+        ("Workshop", [DEC_GAIN]),
+        ("Bureaucrat", [DEC_TOPDECK, DEC_REACT]),
+        ("Militia", [DEC_DISCARD, DEC_REACT]),
+        ("Moneylender", [DEC_TRASH]),
+        ("Poacher", [DEC_DISCARD]),
+        ("Remodel", [DEC_TRASH, DEC_GAIN]),
+        ("Throne Room", [DEC_PLAY_TWICE]),
+        ("Bandit", [DEC_TRASH, DEC_REACT]),
+        ("Library", [DEC_CHOOSE]),
+        ("Mine", [DEC_TRASH, DEC_GAIN]),
+        ("Sentry", [DEC_CHOOSE, DEC_TOPDECK]),
+        ("Witch", [DEC_REACT]),
+        ("Artisan", [DEC_GAIN, DEC_TOPDECK]),
+        ("Chancellor", [DEC_CHOOSE]),
+        ("Feast", [DEC_GAIN]),
+        ("Spy", [DEC_CHOOSE, DEC_REACT]),
+        ("Thief", [DEC_TRASH, DEC_CHOOSE, DEC_REACT]),
+    )
+    for kind in kinds
+]
 
 
 def test_the_runs_cover_every_card_and_decision(report):
@@ -473,8 +593,11 @@ def test_the_runs_cover_every_card_and_decision(report):
         targets = {NAMES[c] for (c, h) in report.plays if h == how}
         assert len(targets) >= 25, f"{how} played only {sorted(targets)}"
     assert report.plays[ID["Feast"], "Throne Room"] > 0
-    missing = [f"{DECISION_NAMES[k]} from {card_name(c) if c >= 0 else 'turn'}"
-               for k, c in CONTRACT_DECISIONS if report.asked[k, c] < 20]
+    missing = [
+        f"{DECISION_NAMES[k]} from {card_name(c) if c >= 0 else 'turn'}"
+        for k, c in CONTRACT_DECISIONS
+        if report.asked[k, c] < 20
+    ]
     assert not missing, f"decisions compared fewer than 20 times: {missing}"
     assert report.status[TERMINATED] >= 100 and report.status[TRUNCATED] >= 100
     for n in ("Gardens", "Duke", "Great Hall", "Harem", "Curse", "Province"):
@@ -495,8 +618,16 @@ def test_the_runs_cover_intrigue(report):
     assert not rare, f"Intrigue cards played fewer than 50 times: {rare}"
     assert report.asked[DEC_REACT, ID["Torturer"]] > 0
     assert report.plays[ID["Mining Village"], "Throne Room"] > 0
-    for card in ("Secret Chamber", "Masquerade", "Swindler", "Saboteur", "Torturer", "Scout",
-                 "Upgrade", "Wishing Well"):
+    for card in (
+        "Secret Chamber",
+        "Masquerade",
+        "Swindler",
+        "Saboteur",
+        "Torturer",
+        "Scout",
+        "Upgrade",
+        "Wishing Well",
+    ):
         assert sum(k for (kind, c), k in report.asked.items() if c == ID[card]) >= 20, card
 
 
@@ -521,8 +652,9 @@ KNOWN_CASES = (
 )
 
 
-@pytest.mark.parametrize("why, label, game, decision", KNOWN_CASES,
-                         ids=[case[0] for case in KNOWN_CASES])
+@pytest.mark.parametrize(
+    "why, label, game, decision", KNOWN_CASES, ids=[case[0] for case in KNOWN_CASES]
+)
 def test_known_disagreement(why, label, game, decision):
     rep = Report()
     play_run(RUN_BY_LABEL[label], rep, rows=[game], stop_at=(game, decision))

@@ -6,11 +6,11 @@ import sys
 import gymnasium
 import numpy as np
 import pytest
+from dominion_env.agents import Bot, compile_bots
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import dominion_env.envs  # noqa: F401 (registers Dominion-v0)
-from dominion_env.agents import Bot, compile_bots
 from dominion_env import CARD_NAMES, NUM_CARDS, VecGame
 from dominion_env.engine.layout import (
     DEC_KIND,
@@ -24,8 +24,10 @@ from dominion_env.engine.observation import obs_size, split
 from dominion_env.envs.gym_env import DominionEnv
 from dominion_env.names import action_index
 
-MILITIA_BOT = Bot("Militia Money", [("Province", "money > 15"), "Gold",
-                                    ("Militia", "count Militia < 2"), "Silver"])
+MILITIA_BOT = Bot(
+    "Militia Money",
+    [("Province", "money > 15"), "Gold", ("Militia", "count Militia < 2"), "Silver"],
+)
 
 
 def first_legal(obs, mask):
@@ -43,7 +45,7 @@ def militia_policy(obs, mask):
 def expected_rewards(game) -> np.ndarray:
     """Rewards from the final scores and turns taken, by the rules (not the engine's array)."""
     scores = np.array(game.scores())
-    turns = game.state["player"][0, :game.players, TURNS_TAKEN]
+    turns = game.state["player"][0, : game.players, TURNS_TAKEN]
     best = scores == scores.max()
     winners = best & (turns == turns[best].min())
     out = np.full(game.players, -1.0)
@@ -88,6 +90,7 @@ def test_check_env_through_make():
 def test_sb3_check_env():
     pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
     sb3_check_env(DominionEnv(players=2, opponents="Big Money"))
     sb3_check_env(DominionEnv(players=3, opponents=["Random", militia_policy]))
 
@@ -103,24 +106,34 @@ def test_spaces_and_registration():
 
 
 def test_import_is_cheap_and_needs_no_extras():
-    code = ("import sys, dominion_env.envs, gymnasium; gymnasium.spec('Dominion-v0'); "
-            "bad = [m for m in ('pettingzoo', 'stable_baselines3', 'sb3_contrib', 'torch', "
-            "'dominion_env.envs.gym_env') if m in sys.modules]; assert not bad, bad")
+    code = (
+        "import sys, dominion_env.envs, gymnasium; gymnasium.spec('Dominion-v0'); "
+        "bad = [m for m in ('pettingzoo', 'stable_baselines3', 'sb3_contrib', 'torch', "
+        "'dominion_env.envs.gym_env') if m in sys.modules]; assert not bad, bad"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 # -- rewards belong to the learner's seat ----------------------------------------------
 
-@pytest.mark.parametrize("players,opponents", [
-    (2, "Big Money"), (3, "Big Money"), (3, ["Smithy", "Random"]),
-    (2, first_legal), (3, ["Big Money", militia_policy]),
-])
+
+@pytest.mark.parametrize(
+    "players,opponents",
+    [
+        (2, "Big Money"),
+        (3, "Big Money"),
+        (3, ["Smithy", "Random"]),
+        (2, first_legal),
+        (3, ["Big Money", militia_policy]),
+    ],
+)
 def test_reward_is_the_learners_own_for_every_seat(players, opponents):
     rng = np.random.default_rng(players)
     differs = 0
     for seat in range(players):
-        env = DominionEnv(players=players, kingdom="First Game", opponents=opponents,
-                          learner_seat=seat)
+        env = DominionEnv(
+            players=players, kingdom="First Game", opponents=opponents, learner_seat=seat
+        )
         for k in range(3):
             reward, terminated, truncated, info, _ = play_random(env, rng, seed=100 * seat + k)
             game = env.game
@@ -147,6 +160,7 @@ def test_random_seat_varies_and_rewards_follow_it():
 
 
 # -- masks are for the player who decides -----------------------------------------------
+
 
 @pytest.mark.parametrize("opponents", [MILITIA_BOT, militia_policy])
 def test_militia_makes_the_learner_decide_mid_turn(opponents):
@@ -180,6 +194,7 @@ def test_militia_makes_the_learner_decide_mid_turn(opponents):
 
 # -- behaviour ----------------------------------------------------------------------------
 
+
 def test_seeded_reset_replays_the_same_game():
     def run(seed):
         env = DominionEnv(players=3, opponents=["Smithy", "Random"])
@@ -191,6 +206,7 @@ def test_seeded_reset_replays_the_same_game():
             if te or tr:
                 out.append(env.reset()[0])
         return np.array(out)
+
     assert np.array_equal(run(3), run(3))
     assert not np.array_equal(run(3), run(4))
 
@@ -221,23 +237,45 @@ def test_bad_arguments():
 
 
 def test_render_ansi():
-    env = gymnasium.make("Dominion-v0", players=2, kingdom="First Game", opponents="Smithy",
-                         render_mode="ansi", learner_seat=0)
+    env = gymnasium.make(
+        "Dominion-v0",
+        players=2,
+        kingdom="First Game",
+        opponents="Smithy",
+        render_mode="ansi",
+        learner_seat=0,
+    )
     env.reset(seed=1)
     env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
     text = env.render()
     assert isinstance(text, str)
-    for piece in ("Dominion, 2 players", "phase", "Buys", "$", "Supply:", "Copper", "Province",
-                  "learner", "P0's hand:", "Decision:", "Legal:", "Last events:", "deck",
-                  "discard", "in play"):
+    for piece in (
+        "Dominion, 2 players",
+        "phase",
+        "Buys",
+        "$",
+        "Supply:",
+        "Copper",
+        "Province",
+        "learner",
+        "P0's hand:",
+        "Decision:",
+        "Legal:",
+        "Last events:",
+        "deck",
+        "discard",
+        "in play",
+    ):
         assert piece in text, piece
 
 
 # -- Gymnasium VectorEnv --------------------------------------------------------------------
 
+
 def make_vec(n=16, **kw):
-    return gymnasium.make_vec("Dominion-v0", num_envs=n,
-                              vectorization_mode="vector_entry_point", **kw)
+    return gymnasium.make_vec(
+        "Dominion-v0", num_envs=n, vectorization_mode="vector_entry_point", **kw
+    )
 
 
 def test_make_vec_is_one_vecgame_same_step():
@@ -258,8 +296,9 @@ def test_make_vec_is_one_vecgame_same_step():
 
 @pytest.mark.parametrize("players,seat", [(2, 0), (2, 1), (3, 0), (3, 1), (3, 2), (3, None)])
 def test_vector_rewards_are_the_learners_own(players, seat):
-    envs = make_vec(32, players=players, kingdom="First Game", opponents="Big Money",
-                    learner_seat=seat)
+    envs = make_vec(
+        32, players=players, kingdom="First Game", opponents="Big Money", learner_seat=seat
+    )
     rng = np.random.default_rng(0)
     obs, infos = envs.reset(seed=1)
     seats_before = infos["learner_seat"]
@@ -301,8 +340,10 @@ def test_vector_masks_are_the_learners():
         assert (vec.current_player == vec.learner_seat).all()
         gm = vec.state["game"]
         masks = envs.unwrapped.action_masks()
-        militia = np.flatnonzero((gm[:, DEC_KIND] == DECISION_NAMES.index("discard"))
-                                 & (gm[:, DEC_SOURCE] == action_index("Militia")))
+        militia = np.flatnonzero(
+            (gm[:, DEC_KIND] == DECISION_NAMES.index("discard"))
+            & (gm[:, DEC_SOURCE] == action_index("Militia"))
+        )
         for g in militia:
             hand = vec.state["zone"][g, vec.learner_seat[g], HAND]
             assert np.array_equal(masks[g, :NUM_CARDS], hand > 0)

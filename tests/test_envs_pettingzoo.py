@@ -26,6 +26,7 @@ def test_api_test_wrapped(players):
 
 def test_pettingzoo_style_module_name():
     from dominion_env.envs import dominion_v0
+
     env = dominion_v0.env(players=3)
     env.reset(seed=0)
     assert env.metadata["name"] == "dominion_v0" and env.num_agents == 3
@@ -45,8 +46,7 @@ def _trace(players, seed, steps=300):
     for agent in env.agent_iter(steps):
         obs, reward, term, trunc, _ = env.last()
         out.append((agent, obs["observation"].copy(), reward))
-        env.step(None if term or trunc else
-                 int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     return out
 
 
@@ -120,9 +120,11 @@ def _militia_env(moat=False):
     victim_hand = ["Copper", "Estate", "Silver", "Gold", "Duchy"]
     if moat:
         victim_hand[0] = "Moat"
-    raw.set_scenario(hands={0: ["Militia", "Copper", "Copper", "Copper", "Copper"],
-                            1: victim_hand},
-                     decks={0: ["Copper"] * 5, 1: ["Copper"] * 5}, turn_player=0)
+    raw.set_scenario(
+        hands={0: ["Militia", "Copper", "Copper", "Copper", "Copper"], 1: victim_hand},
+        decks={0: ["Copper"] * 5, 1: ["Copper"] * 5},
+        turn_player=0,
+    )
     return raw
 
 
@@ -164,9 +166,15 @@ def test_moat_reveal_is_the_defenders_decision():
 def test_masquerade_passes_select_every_player():
     raw = pettingzoo_env.raw_env(players=3, kingdom="random")
     raw.reset(seed=0)
-    raw.set_scenario(hands={0: ["Masquerade", "Copper", "Estate"], 1: ["Silver", "Curse"],
-                            2: ["Gold", "Estate"]},
-                     decks={0: ["Copper", "Copper"]}, supply={"Masquerade": 9})
+    raw.set_scenario(
+        hands={
+            0: ["Masquerade", "Copper", "Estate"],
+            1: ["Silver", "Curse"],
+            2: ["Gold", "Estate"],
+        },
+        decks={0: ["Copper", "Copper"]},
+        supply={"Masquerade": 9},
+    )
     raw.step(action_index("Masquerade"))
     deciders = []
     while raw.game.decision["kind"] == "pass_card":

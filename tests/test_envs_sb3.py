@@ -6,12 +6,12 @@ import pytest
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("sb3_contrib")
 
+from dominion_env.agents import compile_bots  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor  # noqa: E402
 
 from dominion_env import VecGame  # noqa: E402
-from dominion_env.agents import compile_bots  # noqa: E402
 from dominion_env.engine.observation import obs_size, split  # noqa: E402
 from dominion_env.envs.sb3_vec_env import DominionVecEnv  # noqa: E402
 
@@ -46,8 +46,7 @@ def test_masks_one_batched_call_also_through_wrappers():
     calls = []
     original = env.vec.__class__.action_mask
     try:  # the batch mask is read once per get_action_masks, not once per env
-        env.vec.__class__.action_mask = property(lambda self: calls.append(1) or
-                                                 self.buffers.mask)
+        env.vec.__class__.action_mask = property(lambda self: calls.append(1) or self.buffers.mask)
         get_action_masks(wrapped)
     finally:
         env.vec.__class__.action_mask = original
@@ -56,8 +55,9 @@ def test_masks_one_batched_call_also_through_wrappers():
 
 @pytest.mark.parametrize("players,seat", [(2, 0), (2, 1), (3, 0), (3, 1), (3, 2), (2, None)])
 def test_rewards_terminal_observation_and_seats(players, seat):
-    env = DominionVecEnv(32, players=players, kingdom="First Game", opponents="Big Money",
-                         learner_seat=seat, seed=1)
+    env = DominionVecEnv(
+        32, players=players, kingdom="First Game", opponents="Big Money", learner_seat=seat, seed=1
+    )
     rng = np.random.default_rng(players)
     env.reset()
     seats = env.vec.learner_seat.copy()
@@ -131,15 +131,25 @@ def test_seeded_runs_repeat():
         for _ in range(30):
             out.append(env.step(random_actions(env.action_masks(), rng))[0])
         return np.array(out)
+
     assert np.array_equal(run(), run())
 
 
 def test_maskable_ppo_trains_and_plays_legal_moves():
     import torch
+
     torch.set_num_threads(1)
     env = VecMonitor(DominionVecEnv(32, kingdom="First Game", opponents="Big Money", seed=0))
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=512, n_epochs=2,
-                        policy_kwargs={"net_arch": [32]}, seed=0, verbose=0)
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=64,
+        batch_size=512,
+        n_epochs=2,
+        policy_kwargs={"net_arch": [32]},
+        seed=0,
+        verbose=0,
+    )
     model.learn(total_timesteps=4096)
     assert model.num_timesteps >= 4096
     assert len(model.ep_info_buffer) > 0  # whole games were played and counted
@@ -166,8 +176,23 @@ def test_training_entry_point_trains_saves_and_evaluates(tmp_path, capsys):
 
     out = tmp_path / "model.zip"
     common = ["--num-envs", "16", "--kingdom", "First Game", "--eval-games", "20"]
-    r = main(["--steps", "512", "--n-steps", "32", "--batch-size", "256", "--net", "16",
-              "--out", str(out), "--verbose", "0", *common])
+    r = main(
+        [
+            "--steps",
+            "512",
+            "--n-steps",
+            "32",
+            "--batch-size",
+            "256",
+            "--net",
+            "16",
+            "--out",
+            str(out),
+            "--verbose",
+            "0",
+            *common,
+        ]
+    )
     assert out.exists() and r["games"] == 20
     r2 = main(["--eval-only", "--load", str(out), *common])
     assert r2 == r  # the same games, the same deterministic policy

@@ -5,8 +5,18 @@ import pytest
 
 from dominion_env import NUM_ACTIONS, Game, VecGame
 
-VANILLA = ["Village", "Smithy", "Laboratory", "Market", "Festival", "Woodcutter", "Great Hall",
-           "Harem", "Gardens", "Duke"]
+VANILLA = [
+    "Village",
+    "Smithy",
+    "Laboratory",
+    "Market",
+    "Festival",
+    "Woodcutter",
+    "Great Hall",
+    "Harem",
+    "Gardens",
+    "Duke",
+]
 
 
 def game(players=2, **kw):
@@ -40,8 +50,9 @@ def assert_terminated(g, expected_rewards):
 
 def test_last_province_ends_game_at_end_of_turn_not_mid_turn():
     g = game()
-    g.set_scenario(phase="buying", coins=8, buys=2, supply={"Province": 1},
-                   decks={0: ["Copper"] * 5})
+    g.set_scenario(
+        phase="buying", coins=8, buys=2, supply={"Province": 1}, decks={0: ["Copper"] * 5}
+    )
     g.step("Province")
     assert g.supply["Province"] == 0
     # still P0's Buy phase: one Buy left, the game goes on until the turn ends
@@ -97,13 +108,15 @@ PILE_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("players,empty,over", PILE_ROWS,
-                         ids=[f"{p}p-{len(e)}-{'end' if o else 'go on'}" for p, e, o in PILE_ROWS])
+@pytest.mark.parametrize(
+    "players,empty,over",
+    PILE_ROWS,
+    ids=[f"{p}p-{len(e)}-{'end' if o else 'go on'}" for p, e, o in PILE_ROWS],
+)
 def test_empty_piles_end_condition(players, empty, over):
     g = game(players)
     # $3: something is left to buy (a Buy with nothing to choose is never asked)
-    g.set_scenario(phase="buying", coins=3, supply={c: 0 for c in empty},
-                   hands={0: ["Estate"]})
+    g.set_scenario(phase="buying", coins=3, supply={c: 0 for c in empty}, hands={0: ["Estate"]})
     assert_running(g, 0)
     g.step("PASS")
     if over:
@@ -117,9 +130,13 @@ def test_empty_piles_end_condition(players, empty, over):
 def test_emptying_the_last_needed_pile_ends_at_end_of_turn(players, already_empty):
     piles = ["Village", "Smithy", "Festival", "Laboratory"][:already_empty]
     g = game(players)
-    g.set_scenario(phase="buying", coins=5, buys=2, supply={**{c: 0 for c in piles},
-                                                             "Market": 1},
-                   hands={0: ["Estate"]})
+    g.set_scenario(
+        phase="buying",
+        coins=5,
+        buys=2,
+        supply={**{c: 0 for c in piles}, "Market": 1},
+        hands={0: ["Estate"]},
+    )
     g.step("Market")
     assert g.supply["Market"] == 0
     assert_running(g, 0)  # mid-turn: not over yet
@@ -130,8 +147,9 @@ def test_emptying_the_last_needed_pile_ends_at_end_of_turn(players, already_empt
 
 def test_end_check_runs_after_every_players_turn():
     g = game(3)
-    g.set_scenario(phase="buying", turn_player=2, coins=8, supply={"Province": 1},
-                   hands={1: ["Estate"]})
+    g.set_scenario(
+        phase="buying", turn_player=2, coins=8, supply={"Province": 1}, hands={1: ["Estate"]}
+    )
     g.step("Province")  # the only Buy: P2's turn ends and so does the game
     assert_terminated(g, [-1.0, -1.0, 1.0])
     assert g.scores() == [0, 1, 6]
@@ -148,47 +166,62 @@ SCORE_ROWS = [
     ("great hall and harem", dict(hands=["Great Hall"], decks=["Harem", "Harem"]), 5),
     ("gardens 9 cards", dict(hands=["Gardens"], decks=["Copper"] * 8), 0),
     ("gardens 10 cards", dict(hands=["Gardens"], decks=["Copper"] * 9), 1),
-    ("gardens 19 cards", dict(hands=["Gardens"], decks=["Copper"] * 9,
-                              discards=["Copper"] * 9), 1),
-    ("gardens 20 cards all zones", dict(hands=["Gardens", "Copper"], decks=["Copper"] * 5,
-                                        discards=["Copper"] * 6, in_play=["Village"] * 4,
-                                        aside=["Silver"] * 3), 2),
+    ("gardens 19 cards", dict(hands=["Gardens"], decks=["Copper"] * 9, discards=["Copper"] * 9), 1),
+    (
+        "gardens 20 cards all zones",
+        dict(
+            hands=["Gardens", "Copper"],
+            decks=["Copper"] * 5,
+            discards=["Copper"] * 6,
+            in_play=["Village"] * 4,
+            aside=["Silver"] * 3,
+        ),
+        2,
+    ),
     ("gardens counts curses", dict(hands=["Gardens"], decks=["Curse"] * 9), 1 - 9),
     ("two gardens 30 cards", dict(hands=["Gardens", "Gardens"], discards=["Copper"] * 28), 6),
     ("gardens 39 cards", dict(hands=["Gardens"], discards=["Estate"] * 38), 3 + 38),
     ("duke no duchy", dict(hands=["Duke"]), 0),
-    ("duke three duchies", dict(hands=["Duke"], decks=["Duchy", "Duchy"],
-                                discards=["Duchy"]), 12),
-    ("two dukes two duchies", dict(hands=["Duke", "Duchy"], in_play=["Duke"],
-                                   aside=["Duchy"]), 10),
-    ("mixed", dict(hands=["Province", "Duchy", "Estate", "Curse", "Curse", "Great Hall",
-                          "Harem"], decks=["Gardens"], discards=["Duke"] * 2), 11 + 1 + 2),
+    ("duke three duchies", dict(hands=["Duke"], decks=["Duchy", "Duchy"], discards=["Duchy"]), 12),
+    ("two dukes two duchies", dict(hands=["Duke", "Duchy"], in_play=["Duke"], aside=["Duchy"]), 10),
+    (
+        "mixed",
+        dict(
+            hands=["Province", "Duchy", "Estate", "Curse", "Curse", "Great Hall", "Harem"],
+            decks=["Gardens"],
+            discards=["Duke"] * 2,
+        ),
+        11 + 1 + 2,
+    ),
     ("no cards", dict(), 0),
 ]
 
 
-@pytest.mark.parametrize("zones,expected", [r[1:] for r in SCORE_ROWS],
-                         ids=[r[0] for r in SCORE_ROWS])
+@pytest.mark.parametrize(
+    "zones,expected", [r[1:] for r in SCORE_ROWS], ids=[r[0] for r in SCORE_ROWS]
+)
 def test_scores(zones, expected):
     g = game()
-    g.set_scenario(**{k: {0: v} for k, v in zones.items()}, trash={"Province": 2},
-                   phase="buying")
+    g.set_scenario(**{k: {0: v} for k, v in zones.items()}, trash={"Province": 2}, phase="buying")
     # the trash and the other player's cards do not count for P0
     assert g.scores() == [expected, 0]
 
 
 def test_scores_per_player_and_other_players_cards_do_not_count():
     g = game(3)
-    g.set_scenario(hands={0: ["Gardens"], 1: ["Duke"], 2: ["Curse"]},
-                   decks={0: ["Copper"] * 9, 2: ["Duchy"] * 2},
-                   discards={1: ["Estate"] * 20})
+    g.set_scenario(
+        hands={0: ["Gardens"], 1: ["Duke"], 2: ["Curse"]},
+        decks={0: ["Copper"] * 9, 2: ["Duchy"] * 2},
+        discards={1: ["Estate"] * 20},
+    )
     assert g.scores() == [1, 20, 5]
 
 
 def test_rewards_follow_scores_not_who_ended_the_game():
     g = game()
-    g.set_scenario(phase="buying", coins=8, supply={"Province": 1},
-                   hands={1: ["Province", "Province"]})
+    g.set_scenario(
+        phase="buying", coins=8, supply={"Province": 1}, hands={1: ["Province", "Province"]}
+    )
     g.step("Province")  # P0 takes the last Province but P1 has more VP
     assert_terminated(g, [-1.0, 1.0])
     assert g.scores() == [6, 12]
@@ -196,9 +229,14 @@ def test_rewards_follow_scores_not_who_ended_the_game():
 
 def test_gardens_scores_count_at_game_end():
     g = game()
-    g.set_scenario(phase="buying", coins=4, supply={"Province": 0},
-                   hands={0: ["Gardens"]}, decks={0: ["Copper"] * 8},
-                   discards={1: ["Estate"]})
+    g.set_scenario(
+        phase="buying",
+        coins=4,
+        supply={"Province": 0},
+        hands={0: ["Gardens"]},
+        decks={0: ["Copper"] * 8},
+        discards={1: ["Estate"]},
+    )
     assert g.scores() == [0, 1]
     g.step("Gardens")  # 10 cards, 2 Gardens: 2 VP
     assert_terminated(g, [1.0, -1.0])
@@ -213,8 +251,13 @@ def test_gardens_scores_count_at_game_end():
 def test_tie_fewer_turns_wins():
     """P0 ends the game on its turn: P0 has had one more turn than P1, so P1 wins the tie."""
     g = game()
-    g.set_scenario(phase="buying", turn_player=0, turns_taken=[5, 5], supply={"Province": 0},
-                   hands={0: ["Duchy"], 1: ["Estate"] * 3})
+    g.set_scenario(
+        phase="buying",
+        turn_player=0,
+        turns_taken=[5, 5],
+        supply={"Province": 0},
+        hands={0: ["Duchy"], 1: ["Estate"] * 3},
+    )
     g.step("PASS")
     assert g.scores() == [3, 3]
     assert_terminated(g, [-1.0, 1.0])
@@ -222,8 +265,13 @@ def test_tie_fewer_turns_wins():
 
 def test_tie_same_turns_shared_win():
     g = game()
-    g.set_scenario(phase="buying", turn_player=1, turns_taken=[5, 4], supply={"Province": 0},
-                   hands={0: ["Duchy"], 1: ["Estate"] * 3})
+    g.set_scenario(
+        phase="buying",
+        turn_player=1,
+        turns_taken=[5, 4],
+        supply={"Province": 0},
+        hands={0: ["Duchy"], 1: ["Estate"] * 3},
+    )
     g.step("PASS")
     assert g.scores() == [3, 3]
     assert_terminated(g, [0.0, 0.0])
@@ -231,23 +279,35 @@ def test_tie_same_turns_shared_win():
 
 def test_more_vp_beats_fewer_turns():
     g = game()
-    g.set_scenario(phase="buying", turn_player=0, turns_taken=[5, 5], supply={"Province": 0},
-                   hands={0: ["Duchy", "Estate"], 1: ["Estate"] * 3})
+    g.set_scenario(
+        phase="buying",
+        turn_player=0,
+        turns_taken=[5, 5],
+        supply={"Province": 0},
+        hands={0: ["Duchy", "Estate"], 1: ["Estate"] * 3},
+    )
     g.step("PASS")
     assert_terminated(g, [1.0, -1.0])
 
 
-@pytest.mark.parametrize("turn_player,turns_taken,expected", [
-    # P0 and P2 tie on VP; P1 is behind
-    (2, [3, 3, 2], [0.0, -1.0, 0.0]),  # equal turns (3 each): shared win
-    (0, [3, 3, 3], [-1.0, -1.0, 1.0]),  # P0 ends with 4 turns, P2 has 3: P2 wins
-    (1, [3, 2, 2], [-1.0, -1.0, 1.0]),  # P1's turn ends it: P0 3 turns, P2 2 turns
-])
+@pytest.mark.parametrize(
+    "turn_player,turns_taken,expected",
+    [
+        # P0 and P2 tie on VP; P1 is behind
+        (2, [3, 3, 2], [0.0, -1.0, 0.0]),  # equal turns (3 each): shared win
+        (0, [3, 3, 3], [-1.0, -1.0, 1.0]),  # P0 ends with 4 turns, P2 has 3: P2 wins
+        (1, [3, 2, 2], [-1.0, -1.0, 1.0]),  # P1's turn ends it: P0 3 turns, P2 2 turns
+    ],
+)
 def test_three_player_tie_breaks(turn_player, turns_taken, expected):
     g = game(3)
-    g.set_scenario(phase="buying", turn_player=turn_player, turns_taken=turns_taken,
-                   supply={"Province": 0},
-                   hands={0: ["Province"], 1: ["Duchy"], 2: ["Duchy", "Duchy"]})
+    g.set_scenario(
+        phase="buying",
+        turn_player=turn_player,
+        turns_taken=turns_taken,
+        supply={"Province": 0},
+        hands={0: ["Province"], 1: ["Duchy"], 2: ["Duchy", "Duchy"]},
+    )
     g.step("PASS")
     assert g.scores() == [6, 3, 6]
     assert_terminated(g, expected)
@@ -255,16 +315,14 @@ def test_three_player_tie_breaks(turn_player, turns_taken, expected):
 
 def test_all_zero_vp_and_equal_turns_is_shared_by_all():
     g = game(4)
-    g.set_scenario(phase="buying", turn_player=3, turns_taken=[2, 2, 2, 1],
-                   supply={"Province": 0})
+    g.set_scenario(phase="buying", turn_player=3, turns_taken=[2, 2, 2, 1], supply={"Province": 0})
     g.step("PASS")
     assert_terminated(g, [0.0] * 4)
 
 
 def test_zero_vp_first_player_ends_game_loses_tie():
     g = game(3)
-    g.set_scenario(phase="buying", turn_player=0, turns_taken=[1, 1, 1],
-                   supply={"Province": 0})
+    g.set_scenario(phase="buying", turn_player=0, turns_taken=[1, 1, 1], supply={"Province": 0})
     g.step("PASS")
     assert_terminated(g, [-1.0, 0.0, 0.0])
 
@@ -290,8 +348,7 @@ def test_turn_limit_truncates_with_zero_rewards(players, limit):
 
 def test_turn_limit_truncation_ignores_scores():
     g = game(turn_limit=3)
-    g.set_scenario(phase="buying", turn_player=1, turns_taken=[3, 2],
-                   hands={0: ["Province"] * 3})
+    g.set_scenario(phase="buying", turn_player=1, turns_taken=[3, 2], hands={0: ["Province"] * 3})
     g.step("PASS")
     assert g.truncated and not g.terminated and g.done
     assert rewards(g) == [0.0, 0.0]
@@ -307,15 +364,15 @@ def test_turn_limit_not_reached_goes_on():
 
 def test_game_end_on_the_last_allowed_turn_is_terminated_not_truncated():
     g = game(turn_limit=3)
-    g.set_scenario(phase="buying", turn_player=1, turns_taken=[3, 2], coins=8,
-                   supply={"Province": 1})
+    g.set_scenario(
+        phase="buying", turn_player=1, turns_taken=[3, 2], coins=8, supply={"Province": 1}
+    )
     g.step("Province")
     assert_terminated(g, [-1.0, 1.0])
 
 
 def test_vecgame_truncation_and_termination_flags():
-    vec = VecGame(2, players=2, kingdom=VANILLA, turn_limit=1, autoreset=False,
-                  first_player=0)
+    vec = VecGame(2, players=2, kingdom=VANILLA, turn_limit=1, autoreset=False, first_player=0)
     vec.reset(seed=3)
     PASS = vec.action_mask.shape[1] - 1
     seen_trunc = np.zeros(2, bool)
@@ -348,8 +405,11 @@ def test_vecgame_reports_each_finished_game_on_its_last_step():
             actions[g] = rng.choice(np.flatnonzero(vec.action_mask[g]))
         out = vec.step(actions)
         for g in np.flatnonzero(before & ~vec.running):
-            ended_on_step[int(g)] = (bool(out.terminated[g]), bool(out.truncated[g]),
-                                     out.rewards[g].tolist())
+            ended_on_step[int(g)] = (
+                bool(out.terminated[g]),
+                bool(out.truncated[g]),
+                out.rewards[g].tolist(),
+            )
         # a game still running reports nothing
         assert not (out.terminated | out.truncated)[vec.running].any()
     assert not vec.running.any() and len(ended_on_step) == n

@@ -21,6 +21,7 @@ import pytest
 from dominion_env import RECOMMENDED, Game, VecGame
 from dominion_env.cards import NUM_CARDS
 from dominion_env.engine.audit import CHECK_NAMES, audit, check_game
+from dominion_env.engine.kingdoms import is_implemented, playable_kingdom_cards
 from dominion_env.engine.layout import (
     COINS,
     DEC_PLAYER,
@@ -33,7 +34,6 @@ from dominion_env.engine.layout import (
     TRUNCATED,
     TURN_NUMBER,
 )
-from dominion_env.engine.kingdoms import is_implemented, playable_kingdom_cards
 
 TURN_LIMIT = 60
 
@@ -62,17 +62,25 @@ def test_random_games_keep_every_invariant(players):
     # the run is not vacuous: most random games end by the rules, well inside the limit
     assert summary["terminated"] > n // 2
     assert summary["decisions"] > 100 * n
-    print(f"\n{players}p: {n} games, {summary['decisions']} decisions, "
-          f"{summary['terminated']} terminated / {summary['truncated']} truncated, "
-          f"{summary['seconds']:.2f} s = {summary['games_per_second']:.0f} games/s")
+    print(
+        f"\n{players}p: {n} games, {summary['decisions']} decisions, "
+        f"{summary['terminated']} terminated / {summary['truncated']} truncated, "
+        f"{summary['seconds']:.2f} s = {summary['games_per_second']:.0f} games/s"
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_manual_treasures_and_no_auto_resolve(players):
     """Every decision stops, even forced ones, and Treasures are played one by one."""
     n = 3000
-    summary = audit(n, players, seed=77 + players, turn_limit=TURN_LIMIT,
-                    autoplay_treasures=False, auto_resolve=False)
+    summary = audit(
+        n,
+        players,
+        seed=77 + players,
+        turn_limit=TURN_LIMIT,
+        autoplay_treasures=False,
+        auto_resolve=False,
+    )
     assert_clean(summary, n)
 
 
@@ -121,6 +129,7 @@ def test_audit_plays_the_games_vecgame_plays(players):
 
 # -- the checks can fire --------------------------------------------------------------------
 
+
 def _midgame(players=3, steps=60, seed=4):
     """A Game played ``steps`` random decisions in, still running."""
     g = Game("random", players=players, seed=seed, turn_limit=TURN_LIMIT)
@@ -152,7 +161,7 @@ def test_conservation_fires_on_a_card_from_nowhere():
 def test_conservation_fires_on_a_lost_card():
     g = _midgame()
     s = g.state
-    p = int(np.flatnonzero(s["player"][0, :g.players, DECK_LEN] > 0)[0])
+    p = int(np.flatnonzero(s["player"][0, : g.players, DECK_LEN] > 0)[0])
     s["player"][0, p, DECK_LEN] -= 1  # the top card of a draw pile vanishes
     assert _failures(g) == {"conservation"}
 
@@ -172,7 +181,7 @@ def test_conservation_fires_on_a_draw_pile_count_that_disagrees_with_the_pile():
     a Copper is caught, though no total changes."""
     g = _midgame()
     s = g.state
-    p = int(np.flatnonzero(s["deck_count"][0, :g.players, 0] > 0)[0])
+    p = int(np.flatnonzero(s["deck_count"][0, : g.players, 0] > 0)[0])
     s["deck_count"][0, p, 0] -= 1
     s["deck_count"][0, p, 1] += 1
     assert _failures(g) == {"conservation"}
@@ -207,10 +216,18 @@ def test_audit_runs_as_plain_python_without_the_jit():
     ``s[g]`` of a plain structured array is a ``numpy.void`` with no attribute access, so the
     first ``r.rng`` raises AttributeError (VecGame.reset fails the same way). A recarray view
     of the state (``new_state(n).view(np.recarray)``) makes both run."""
-    code = ("from dominion_env.engine.audit import audit\n"
-            "r = audit(2, 3, seed=1, turn_limit=20)\n"
-            "assert r['ok'] and r['decisions'] > 0, r\n")
+    code = (
+        "from dominion_env.engine.audit import audit\n"
+        "r = audit(2, 3, seed=1, turn_limit=20)\n"
+        "assert r['ok'] and r['decisions'] > 0, r\n"
+    )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     assert done.returncode == 0, done.stderr[-2000:]

@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
+from dominion_env.agents import bot_action, compile_bots
 
 from dominion_env import Game, VecGame
-from dominion_env.agents import bot_action, compile_bots
 from dominion_env.cards import TABLE
 from dominion_env.engine.batch import observe_game
 
@@ -73,6 +73,7 @@ def test_same_seed_same_games():
             out = v.step(v.random_actions())
             trace.append((out.observation.copy(), v.learner_seat.copy(), v.learner_rewards.copy()))
         return trace
+
     for a, b in zip(run(), run(), strict=True):
         for x, y in zip(a, b, strict=True):
             np.testing.assert_array_equal(x, y)
@@ -92,12 +93,15 @@ def test_final_observation_in_plain_mode_is_the_last_actor_view():
     np.testing.assert_array_equal(v.final_observation[0], expected)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(learner_seat=0), "learner_seat needs opponents"),
-    (dict(opponents=compile_bots(["Big Money"]), learner_seat=2), "learner_seat must be"),
-    (dict(opponents=compile_bots(["Big Money"]), learner_seat=True), "learner_seat must be"),
-    (dict(opponents=compile_bots(["Big Money", "Smithy", "Random"])), "give 1 bot or 1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(learner_seat=0), "learner_seat needs opponents"),
+        (dict(opponents=compile_bots(["Big Money"]), learner_seat=2), "learner_seat must be"),
+        (dict(opponents=compile_bots(["Big Money"]), learner_seat=True), "learner_seat must be"),
+        (dict(opponents=compile_bots(["Big Money", "Smithy", "Random"])), "give 1 bot or 1"),
+    ],
+)
 def test_bad_learner_settings(kwargs, message):
     with pytest.raises(ValueError, match=message):
         VecGame(2, players=2, **kwargs)
@@ -135,8 +139,11 @@ def test_game_in_learner_mode_after_set_scenario():
     (buying Gold with $6) before the learner in seat 1 decides."""
     g = Game("First Game", players=2, opponents=compile_bots(["Big Money"]), learner_seat=1)
     assert g.learner_seat == 1 and g.current_player == 1
-    g.set_scenario(hands={0: ["Silver", "Silver", "Copper", "Copper"], 1: ["Village"]},
-                   turn_player=0, phase="buy")
+    g.set_scenario(
+        hands={0: ["Silver", "Silver", "Copper", "Copper"], 1: ["Village"]},
+        turn_player=0,
+        phase="buy",
+    )
     assert g.current_player == 1 and g.turn_player == 1
     # clean-up reshuffled all five cards into the new hand
     assert g.zones(0)["hand"] == {"Copper": 2, "Silver": 2, "Gold": 1}

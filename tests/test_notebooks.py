@@ -13,8 +13,11 @@ NOTEBOOKS = sorted((pathlib.Path(__file__).parent.parent / "notebooks").glob("*.
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path):
     cells = json.loads(path.read_text())["cells"]
-    code = [c["source"] if isinstance(c["source"], str) else "".join(c["source"])
-            for c in cells if c["cell_type"] == "code"]
+    code = [
+        c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+        for c in cells
+        if c["cell_type"] == "code"
+    ]
     assert code, f"{path.name} has no code cells"
     scope: dict = {}
     for i, src in enumerate(code):

@@ -59,8 +59,11 @@ def capture(g):
         discards=[dict(z[p]["discard"]) for p in range(P)],
         in_play=[dict(z[p]["in_play"]) for p in range(P)],
         aside=[dict(z[p]["aside"]) for p in range(P)],
-        supply=dict(g.supply), trash=dict(g.trash), turn_player=g.turn_player,
-        turns_taken=[int(x) for x in g.state["player"][0, :P, TURNS_TAKEN]])
+        supply=dict(g.supply),
+        trash=dict(g.trash),
+        turn_player=g.turn_player,
+        turns_taken=[int(x) for x in g.state["player"][0, :P, TURNS_TAKEN]],
+    )
 
 
 def build(pos, players=PLAYERS, seed=SEED):
@@ -75,10 +78,15 @@ def at_turn_start(g):
     """g waits for its turn player's first Action play: nothing in play or aside, one Action,
     one Buy, no $ (the position set_scenario(phase="action") rebuilds exactly)."""
     turn = g.turn
-    return (not g.done and g.decision["kind"] == "play_action"
-            and g.current_player == g.turn_player and turn["actions"] == 1
-            and turn["buys"] == 1 and turn["coins"] == 0
-            and not any(g.zones(p)["in_play"] or g.zones(p)["aside"] for p in range(g.players)))
+    return (
+        not g.done
+        and g.decision["kind"] == "play_action"
+        and g.current_player == g.turn_player
+        and turn["actions"] == 1
+        and turn["buys"] == 1
+        and turn["coins"] == 0
+        and not any(g.zones(p)["in_play"] or g.zones(p)["aside"] for p in range(g.players))
+    )
 
 
 def midgame_position(players=PLAYERS, seed=SEED):
@@ -93,9 +101,13 @@ def midgame_position(players=PLAYERS, seed=SEED):
             break
         if step >= 60 and at_turn_start(g):
             pos = capture(g)
-            if all(sum(h.values()) >= 3 and len(d) >= 3 and len(set(d)) >= 2
-                   and any(x != y for x in h for y in w)
-                   for h, d, w in zip(pos["hands"], pos["decks"], pos["discards"], strict=True)):
+            if all(
+                sum(h.values()) >= 3
+                and len(d) >= 3
+                and len(set(d)) >= 2
+                and any(x != y for x in h for y in w)
+                for h, d, w in zip(pos["hands"], pos["decks"], pos["discards"], strict=True)
+            ):
                 return g, pos
         g.step(int(rng.choice(np.flatnonzero(g.action_mask))))
     pytest.fail("no suitable mid-game position found")
@@ -156,6 +168,7 @@ def assert_same_view(a, b, viewer):
 
 # -- hidden information, through set_scenario -----------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def position():
     return midgame_position()
@@ -194,8 +207,10 @@ def test_opponent_hand_contents_are_hidden(position, other):
             if v != o:
                 assert_same_view(base.observation(v), changed.observation(v), v)
         # ... while o itself sees its new hand
-        assert not np.array_equal(split(base.observation(o), PLAYERS)["hand"],
-                                  split(changed.observation(o), PLAYERS)["hand"])
+        assert not np.array_equal(
+            split(base.observation(o), PLAYERS)["hand"],
+            split(changed.observation(o), PLAYERS)["hand"],
+        )
     assert tested > 0
 
 
@@ -222,6 +237,7 @@ def test_own_hand_is_seen(position):
 
 
 # -- hidden information, on live positions of a real game -----------------------------------
+
 
 def test_hidden_changes_never_show_in_a_real_game():
     """At every decision of a random game (inside card effects too): permuting any draw pile
@@ -273,6 +289,7 @@ def test_hidden_changes_never_show_in_a_real_game():
 
 # -- seat rotation --------------------------------------------------------------------------
 
+
 def owned_counts(g, p):
     s = g.state
     out = s["zone"][0, p, [HAND, DISCARD, IN_PLAY, ASIDE]].sum(axis=0).astype(np.int64)
@@ -309,7 +326,8 @@ def test_seats_are_rotated_to_the_viewer(players, kingdom):
         np.testing.assert_array_equal(o["discard"], s["zone"][0, v, DISCARD])
         n = int(s["player"][0, v, DECK_LEN])
         np.testing.assert_array_equal(
-            o["draw_pile"], np.bincount(s["deck"][0, v, :n], minlength=NUM_CARDS))
+            o["draw_pile"], np.bincount(s["deck"][0, v, :n], minlength=NUM_CARDS)
+        )
         assert np.flatnonzero(o["turn_seat"]).tolist() == [(g.turn_player - v) % P]
 
 
@@ -319,8 +337,7 @@ def test_scenario_seats_by_hand_size():
     g = Game("random", players=P, seed=0, auto_resolve=False)
     hands = [["Copper"] * (p + 1) for p in range(P)]
     hands[2][0] = "Village"  # the turn player stops in its Action phase, hand untouched
-    g.set_scenario(hands=hands, decks=[["Estate"] * (10 + p) for p in range(P)],
-                   turn_player=2)
+    g.set_scenario(hands=hands, decks=[["Estate"] * (10 + p) for p in range(P)], turn_player=2)
     assert g.decision["kind"] == "play_action" and g.current_player == 2
     for v in range(P):
         o = split(g.observation(v), P)
@@ -332,6 +349,7 @@ def test_scenario_seats_by_hand_size():
 
 
 # -- the layout -----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_split_covers_the_whole_vector(players):
@@ -370,21 +388,34 @@ def test_observation_size_per_player_count(players):
 
 # -- what a player knows about the top of its own deck --------------------------------------
 
+
 def _known(g, p):
     view = split(g.observation(p), g.players)
     return {NAMES[c]: int(k) for c, k in enumerate(view["known_top"]) if k}
 
 
 def _kingdom(*cards):
-    filler = ["Village", "Smithy", "Market", "Festival", "Laboratory", "Cellar", "Moat",
-              "Workshop", "Woodcutter", "Great Hall"]
-    return list(cards) + [c for c in filler if c not in cards][:10 - len(cards)]
+    filler = [
+        "Village",
+        "Smithy",
+        "Market",
+        "Festival",
+        "Laboratory",
+        "Cellar",
+        "Moat",
+        "Workshop",
+        "Woodcutter",
+        "Great Hall",
+    ]
+    return list(cards) + [c for c in filler if c not in cards][: 10 - len(cards)]
 
 
 def test_a_card_put_on_the_deck_is_known_to_its_owner_until_drawn():
     g = Game(_kingdom("Courtyard"), players=2)
-    g.set_scenario(hands={0: ["Courtyard", "Gold", "Estate"]},
-                   decks={0: ["Copper", "Copper", "Copper", "Silver", "Estate"]})
+    g.set_scenario(
+        hands={0: ["Courtyard", "Gold", "Estate"]},
+        decks={0: ["Copper", "Copper", "Copper", "Silver", "Estate"]},
+    )
     assert _known(g, 0) == {}  # a scenario's deck is unknown
     g.step("Courtyard")  # draws the three Coppers
     g.step("Gold")  # Gold goes back on top
@@ -397,8 +428,9 @@ def test_a_card_put_on_the_deck_is_known_to_its_owner_until_drawn():
 def test_known_top_cards_are_used_up_by_draws():
     """Clean-up draws the known Gold (and the unknown cards below it): nothing is known."""
     g = Game(_kingdom("Courtyard"), players=2, autoplay_treasures=True)
-    g.set_scenario(hands={0: ["Courtyard", "Gold", "Estate"]},
-                   decks={0: ["Copper"] * 3 + ["Silver"] * 6})
+    g.set_scenario(
+        hands={0: ["Courtyard", "Gold", "Estate"]}, decks={0: ["Copper"] * 3 + ["Silver"] * 6}
+    )
     g.step("Courtyard")
     g.step("Gold")
     while g.current_player == 0 and g.turn_player == 0:
@@ -409,8 +441,12 @@ def test_known_top_cards_are_used_up_by_draws():
 
 def test_bureaucrat_silver_and_harbinger_topdecks_are_known():
     g = Game(_kingdom("Bureaucrat", "Harbinger"), players=2)
-    g.set_scenario(hands={0: ["Harbinger", "Bureaucrat"]}, decks={0: ["Copper", "Copper"]},
-                   discards={0: ["Gold"]}, actions=2)
+    g.set_scenario(
+        hands={0: ["Harbinger", "Bureaucrat"]},
+        decks={0: ["Copper", "Copper"]},
+        discards={0: ["Gold"]},
+        actions=2,
+    )
     g.step("Harbinger")  # draws a Copper
     g.step("Gold")  # Gold from the discard pile onto the deck
     assert _known(g, 0) == {"Gold": 1}
@@ -421,8 +457,11 @@ def test_bureaucrat_silver_and_harbinger_topdecks_are_known():
 
 def test_chancellor_and_a_shuffle_forget_the_top():
     g = Game(_kingdom("Chancellor", "Courtyard"), players=2)
-    g.set_scenario(hands={0: ["Courtyard", "Chancellor", "Gold"]},
-                   decks={0: ["Copper", "Copper", "Copper", "Silver"]}, actions=2)
+    g.set_scenario(
+        hands={0: ["Courtyard", "Chancellor", "Gold"]},
+        decks={0: ["Copper", "Copper", "Copper", "Silver"]},
+        actions=2,
+    )
     g.step("Courtyard")
     g.step("Gold")
     assert _known(g, 0) == {"Gold": 1}

@@ -10,8 +10,18 @@ from dominion_env.engine import effects
 from dominion_env.engine.kingdoms import is_implemented, playable_kingdom_cards, resolve_kingdom
 
 # the 10 cards without special effects, in card-id order (Supply pile sizes are checked on them)
-VANILLA = ("Village", "Gardens", "Smithy", "Festival", "Laboratory", "Market", "Woodcutter",
-           "Great Hall", "Duke", "Harem")
+VANILLA = (
+    "Village",
+    "Gardens",
+    "Smithy",
+    "Festival",
+    "Laboratory",
+    "Market",
+    "Woodcutter",
+    "Great Hall",
+    "Duke",
+    "Harem",
+)
 BASICS = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
 
 # players: Copper, Silver, Gold, Estate/Duchy/Victory kingdom, Province, Curse (../shared/CARDS.md)
@@ -27,12 +37,26 @@ PILES = {
 @pytest.mark.parametrize("players", sorted(PILES))
 def test_supply_pile_sizes(players):
     copper, silver, gold, victory, province, curse = PILES[players]
-    expected = {"Copper": copper, "Silver": silver, "Gold": gold, "Estate": victory,
-                "Duchy": victory, "Province": province, "Curse": curse,
-                # Action kingdom piles: 10; Victory kingdom piles: like Estate/Duchy
-                "Village": 10, "Smithy": 10, "Festival": 10, "Laboratory": 10, "Market": 10,
-                "Woodcutter": 10, "Gardens": victory, "Great Hall": victory, "Duke": victory,
-                "Harem": victory}
+    expected = {
+        "Copper": copper,
+        "Silver": silver,
+        "Gold": gold,
+        "Estate": victory,
+        "Duchy": victory,
+        "Province": province,
+        "Curse": curse,
+        # Action kingdom piles: 10; Victory kingdom piles: like Estate/Duchy
+        "Village": 10,
+        "Smithy": 10,
+        "Festival": 10,
+        "Laboratory": 10,
+        "Market": 10,
+        "Woodcutter": 10,
+        "Gardens": victory,
+        "Great Hall": victory,
+        "Duke": victory,
+        "Harem": victory,
+    }
     for seed in (0, 5):
         g = Game(list(VANILLA), players=players, seed=seed)
         assert g.supply == expected
@@ -53,8 +77,7 @@ def test_random_kingdom_pile_sizes(players):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_starting_decks(players):
     for seed in (0, 1, 2):
-        g = Game("random", players=players, seed=seed, autoplay_treasures=False,
-                 auto_resolve=False)
+        g = Game("random", players=players, seed=seed, autoplay_treasures=False, auto_resolve=False)
         first = g.turn["player"]
         for p in range(players):
             z = g.zones(p)
@@ -64,8 +87,14 @@ def test_starting_decks(players):
             assert z["discard"] == {} and z["in_play"] == {} and z["aside"] == {}
         # no starting hand has an Action: the first player is asked to play a Treasure
         assert g.decision["kind"] == "play_treasure" and g.current_player == first
-        assert g.turn == {"turn_number": 1, "player": first, "phase": "buy", "actions": 1,
-                          "buys": 1, "coins": 0}
+        assert g.turn == {
+            "turn_number": 1,
+            "player": first,
+            "phase": "buy",
+            "actions": 1,
+            "buys": 1,
+            "coins": 0,
+        }
         assert g.scores() == [3] * players
         assert not g.done and list(g.rewards) == [0.0] * players
 
@@ -78,8 +107,15 @@ def test_first_player_option_and_random_first_player():
 
 
 def test_recommended_kingdom_names():
-    assert set(RECOMMENDED) == {"First Game", "Victory Dance", "Secret Schemes", "Best Wishes",
-                                "Deconstruction", "Hand Madness", "Underlings"}
+    assert set(RECOMMENDED) == {
+        "First Game",
+        "Victory Dance",
+        "Secret Schemes",
+        "Best Wishes",
+        "Deconstruction",
+        "Hand Madness",
+        "Underlings",
+    }
     for name, set_cards in RECOMMENDED.items():
         assert len(set_cards) == 10 and len(set(set_cards)) == 10, name
         for c in set_cards:
@@ -116,8 +152,11 @@ def test_recommended_kingdoms_name_missing_cards(name, only_vanilla):
 
 
 def check_missing(name, missing):
-    for make in (lambda: resolve_kingdom(name), lambda: Game(name),
-                 lambda: Game(list(RECOMMENDED[name]))):
+    for make in (
+        lambda: resolve_kingdom(name),
+        lambda: Game(name),
+        lambda: Game(list(RECOMMENDED[name])),
+    ):
         with pytest.raises(NotImplementedError) as err:
             make()
         msg = str(err.value)

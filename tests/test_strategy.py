@@ -3,47 +3,69 @@
 import textwrap
 
 import pytest
-
 from dominion_env.agents import BOTS, Bot, bot_action, compile_bots, kingdom_for, load_bots
 from dominion_env.agents.strategy import parse_condition
+
 from dominion_env import Game
 
-KINGDOM = ["Village", "Smithy", "Cellar", "Moat", "Market", "Witch", "Militia", "Gardens",
-           "Laboratory", "Festival"]
+KINGDOM = [
+    "Village",
+    "Smithy",
+    "Cellar",
+    "Moat",
+    "Market",
+    "Witch",
+    "Militia",
+    "Gardens",
+    "Laboratory",
+    "Festival",
+]
 
 
 def buy_with(rule, coins=5, supply=None, hands=None, discards=None, players=2, **kw):
     """What a bot with rules [rule, 'Silver'] buys with $coins in the given position."""
     g = Game(KINGDOM, players=players, seed=0)
-    g.set_scenario(hands=hands or {}, discards=discards or {}, supply=supply, phase="buying",
-                   coins=coins, **kw)
+    g.set_scenario(
+        hands=hands or {}, discards=discards or {}, supply=supply, phase="buying", coins=coins, **kw
+    )
     return bot_action(Bot("probe", [rule, "Silver"]), g)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("money > 18", ("money", 0, ">", 18)),
-    ("pile Province <= 4", ("pile", "Province", "<=", 4)),
-    ("count Witch < 2", ("count", "Witch", "<", 2)),
-    ("gains_to_end<=3", ("gains_to_end", 0, "<=", 3)),
-    ("vp_lead != -2", ("vp_lead", 0, "!=", -2)),
-    ("hand Gold >= 1", ("hand", "Gold", ">=", 1)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("money > 18", ("money", 0, ">", 18)),
+        ("pile Province <= 4", ("pile", "Province", "<=", 4)),
+        ("count Witch < 2", ("count", "Witch", "<", 2)),
+        ("gains_to_end<=3", ("gains_to_end", 0, "<=", 3)),
+        ("vp_lead != -2", ("vp_lead", 0, "!=", -2)),
+        ("hand Gold >= 1", ("hand", "Gold", ">=", 1)),
+    ],
+)
 def test_parse_condition(text, expected):
     from dominion_env.agents.strategy import OP_SYMBOLS, QUANTITY_NAMES
+
     from dominion_env.cards import ID
+
     q, arg, op, value = parse_condition(text)
-    assert (QUANTITY_NAMES[q], op, value) == (expected[0], OP_SYMBOLS.index(expected[2]),
-                                              expected[3])
+    assert (QUANTITY_NAMES[q], op, value) == (
+        expected[0],
+        OP_SYMBOLS.index(expected[2]),
+        expected[3],
+    )
     assert arg == (ID[expected[1]] if isinstance(expected[1], str) else 0)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("money >> 3", "cannot read condition"),
-    ("wealth > 3", "unknown quantity 'wealth'"),
-    ("count > 3", "needs a card name"),
-    ("money Gold > 3", "takes no card name"),
-    ("pile Provinse < 3", "Provinse"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("money >> 3", "cannot read condition"),
+        ("wealth > 3", "unknown quantity 'wealth'"),
+        ("count > 3", "needs a card name"),
+        ("money Gold > 3", "takes no card name"),
+        ("pile Provinse < 3", "Provinse"),
+    ],
+)
 def test_bad_conditions_are_refused_by_name(text, message):
     with pytest.raises(ValueError, match=message):
         Bot("bad", [("Gold", text)]).compiled_rules()
@@ -120,7 +142,8 @@ def test_kingdom_cards_and_kingdom_for():
 
 def test_load_bots_from_toml(tmp_path):
     path = tmp_path / "bots.toml"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         [[bot]]
         name = "Witchy"
         source = "test"
@@ -134,21 +157,25 @@ def test_load_bots_from_toml(tmp_path):
         [[bot]]
         name = "Chaos"
         random = true
-    """))
+    """)
+    )
     witchy, chaos = load_bots(path)
     assert witchy.name == "Witchy" and witchy.rules[1] == ("Witch", "count Witch < 2")
     assert chaos.random
     assert compile_bots([witchy, chaos]).kind.tolist() == [0, 1]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[[bot]]\nname = 'x'\nrules = [['Gould']]", "unknown card"),
-    ("[[bot]]\nrules = ['Gold']", "needs a name"),
-    ("[[bot]]\nname = 'x'\nrule = ['Gold']", "unknown key"),
-    ("[[bot]]\nname = 'x'\nrules = [3]", "expected a card name"),
-    ("name = 'x'", r"expected one or more \[\[bot\]\]"),
-    ("[[bot]\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[[bot]]\nname = 'x'\nrules = [['Gould']]", "unknown card"),
+        ("[[bot]]\nrules = ['Gold']", "needs a name"),
+        ("[[bot]]\nname = 'x'\nrule = ['Gold']", "unknown key"),
+        ("[[bot]]\nname = 'x'\nrules = [3]", "expected a card name"),
+        ("name = 'x'", r"expected one or more \[\[bot\]\]"),
+        ("[[bot]\n", "not valid TOML"),
+    ],
+)
 def test_bad_toml_is_refused_clearly(tmp_path, text, message):
     path = tmp_path / "bad.toml"
     path.write_text(text)

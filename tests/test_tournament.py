@@ -5,9 +5,8 @@ import itertools
 
 import numpy as np
 import pytest
-
 from dominion_env.agents import Bot
-from dominion_env.cli import main
+
 from dominion_env.analysis.tournament import (
     bradley_terry,
     bt_standard_errors,
@@ -15,6 +14,7 @@ from dominion_env.analysis.tournament import (
     run_tournament,
     seat_cycle,
 )
+from dominion_env.cli import main
 
 FOUR = ["Big Money", "Big Money Ultimate", "Smithy", "Random"]
 
@@ -105,8 +105,7 @@ def test_matrix_is_consistent(four):
     lo, hi = r.ci
     assert (lo[off] <= s[off]).all() and (s[off] <= hi[off]).all()
     rows = r.pair_rows()
-    assert len(rows) == 12 and all(x["wins"] + x["ties"] + x["losses"] == x["games"]
-                                   for x in rows)
+    assert len(rows) == 12 and all(x["wins"] + x["ties"] + x["losses"] == x["games"] for x in rows)
 
 
 def test_strong_beats_weak(four):
@@ -122,8 +121,10 @@ def test_same_seed_same_results_and_pairs_independent_of_the_field(four):
         i, j, k, m = four.index(a), four.index(b), again.index(a), again.index(b)
         assert four.wins[i, j] == again.wins[k, m] and four.ties[i, j] == again.ties[k, m]
     pair = run_tournament(["Big Money Ultimate", "Big Money"], games=200, seed=1)
-    assert pair.wins[pair.index("Big Money"), pair.index("Big Money Ultimate")] == \
-        four.wins[four.index("Big Money"), four.index("Big Money Ultimate")]
+    assert (
+        pair.wins[pair.index("Big Money"), pair.index("Big Money Ultimate")]
+        == four.wins[four.index("Big Money"), four.index("Big Money Ultimate")]
+    )
     other = run_tournament(FOUR, games=200, seed=2)
     assert not np.array_equal(other.wins, four.wins)
 
@@ -168,8 +169,18 @@ def test_files_are_written_and_readable(four, tmp_path):
     with open(paths["winrates"]) as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 12
-    assert list(rows[0]) == ["bot", "opponent", "games", "wins", "ties", "losses", "truncated",
-                             "win_rate", "ci_lo", "ci_hi"]
+    assert list(rows[0]) == [
+        "bot",
+        "opponent",
+        "games",
+        "wins",
+        "ties",
+        "losses",
+        "truncated",
+        "win_rate",
+        "ci_lo",
+        "ci_hi",
+    ]
     bm = next(x for x in rows if x["bot"] == "Big Money" and x["opponent"] == "Random")
     assert int(bm["games"]) == 200 and float(bm["win_rate"]) >= 0.98
     with open(paths["ratings"]) as f:
@@ -200,8 +211,22 @@ def test_cli_end_to_end(tmp_path, capsys):
     toml = tmp_path / "mine.toml"
     toml.write_text('[[bot]]\nname = "My Gold"\nrules = ["Province", "Gold", "Silver"]\n')
     out = tmp_path / "t"
-    rc = main(["tournament", "Big Money", "Random", "--bots-file", str(toml), "--games", "40",
-               "--seed", "3", "--out", str(out), "--quiet"])
+    rc = main(
+        [
+            "tournament",
+            "Big Money",
+            "Random",
+            "--bots-file",
+            str(toml),
+            "--games",
+            "40",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     assert rc == 0
     text = capsys.readouterr().out
     assert "My Gold" in text and "Big Money" in text and "games/s" in text
@@ -209,14 +234,17 @@ def test_cli_end_to_end(tmp_path, capsys):
         assert (out / f).stat().st_size > 0
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["Big Money", "No Such Bot"], "unknown bot 'No Such Bot'"),
-    (["Big Money"], "at least 2 bots"),
-    (["Big Money", "Random", "--players", "7"], "2 to 6"),
-    (["Big Money", "Random", "Smithy", "--players", "4"], "at least 4 bots"),
-    (["Big Money", "Random", "--kingdom", "Nowhere"], "unknown kingdom"),
-    ([], "no bots"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["Big Money", "No Such Bot"], "unknown bot 'No Such Bot'"),
+        (["Big Money"], "at least 2 bots"),
+        (["Big Money", "Random", "--players", "7"], "2 to 6"),
+        (["Big Money", "Random", "Smithy", "--players", "4"], "at least 4 bots"),
+        (["Big Money", "Random", "--kingdom", "Nowhere"], "unknown kingdom"),
+        ([], "no bots"),
+    ],
+)
 def test_cli_bad_input(argv, message, tmp_path):
     with pytest.raises(SystemExit) as e:
         main(["tournament", *argv, "--games", "10", "--out", str(tmp_path), "--quiet"])

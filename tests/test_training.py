@@ -12,25 +12,25 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
-from dominion_env import VecGame  # noqa: E402
 from dominion_env.agents import compile_bots, get_bot  # noqa: E402
+from dominion_env.train.evaluate import evaluate  # noqa: E402
+from dominion_env.train.policy import Agent, AgentInfo, PolicyNet, load_agent  # noqa: E402
+from dominion_env.train.ppo import TrainConfig, Trainer, train  # noqa: E402
+from dominion_env.train.seats import PolicySeats  # noqa: E402
+
+from dominion_env import VecGame  # noqa: E402
 from dominion_env.analysis.arena import play_games, summarize  # noqa: E402
 from dominion_env.analysis.mixed import play_mixed  # noqa: E402
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.engine.observation import obs_bounds, obs_scale, obs_size  # noqa: E402
 from dominion_env.shaping import VPShaping, vp_potential  # noqa: E402
-from dominion_env.train.evaluate import evaluate  # noqa: E402
-from dominion_env.train.policy import Agent, AgentInfo, PolicyNet, load_agent  # noqa: E402
-from dominion_env.train.ppo import TrainConfig, Trainer, train  # noqa: E402
-from dominion_env.train.seats import PolicySeats  # noqa: E402
 
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_shaped_returns_equal_game_results(players):
     # potential-based shaping: every game's shaped rewards sum to its result, exactly as
     # +1/0/-1 (0 for a truncated game), whatever the policy; the turn limit makes truncations
-    vec = VecGame(128, players, opponents=compile_bots("Big Money"), vp_shaping=0.05,
-                  turn_limit=12)
+    vec = VecGame(128, players, opponents=compile_bots("Big Money"), vp_shaping=0.05, turn_limit=12)
     vec.reset(seed=4)
     total = np.zeros(128)
     checked = shaped_nonzero = truncated = 0
@@ -82,7 +82,7 @@ def test_raw_bounds_hold_and_are_tighter_than_before():
     for _ in range(400):
         assert (out.observation >= lo).all() and (out.observation <= hi).all()
         out = vec.step(vec.random_actions())
-    assert hi[: 64].max() == 127  # a count of one card
+    assert hi[:64].max() == 127  # a count of one card
 
 
 def test_scores_are_every_players_vp():
@@ -122,8 +122,9 @@ def test_policy_seats_serve_each_row_by_its_owner():
 
 def tiny_agent(players=2) -> Agent:
     torch.manual_seed(0)
-    return Agent(PolicyNet(obs_size(players), (16,)), AgentInfo(name="tiny", players=players,
-                                                                  hidden=(16,)))
+    return Agent(
+        PolicyNet(obs_size(players), (16,)), AgentInfo(name="tiny", players=players, hidden=(16,))
+    )
 
 
 def test_an_agent_sits_at_a_table_with_bots():
@@ -146,9 +147,19 @@ def test_mixed_tables_of_bots_only_play_the_arenas_games():
 
 
 def test_trainer_smoke_save_load_resume(tmp_path):
-    cfg = TrainConfig(steps=2048, num_envs=64, rollout=16, epochs=1, minibatch=512,
-                      hidden=(32,), bc_steps=512, opponents={"Big Money": 1, "self": 1},
-                      log_every=1024, snapshot_every=1024, out=str(tmp_path / "run"))
+    cfg = TrainConfig(
+        steps=2048,
+        num_envs=64,
+        rollout=16,
+        epochs=1,
+        minibatch=512,
+        hidden=(32,),
+        bc_steps=512,
+        opponents={"Big Money": 1, "self": 1},
+        log_every=1024,
+        snapshot_every=1024,
+        out=str(tmp_path / "run"),
+    )
     t = train(cfg)
     assert t.steps >= 2048
     imitation = [h for h in t.history if h.get("phase") == "imitation"]
@@ -178,11 +189,30 @@ def test_cli_evaluate_json(tmp_path, capsys):
 
     a = tiny_agent()
     path = save_agent(a.net, a.info, tmp_path / "tiny.pt")
-    cli(["evaluate", str(path), "--opponent", "Big Money", "--games", "20", "--kingdom",
-         "First Game", "--json"])
+    cli(
+        [
+            "evaluate",
+            str(path),
+            "--opponent",
+            "Big Money",
+            "--games",
+            "20",
+            "--kingdom",
+            "First Game",
+            "--json",
+        ]
+    )
     line = json.loads(capsys.readouterr().out.strip().splitlines()[0])
-    for key in ("opponent", "games", "wins", "ties", "losses", "win_rate", "win_ci_low",
-                "win_ci_high"):
+    for key in (
+        "opponent",
+        "games",
+        "wins",
+        "ties",
+        "losses",
+        "win_rate",
+        "win_ci_low",
+        "win_ci_high",
+    ):
         assert key in line
 
 

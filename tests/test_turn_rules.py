@@ -13,14 +13,30 @@ from scenario import covers
 from dominion_env import Game
 
 # the kingdom of every test here: the 10 cards without special effects
-VANILLA = ["Village", "Smithy", "Laboratory", "Market", "Festival", "Woodcutter", "Great Hall",
-           "Harem", "Gardens", "Duke"]
+VANILLA = [
+    "Village",
+    "Smithy",
+    "Laboratory",
+    "Market",
+    "Festival",
+    "Woodcutter",
+    "Great Hall",
+    "Harem",
+    "Gardens",
+    "Duke",
+]
 
 
 def game(players=2, *, autoplay=False, auto_resolve=False, **kw):
     """A game that stops at every decision (treasures played by hand unless ``autoplay``)."""
-    return Game(VANILLA, players=players, seed=0, autoplay_treasures=autoplay,
-                auto_resolve=auto_resolve, **kw)
+    return Game(
+        VANILLA,
+        players=players,
+        seed=0,
+        autoplay_treasures=autoplay,
+        auto_resolve=auto_resolve,
+        **kw,
+    )
 
 
 def counts(cards):
@@ -41,8 +57,13 @@ def assert_zones(g, p, *, hand=(), deck=(), discard=(), in_play=(), aside=()):
 
 def assert_turn(g, *, player=0, phase, actions, buys, coins):
     t = g.turn
-    assert (t["player"], t["phase"], t["actions"], t["buys"], t["coins"]) == \
-        (player, phase, actions, buys, coins), t
+    assert (t["player"], t["phase"], t["actions"], t["buys"], t["coins"]) == (
+        player,
+        phase,
+        actions,
+        buys,
+        coins,
+    ), t
 
 
 def fresh_supply(g):
@@ -61,54 +82,151 @@ def shuffles(g):
 # name, hand, deck (top first), plays, expected: hand, deck, in_play, actions, buys, coins,
 # next decision kind
 ACTION_ROWS = [
-    ("Village",
-     ["Village", "Copper", "Estate"], ["Silver", "Gold"], ["Village"],
-     ["Copper", "Estate", "Silver"], ["Gold"], ["Village"], 2, 1, 0, "play_treasure"),
-    ("Smithy",
-     ["Smithy", "Copper"], ["Estate", "Gold", "Silver", "Duchy"], ["Smithy"],
-     ["Copper", "Estate", "Gold", "Silver"], ["Duchy"], ["Smithy"], 0, 1, 0, "play_treasure"),
-    ("Laboratory",
-     ["Laboratory", "Estate"], ["Copper", "Copper", "Gold"], ["Laboratory"],
-     ["Estate", "Copper", "Copper"], ["Gold"], ["Laboratory"], 1, 1, 0, "play_treasure"),
-    ("Market",
-     ["Market", "Estate"], ["Gold", "Silver"], ["Market"],
-     ["Estate", "Gold"], ["Silver"], ["Market"], 1, 2, 1, "play_treasure"),
-    ("Festival",
-     ["Festival", "Estate"], ["Gold"], ["Festival"],
-     ["Estate"], ["Gold"], ["Festival"], 2, 2, 2, "buy"),
-    ("Woodcutter",
-     ["Woodcutter", "Copper"], ["Gold"], ["Woodcutter"],
-     ["Copper"], ["Gold"], ["Woodcutter"], 0, 2, 2, "play_treasure"),
-    ("Great Hall",
-     ["Great Hall", "Estate"], ["Duchy", "Gold"], ["Great Hall"],
-     ["Estate", "Duchy"], ["Gold"], ["Great Hall"], 1, 1, 0, "buy"),
+    (
+        "Village",
+        ["Village", "Copper", "Estate"],
+        ["Silver", "Gold"],
+        ["Village"],
+        ["Copper", "Estate", "Silver"],
+        ["Gold"],
+        ["Village"],
+        2,
+        1,
+        0,
+        "play_treasure",
+    ),
+    (
+        "Smithy",
+        ["Smithy", "Copper"],
+        ["Estate", "Gold", "Silver", "Duchy"],
+        ["Smithy"],
+        ["Copper", "Estate", "Gold", "Silver"],
+        ["Duchy"],
+        ["Smithy"],
+        0,
+        1,
+        0,
+        "play_treasure",
+    ),
+    (
+        "Laboratory",
+        ["Laboratory", "Estate"],
+        ["Copper", "Copper", "Gold"],
+        ["Laboratory"],
+        ["Estate", "Copper", "Copper"],
+        ["Gold"],
+        ["Laboratory"],
+        1,
+        1,
+        0,
+        "play_treasure",
+    ),
+    (
+        "Market",
+        ["Market", "Estate"],
+        ["Gold", "Silver"],
+        ["Market"],
+        ["Estate", "Gold"],
+        ["Silver"],
+        ["Market"],
+        1,
+        2,
+        1,
+        "play_treasure",
+    ),
+    (
+        "Festival",
+        ["Festival", "Estate"],
+        ["Gold"],
+        ["Festival"],
+        ["Estate"],
+        ["Gold"],
+        ["Festival"],
+        2,
+        2,
+        2,
+        "buy",
+    ),
+    (
+        "Woodcutter",
+        ["Woodcutter", "Copper"],
+        ["Gold"],
+        ["Woodcutter"],
+        ["Copper"],
+        ["Gold"],
+        ["Woodcutter"],
+        0,
+        2,
+        2,
+        "play_treasure",
+    ),
+    (
+        "Great Hall",
+        ["Great Hall", "Estate"],
+        ["Duchy", "Gold"],
+        ["Great Hall"],
+        ["Estate", "Duchy"],
+        ["Gold"],
+        ["Great Hall"],
+        1,
+        1,
+        0,
+        "buy",
+    ),
     # a chain: Village (+1 card +2 actions) -> Festival -> Smithy -> Market -> Laboratory
-    ("chain",
-     ["Village", "Festival", "Smithy", "Market", "Laboratory"],
-     ["Estate", "Duchy", "Copper", "Silver", "Gold", "Province", "Curse", "Gardens"],
-     ["Village", "Festival", "Smithy", "Market", "Laboratory"],
-     ["Estate", "Duchy", "Copper", "Silver", "Gold", "Province", "Curse"], ["Gardens"],
-     ["Village", "Festival", "Smithy", "Market", "Laboratory"], 2, 3, 3, "play_treasure"),
+    (
+        "chain",
+        ["Village", "Festival", "Smithy", "Market", "Laboratory"],
+        ["Estate", "Duchy", "Copper", "Silver", "Gold", "Province", "Curse", "Gardens"],
+        ["Village", "Festival", "Smithy", "Market", "Laboratory"],
+        ["Estate", "Duchy", "Copper", "Silver", "Gold", "Province", "Curse"],
+        ["Gardens"],
+        ["Village", "Festival", "Smithy", "Market", "Laboratory"],
+        2,
+        3,
+        3,
+        "play_treasure",
+    ),
     # two Great Halls and a Woodcutter with the actions they give
-    ("great hall chain",
-     ["Great Hall", "Woodcutter"], ["Great Hall", "Estate", "Silver"],
-     ["Great Hall", "Great Hall", "Woodcutter"],
-     ["Estate"], ["Silver"], ["Great Hall", "Great Hall", "Woodcutter"], 0, 2, 2, "buy"),
+    (
+        "great hall chain",
+        ["Great Hall", "Woodcutter"],
+        ["Great Hall", "Estate", "Silver"],
+        ["Great Hall", "Great Hall", "Woodcutter"],
+        ["Estate"],
+        ["Silver"],
+        ["Great Hall", "Great Hall", "Woodcutter"],
+        0,
+        2,
+        2,
+        "buy",
+    ),
     # Villages stack actions
-    ("village village smithy",
-     ["Village", "Village", "Smithy"], ["Copper", "Copper", "Estate", "Estate", "Silver"],
-     ["Village", "Village", "Smithy"],
-     ["Copper", "Copper", "Estate", "Estate", "Silver"], [],
-     ["Village", "Village", "Smithy"], 2, 1, 0, "play_treasure"),
+    (
+        "village village smithy",
+        ["Village", "Village", "Smithy"],
+        ["Copper", "Copper", "Estate", "Estate", "Silver"],
+        ["Village", "Village", "Smithy"],
+        ["Copper", "Copper", "Estate", "Estate", "Silver"],
+        [],
+        ["Village", "Village", "Smithy"],
+        2,
+        1,
+        0,
+        "play_treasure",
+    ),
 ]
 
 
 @pytest.mark.parametrize(
     "hand,deck,plays,exp_hand,exp_deck,exp_in_play,actions,buys,coins,kind",
-    [row[1:] for row in ACTION_ROWS], ids=[row[0] for row in ACTION_ROWS])
+    [row[1:] for row in ACTION_ROWS],
+    ids=[row[0] for row in ACTION_ROWS],
+)
 @covers("Village", "Smithy", "Laboratory", "Market", "Festival", "Woodcutter", "Great Hall")
-def test_action_accounting(hand, deck, plays, exp_hand, exp_deck, exp_in_play, actions, buys,
-                           coins, kind):
+def test_action_accounting(
+    hand, deck, plays, exp_hand, exp_deck, exp_in_play, actions, buys, coins, kind
+):
     g = game()
     g.set_scenario(hands={0: hand}, decks={0: deck}, discards={0: ["Province"]})
     supply = fresh_supply(g)
@@ -127,8 +245,9 @@ def test_action_accounting(hand, deck, plays, exp_hand, exp_deck, exp_in_play, a
 
 def test_action_phase_offers_exactly_the_action_cards_in_hand():
     g = game()
-    g.set_scenario(hands={0: ["Market", "Village", "Copper", "Great Hall", "Harem", "Gardens",
-                              "Estate"]})
+    g.set_scenario(
+        hands={0: ["Market", "Village", "Copper", "Great Hall", "Harem", "Gardens", "Estate"]}
+    )
     assert g.decision["kind"] == "play_action" and g.decision["player"] == 0
     # Harem (Treasure-Victory) and Gardens/Estate (Victory) are not Actions
     assert g.legal_actions() == ["Village", "Market", "Great Hall", "PASS"]
@@ -196,12 +315,44 @@ def test_no_action_card_in_hand_skips_action_phase():
 # Buy phase
 # ---------------------------------------------------------------------------------------------
 
-COSTS = {"Copper": 0, "Curse": 0, "Estate": 2, "Silver": 3, "Village": 3, "Woodcutter": 3,
-         "Great Hall": 3, "Gardens": 4, "Smithy": 4, "Duchy": 5, "Festival": 5,
-         "Laboratory": 5, "Market": 5, "Duke": 5, "Gold": 6, "Harem": 6, "Province": 8}
-ORDER = ["Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse", "Village",
-         "Gardens", "Smithy", "Festival", "Laboratory", "Market", "Woodcutter", "Great Hall",
-         "Duke", "Harem"]  # card-id order, the order of legal_actions()
+COSTS = {
+    "Copper": 0,
+    "Curse": 0,
+    "Estate": 2,
+    "Silver": 3,
+    "Village": 3,
+    "Woodcutter": 3,
+    "Great Hall": 3,
+    "Gardens": 4,
+    "Smithy": 4,
+    "Duchy": 5,
+    "Festival": 5,
+    "Laboratory": 5,
+    "Market": 5,
+    "Duke": 5,
+    "Gold": 6,
+    "Harem": 6,
+    "Province": 8,
+}
+ORDER = [
+    "Copper",
+    "Silver",
+    "Gold",
+    "Estate",
+    "Duchy",
+    "Province",
+    "Curse",
+    "Village",
+    "Gardens",
+    "Smithy",
+    "Festival",
+    "Laboratory",
+    "Market",
+    "Woodcutter",
+    "Great Hall",
+    "Duke",
+    "Harem",
+]  # card-id order, the order of legal_actions()
 
 
 def affordable(coins, empty=()):
@@ -244,8 +395,14 @@ def test_cannot_buy_from_empty_pile(empty):
 @covers("Silver", "Duchy")
 def test_buying_takes_from_supply_into_discard_and_spends_coins_and_buys():
     g = game()
-    g.set_scenario(phase="buying", coins=8, buys=2, hands={0: ["Estate"]},
-                   decks={0: ["Copper"] * 6}, discards={0: ["Curse"]})
+    g.set_scenario(
+        phase="buying",
+        coins=8,
+        buys=2,
+        hands={0: ["Estate"]},
+        decks={0: ["Copper"] * 6},
+        discards={0: ["Curse"]},
+    )
     supply = fresh_supply(g)
     g.step("Silver")
     supply["Silver"] -= 1
@@ -256,8 +413,9 @@ def test_buying_takes_from_supply_into_discard_and_spends_coins_and_buys():
     g.step("Duchy")  # last Buy: the turn ends, Clean-up runs, P1's turn starts
     supply["Duchy"] -= 1
     assert g.supply == supply and supply["Duchy"] == 7
-    assert_zones(g, 0, hand=["Copper"] * 5, deck=["Copper"],
-                 discard=["Curse", "Silver", "Duchy", "Estate"])
+    assert_zones(
+        g, 0, hand=["Copper"] * 5, deck=["Copper"], discard=["Curse", "Silver", "Duchy", "Estate"]
+    )
     assert g.turn["player"] == 1 and g.current_player == 1
     assert g.trash == {}
 
@@ -276,8 +434,7 @@ def test_buy_exactly_all_coins():
 def test_multiple_buys_from_market_festival_woodcutter():
     g = game(autoplay=True)
     deck = ["Copper", "Estate", "Estate", "Estate", "Estate", "Estate", "Duchy"]
-    g.set_scenario(hands={0: ["Festival", "Woodcutter", "Market", "Gold", "Gold"]},
-                   decks={0: deck})
+    g.set_scenario(hands={0: ["Festival", "Woodcutter", "Market", "Gold", "Gold"]}, decks={0: deck})
     supply = fresh_supply(g)
     g.step("Festival")
     assert_turn(g, phase="action", actions=2, buys=2, coins=2)
@@ -287,22 +444,42 @@ def test_multiple_buys_from_market_festival_woodcutter():
     # no Action in hand any more: the Buy phase starts and plays Gold, Gold, Copper (+$7)
     assert g.decision["kind"] == "buy"
     assert_turn(g, phase="buy", actions=1, buys=4, coins=12)
-    assert_zones(g, 0, deck=deck[1:],
-                 in_play=["Festival", "Market", "Woodcutter", "Gold", "Gold", "Copper"])
-    for card, coins_left, buys_left in (("Province", 4, 3), ("Silver", 1, 2),
-                                        ("Copper", 1, 1)):
+    assert_zones(
+        g, 0, deck=deck[1:], in_play=["Festival", "Market", "Woodcutter", "Gold", "Gold", "Copper"]
+    )
+    for card, coins_left, buys_left in (("Province", 4, 3), ("Silver", 1, 2), ("Copper", 1, 1)):
         g.step(card)
         supply[card] -= 1
         assert_turn(g, phase="buy", actions=1, buys=buys_left, coins=coins_left)
         assert g.supply == supply
-    assert_zones(g, 0, deck=deck[1:], discard=["Province", "Silver", "Copper"],
-                 in_play=["Festival", "Market", "Woodcutter", "Gold", "Gold", "Copper"])
+    assert_zones(
+        g,
+        0,
+        deck=deck[1:],
+        discard=["Province", "Silver", "Copper"],
+        in_play=["Festival", "Market", "Woodcutter", "Gold", "Gold", "Copper"],
+    )
     g.step("Curse")  # the 4th Buy ends the turn
     supply["Curse"] -= 1
     assert g.supply == supply
-    assert_zones(g, 0, hand=deck[1:6], deck=deck[6:],
-                 discard=["Province", "Silver", "Copper", "Curse", "Festival", "Market",
-                          "Woodcutter", "Gold", "Gold", "Copper"])
+    assert_zones(
+        g,
+        0,
+        hand=deck[1:6],
+        deck=deck[6:],
+        discard=[
+            "Province",
+            "Silver",
+            "Copper",
+            "Curse",
+            "Festival",
+            "Market",
+            "Woodcutter",
+            "Gold",
+            "Gold",
+            "Copper",
+        ],
+    )
     assert g.turn["player"] == 1
 
 
@@ -320,8 +497,9 @@ def test_pass_in_buy_ends_turn_without_gaining():
 def test_buy_with_nothing_to_choose_is_not_asked(auto_resolve):
     """With Copper and Curse gone and $0 the only legal action is PASS: never a decision."""
     g = game(auto_resolve=auto_resolve)
-    g.set_scenario(phase="buying", coins=0, supply={"Copper": 0, "Curse": 0},
-                   hands={1: ["Village", "Copper"]})
+    g.set_scenario(
+        phase="buying", coins=0, supply={"Copper": 0, "Curse": 0}, hands={1: ["Village", "Copper"]}
+    )
     assert g.turn["player"] == 1
     assert g.current_player == 1 and g.decision["kind"] == "play_action"
     assert g.legal_actions() == ["Village", "PASS"]
@@ -370,12 +548,10 @@ def test_manual_treasures_all_then_buy():
 
 def test_autoplay_plays_every_treasure_including_harem():
     g = game(autoplay=True)
-    g.set_scenario(hands={0: ["Copper", "Harem", "Silver", "Gold", "Estate", "Village"]},
-                   actions=0)
+    g.set_scenario(hands={0: ["Copper", "Harem", "Silver", "Gold", "Estate", "Village"]}, actions=0)
     assert g.decision["kind"] == "buy"
     assert_turn(g, phase="buy", actions=0, buys=1, coins=8)
-    assert_zones(g, 0, hand=["Estate", "Village"],
-                 in_play=["Copper", "Harem", "Silver", "Gold"])
+    assert_zones(g, 0, hand=["Estate", "Village"], in_play=["Copper", "Harem", "Silver", "Gold"])
 
 
 def test_harem_is_not_an_action():
@@ -402,23 +578,41 @@ def test_phase_buying_skips_treasures():
 def test_cleanup_discards_hand_and_in_play_and_draws_five():
     g = game()
     deck = ["Silver", "Estate", "Gold", "Copper", "Duchy", "Province", "Curse"]
-    g.set_scenario(hands={0: ["Estate", "Village"]}, in_play={0: ["Smithy", "Gold"]},
-                   decks={0: deck}, discards={0: ["Copper"]}, phase="buying", coins=3,
-                   actions=0, buys=1, turns_taken=[3, 2])
+    g.set_scenario(
+        hands={0: ["Estate", "Village"]},
+        in_play={0: ["Smithy", "Gold"]},
+        decks={0: deck},
+        discards={0: ["Copper"]},
+        phase="buying",
+        coins=3,
+        actions=0,
+        buys=1,
+        turns_taken=[3, 2],
+    )
     g.step("PASS")
-    assert_zones(g, 0, hand=deck[:5], deck=deck[5:],
-                 discard=["Copper", "Estate", "Village", "Smithy", "Gold"])
+    assert_zones(
+        g,
+        0,
+        hand=deck[:5],
+        deck=deck[5:],
+        discard=["Copper", "Estate", "Village", "Smithy", "Gold"],
+    )
     assert shuffles(g) == []
     # next player's turn starts with fresh Actions, Buys and $
-    assert g.turn == {"turn_number": 7, "player": 1, "phase": "buy", "actions": 1, "buys": 1,
-                      "coins": 0}
+    assert g.turn == {
+        "turn_number": 7,
+        "player": 1,
+        "phase": "buy",
+        "actions": 1,
+        "buys": 1,
+        "coins": 0,
+    }
     assert g.current_player == 1
 
 
 def test_cleanup_passes_turn_around_the_table():
     g = game(players=3)
-    g.set_scenario(phase="buying", turn_player=2, decks={2: ["Estate"] * 5},
-                   hands={0: ["Village"]})
+    g.set_scenario(phase="buying", turn_player=2, decks={2: ["Estate"] * 5}, hands={0: ["Village"]})
     g.step("PASS")
     assert g.turn["player"] == 0 and g.decision["kind"] == "play_action"
     assert_zones(g, 2, hand=["Estate"] * 5)
@@ -427,22 +621,33 @@ def test_cleanup_passes_turn_around_the_table():
 
 def test_smithy_draws_two_then_shuffles_for_the_third():
     g = game()
-    g.set_scenario(hands={0: ["Smithy"]}, decks={0: ["Gold", "Gold"]},
-                   discards={0: ["Estate", "Estate", "Estate"]})
+    g.set_scenario(
+        hands={0: ["Smithy"]},
+        decks={0: ["Gold", "Gold"]},
+        discards={0: ["Estate", "Estate", "Estate"]},
+    )
     g.step("Smithy")
     # the two Golds drawn before the shuffle are not shuffled back in
-    assert_zones(g, 0, hand=["Gold", "Gold", "Estate"], deck=["Estate", "Estate"],
-                 in_play=["Smithy"])
+    assert_zones(
+        g, 0, hand=["Gold", "Gold", "Estate"], deck=["Estate", "Estate"], in_play=["Smithy"]
+    )
     log = g.log()
-    assert log[:4] == ["P0 plays Smithy", "P0 draws 2 x Gold", "P0 shuffles 3 cards",
-                       "P0 draws Estate"]
+    assert log[:4] == [
+        "P0 plays Smithy",
+        "P0 draws 2 x Gold",
+        "P0 shuffles 3 cards",
+        "P0 draws Estate",
+    ]
 
 
 def test_shuffle_is_a_permutation_of_the_discard_only():
     g = game()
-    g.set_scenario(hands={0: ["Smithy", "Estate"]}, decks={0: ["Gold"]},
-                   discards={0: ["Copper", "Silver", "Duchy", "Province"]},
-                   aside={0: ["Harem"]})
+    g.set_scenario(
+        hands={0: ["Smithy", "Estate"]},
+        decks={0: ["Gold"]},
+        discards={0: ["Copper", "Silver", "Duchy", "Province"]},
+        aside={0: ["Harem"]},
+    )
     g.step("Smithy")
     z = g.zones(0)
     assert z["discard"] == {} and z["in_play"] == {"Smithy": 1}
@@ -451,17 +656,18 @@ def test_shuffle_is_a_permutation_of_the_discard_only():
     assert sum(z["hand"].values()) == 4 and z["hand"]["Gold"] == 1
     assert z["hand"]["Estate"] == 1
     assert Counter(z["hand"]) + Counter(z["deck"]) == Counter(
-        ["Gold", "Estate", "Copper", "Silver", "Duchy", "Province"])
+        ["Gold", "Estate", "Copper", "Silver", "Duchy", "Province"]
+    )
     assert shuffles(g) == ["P0 shuffles 4 cards"]
 
 
 def test_no_shuffle_when_deck_has_exactly_enough():
     g = game()
-    g.set_scenario(hands={0: ["Smithy"]}, decks={0: ["Gold", "Silver", "Copper"]},
-                   discards={0: ["Estate"]})
+    g.set_scenario(
+        hands={0: ["Smithy"]}, decks={0: ["Gold", "Silver", "Copper"]}, discards={0: ["Estate"]}
+    )
     g.step("Smithy")
-    assert_zones(g, 0, hand=["Gold", "Silver", "Copper"], discard=["Estate"],
-                 in_play=["Smithy"])
+    assert_zones(g, 0, hand=["Gold", "Silver", "Copper"], discard=["Estate"], in_play=["Smithy"])
     assert shuffles(g) == []
 
 
@@ -477,34 +683,47 @@ def test_empty_deck_not_shuffled_until_a_card_is_needed():
 def test_cleanup_draw_through_a_reshuffle():
     """Clean-up discards first, so the hand just discarded is shuffled into the new deck."""
     g = game()
-    g.set_scenario(hands={0: ["Estate", "Estate"]}, in_play={0: ["Duchy"]},
-                   decks={0: ["Gold", "Gold"]}, discards={0: ["Duchy", "Duchy"]},
-                   phase="buying", coins=0)
+    g.set_scenario(
+        hands={0: ["Estate", "Estate"]},
+        in_play={0: ["Duchy"]},
+        decks={0: ["Gold", "Gold"]},
+        discards={0: ["Duchy", "Duchy"]},
+        phase="buying",
+        coins=0,
+    )
     g.step("PASS")
     z = g.zones(0)
     assert z["discard"] == {} and z["in_play"] == {} and z["aside"] == {}
     assert z["hand"]["Gold"] == 2 and sum(z["hand"].values()) == 5
     assert len(z["deck"]) == 2
-    assert Counter(z["hand"]) + Counter(z["deck"]) == Counter(
-        {"Gold": 2, "Estate": 2, "Duchy": 3})
+    assert Counter(z["hand"]) + Counter(z["deck"]) == Counter({"Gold": 2, "Estate": 2, "Duchy": 3})
     assert shuffles(g) == ["P0 shuffles 5 cards"]
 
 
 def test_cleanup_draw_through_reshuffle_exact():
     g = game()
-    g.set_scenario(hands={0: ["Estate", "Estate"]}, decks={0: ["Gold", "Gold"]},
-                   discards={0: ["Estate"] * 3}, phase="buying", coins=0)
+    g.set_scenario(
+        hands={0: ["Estate", "Estate"]},
+        decks={0: ["Gold", "Gold"]},
+        discards={0: ["Estate"] * 3},
+        phase="buying",
+        coins=0,
+    )
     g.step("PASS")
-    assert_zones(g, 0, hand=["Gold", "Gold", "Estate", "Estate", "Estate"],
-                 deck=["Estate", "Estate"])
+    assert_zones(
+        g, 0, hand=["Gold", "Gold", "Estate", "Estate", "Estate"], deck=["Estate", "Estate"]
+    )
 
 
-@pytest.mark.parametrize("deck,discard,exp_hand", [
-    ([], [], []),
-    (["Gold"], [], ["Gold"]),
-    ([], ["Silver"], ["Silver"]),
-    (["Gold"], ["Silver"], ["Gold", "Silver"]),
-])
+@pytest.mark.parametrize(
+    "deck,discard,exp_hand",
+    [
+        ([], [], []),
+        (["Gold"], [], ["Gold"]),
+        ([], ["Silver"], ["Silver"]),
+        (["Gold"], ["Silver"], ["Gold", "Silver"]),
+    ],
+)
 def test_drawing_with_too_few_cards_draws_what_there_is(deck, discard, exp_hand):
     g = game()
     g.set_scenario(hands={0: ["Smithy"]}, decks={0: deck}, discards={0: discard})
@@ -515,8 +734,7 @@ def test_drawing_with_too_few_cards_draws_what_there_is(deck, discard, exp_hand)
 
 def test_in_play_and_aside_cards_are_never_shuffled_in():
     g = game()
-    g.set_scenario(hands={0: ["Village", "Smithy"]}, aside={0: ["Gold"]},
-                   in_play={0: ["Market"]})
+    g.set_scenario(hands={0: ["Village", "Smithy"]}, aside={0: ["Gold"]}, in_play={0: ["Market"]})
     g.step("Village")
     g.step("Smithy")
     assert_zones(g, 0, in_play=["Market", "Village", "Smithy"], aside=["Gold"])
@@ -531,13 +749,19 @@ def test_cleanup_with_fewer_than_five_cards_owned():
     assert "P0 shuffles 2 cards" in shuffles(g)
 
 
-@pytest.mark.parametrize("setup,plays,expected", [
-    # Smithy with deck and discard both empty: nothing to draw, nothing to shuffle
-    (dict(hands={0: ["Smithy"]}), ["Smithy"], []),
-    # Clean-up with 2 cards owned: one real shuffle of 2 cards, then nothing left to shuffle
-    (dict(hands={0: ["Copper"]}, in_play={0: ["Village"]}, phase="buying", coins=1), ["PASS"],
-     ["P0 shuffles 2 cards"]),
-])
+@pytest.mark.parametrize(
+    "setup,plays,expected",
+    [
+        # Smithy with deck and discard both empty: nothing to draw, nothing to shuffle
+        (dict(hands={0: ["Smithy"]}), ["Smithy"], []),
+        # Clean-up with 2 cards owned: one real shuffle of 2 cards, then nothing left to shuffle
+        (
+            dict(hands={0: ["Copper"]}, in_play={0: ["Village"]}, phase="buying", coins=1),
+            ["PASS"],
+            ["P0 shuffles 2 cards"],
+        ),
+    ],
+)
 def test_no_shuffle_of_an_empty_discard_pile(setup, plays, expected):
     """An empty discard pile is not shuffled: the log must not show 'shuffles 0 cards'."""
     g = game()

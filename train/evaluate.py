@@ -20,26 +20,37 @@ import numpy as np
 from ..agents import compile_bots, strongest_bot_for
 from ..analysis.arena import wilson
 from ..cards import NAMES, NUM_CARDS
-from ..engine.layout import DEC_BUY
 from ..engine.kingdoms import random_kingdom
+from ..engine.layout import DEC_BUY
 from ..vector import VecGame
 from .policy import Agent
 
 EVAL_SEED = 10**9  # far from any training seed (training uses seeds below 10**8)
 
 
-def evaluate(agent: Agent, opponents, games: int = 4000, players: int = 2, kingdom="random",
-             seed: int = EVAL_SEED, batch: int = 1000, turn_limit: int = 100) -> list[dict]:
+def evaluate(
+    agent: Agent,
+    opponents,
+    games: int = 4000,
+    players: int = 2,
+    kingdom="random",
+    seed: int = EVAL_SEED,
+    batch: int = 1000,
+    turn_limit: int = 100,
+) -> list[dict]:
     """One result dict per opponent (see the module docstring)."""
     if isinstance(opponents, str):
         opponents = [opponents]
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
     if agent.info.players != players:
-        raise ValueError(f"agent {agent.name!r} plays {agent.info.players}-player games; "
-                         f"players={players}")
-    return [_against(agent, name, games, players, kingdom, seed, batch, turn_limit)
-            for name in opponents]
+        raise ValueError(
+            f"agent {agent.name!r} plays {agent.info.players}-player games; players={players}"
+        )
+    return [
+        _against(agent, name, games, players, kingdom, seed, batch, turn_limit)
+        for name in opponents
+    ]
 
 
 STRONGEST = "strongest"  # the strongest library bot whose cards are in each game's kingdom
@@ -48,8 +59,15 @@ GAMES_PER_KINGDOM = 10  # with STRONGEST: games on each random kingdom drawn
 
 def _play(agent, table, n, players, kingdom, seed, turn_limit):
     """n games of the agent against ``table`` in every other seat: per-game arrays."""
-    vec = VecGame(n, players, kingdom, opponents=table, autoreset=False,
-                  turn_limit=turn_limit, scale_observations=agent.info.scale_observations)
+    vec = VecGame(
+        n,
+        players,
+        kingdom,
+        opponents=table,
+        autoreset=False,
+        turn_limit=turn_limit,
+        scale_observations=agent.info.scale_observations,
+    )
     vec.reset(seed)
     seat = vec.learner_seat.copy()
     reward = np.zeros(n, np.float32)
@@ -61,8 +79,7 @@ def _play(agent, table, n, players, kingdom, seed, turn_limit):
             break
         actions[:] = -1
         actions[live] = agent.act(vec.observation[live], vec.action_mask[live])
-        bought = actions[live][(vec.decision_kind[live] == DEC_BUY)
-                               & (actions[live] < NUM_CARDS)]
+        bought = actions[live][(vec.decision_kind[live] == DEC_BUY) & (actions[live] < NUM_CARDS)]
         np.add.at(buys, bought, 1)
         vec.step(actions)
         reward += vec.learner_rewards
@@ -70,8 +87,13 @@ def _play(agent, table, n, players, kingdom, seed, turn_limit):
     rows = np.arange(n)
     own = scores[rows, seat]
     scores[rows, seat] = -np.inf
-    return reward, own - scores.max(axis=1), vec.turn_number / players, \
-        vec.truncated_games.copy(), buys
+    return (
+        reward,
+        own - scores.max(axis=1),
+        vec.turn_number / players,
+        vec.truncated_games.copy(),
+        buys,
+    )
 
 
 def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit) -> dict:
@@ -79,22 +101,22 @@ def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit) 
     parts, faced = [], {}
     if opponent == STRONGEST:
         if kingdom != "random":
-            raise ValueError(f"opponent {STRONGEST!r} draws random kingdoms; kingdom must be "
-                             f"'random', got {kingdom!r}")
+            raise ValueError(
+                f"opponent {STRONGEST!r} draws random kingdoms; kingdom must be "
+                f"'random', got {kingdom!r}"
+            )
         for k, start in enumerate(range(0, games, GAMES_PER_KINGDOM)):
             cards = list(random_kingdom(seed + k))
             bot = strongest_bot_for(cards)
             faced[bot.name] = faced.get(bot.name, 0) + 1
             n = min(GAMES_PER_KINGDOM, games - start)
-            parts.append(_play(agent, compile_bots(bot), n, players, cards, seed + k,
-                               turn_limit))
+            parts.append(_play(agent, compile_bots(bot), n, players, cards, seed + k, turn_limit))
     else:
         table = compile_bots(opponent)
         for chunk, start in enumerate(range(0, games, batch)):
             n = min(batch, games - start)
             parts.append(_play(agent, table, n, players, kingdom, seed + chunk, turn_limit))
-    result, margin, turns, truncated = (np.concatenate([p[i] for p in parts])
-                                        for i in range(4))
+    result, margin, turns, truncated = (np.concatenate([p[i] for p in parts]) for i in range(4))
     buys = sum(p[4] for p in parts)
     wins = int(((result == 1) & ~truncated).sum())
     ties = int(((result == 0) & ~truncated).sum())
@@ -102,9 +124,17 @@ def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit) 
     lo, hi = wilson(wins, games)
     top = np.argsort(-buys)[:8]
     row = {
-        "agent": agent.name, "opponent": opponent, "players": players, "games": games,
-        "wins": wins, "ties": ties, "losses": losses, "truncated": int(truncated.sum()),
-        "win_rate": wins / games, "win_ci_low": lo, "win_ci_high": hi,
+        "agent": agent.name,
+        "opponent": opponent,
+        "players": players,
+        "games": games,
+        "wins": wins,
+        "ties": ties,
+        "losses": losses,
+        "truncated": int(truncated.sum()),
+        "win_rate": wins / games,
+        "win_ci_low": lo,
+        "win_ci_high": hi,
         "fair_share": 1 / players,
         "mean_vp_margin": float(margin.mean()),
         "mean_turns": float(turns.mean()),
@@ -116,14 +146,18 @@ def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit) 
 
 
 def format_table(rows: list[dict]) -> str:
-    head = (f"{'opponent':<22}{'games':>7}{'win rate [95% CI]':>26}{'ties':>6}{'losses':>8}"
-            f"{'trunc':>6}{'VP margin':>11}{'turns':>7}")
+    head = (
+        f"{'opponent':<22}{'games':>7}{'win rate [95% CI]':>26}{'ties':>6}{'losses':>8}"
+        f"{'trunc':>6}{'VP margin':>11}{'turns':>7}"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
-        ci = (f"{r['win_rate']:6.1%} [{r['win_ci_low']:5.1%}, {r['win_ci_high']:5.1%}]")
-        lines.append(f"{r['opponent']:<22}{r['games']:>7}{ci:>26}{r['ties']:>6}"
-                     f"{r['losses']:>8}{r['truncated']:>6}{r['mean_vp_margin']:>+11.1f}"
-                     f"{r['mean_turns']:>7.1f}")
+        ci = f"{r['win_rate']:6.1%} [{r['win_ci_low']:5.1%}, {r['win_ci_high']:5.1%}]"
+        lines.append(
+            f"{r['opponent']:<22}{r['games']:>7}{ci:>26}{r['ties']:>6}"
+            f"{r['losses']:>8}{r['truncated']:>6}{r['mean_vp_margin']:>+11.1f}"
+            f"{r['mean_turns']:>7.1f}"
+        )
     for r in rows:
         buys = ", ".join(f"{k} {v}" for k, v in r["buys_per_game"].items())
         lines.append(f"buys per game vs {r['opponent']}: {buys}")

@@ -36,9 +36,18 @@ def _opponents(names):
     return names[0] if len(names) == 1 else list(names)
 
 
-def evaluate(model, opponents="Big Money", games: int = 2000, players: int = 2,
-             kingdom="random", seed: int = 10**9, deterministic: bool = True,
-             batch: int = 1024, turn_limit: int = 100, obs_transform=None) -> dict:
+def evaluate(
+    model,
+    opponents="Big Money",
+    games: int = 2000,
+    players: int = 2,
+    kingdom="random",
+    seed: int = 10**9,
+    deterministic: bool = True,
+    batch: int = 1024,
+    turn_limit: int = 100,
+    obs_transform=None,
+) -> dict:
     """Play ``games`` whole games of ``model`` (a MaskablePPO, or any object with
     ``predict(obs, action_masks=..., deterministic=...)``) against ``opponents`` in a random
     seat; returns counts and 95% intervals. Every game that starts is finished and counted.
@@ -48,8 +57,9 @@ def evaluate(model, opponents="Big Money", games: int = 2000, players: int = 2,
     chunk = 0
     while done_games < games:
         n = min(batch, games - done_games)
-        vec = make_learner_vecgame(n, players, kingdom, opponents, None, autoreset=False,
-                                   turn_limit=turn_limit)
+        vec = make_learner_vecgame(
+            n, players, kingdom, opponents, None, autoreset=False, turn_limit=turn_limit
+        )
         vec.reset(seed + chunk)
         reward = np.zeros(n, np.float32)
         actions = np.zeros(n, np.int64)
@@ -60,8 +70,9 @@ def evaluate(model, opponents="Big Money", games: int = 2000, players: int = 2,
             obs = vec.observation[live]
             if obs_transform is not None:
                 obs = obs_transform(obs)
-            a, _ = model.predict(obs, action_masks=vec.action_mask[live],
-                                 deterministic=deterministic)
+            a, _ = model.predict(
+                obs, action_masks=vec.action_mask[live], deterministic=deterministic
+            )
             actions[:] = 0
             actions[live] = a
             vec.step(actions)
@@ -74,29 +85,44 @@ def evaluate(model, opponents="Big Money", games: int = 2000, players: int = 2,
         truncated += int((status == TRUNCATED).sum())
         done_games += n
         chunk += 1
-    return {"games": games, "wins": wins, "ties": ties, "losses": losses,
-            "truncated": truncated, "win_rate": wins / games, "win_ci": wilson(wins, games),
-            "tie_ci": wilson(ties, games), "loss_ci": wilson(losses, games)}
+    return {
+        "games": games,
+        "wins": wins,
+        "ties": ties,
+        "losses": losses,
+        "truncated": truncated,
+        "win_rate": wins / games,
+        "win_ci": wilson(wins, games),
+        "tie_ci": wilson(ties, games),
+        "loss_ci": wilson(losses, games),
+    }
 
 
 def format_result(r: dict, opponent_label: str) -> str:
     lo, hi = r["win_ci"]
-    return (f"MaskablePPO vs {opponent_label}: {r['games']} games, win rate "
-            f"{100 * r['win_rate']:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%), "
-            f"ties {r['ties']}, losses {r['losses']}, truncated {r['truncated']}")
+    return (
+        f"MaskablePPO vs {opponent_label}: {r['games']} games, win rate "
+        f"{100 * r['win_rate']:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%), "
+        f"ties {r['ties']}, losses {r['losses']}, truncated {r['truncated']}"
+    )
 
 
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--steps", type=int, default=200_000, help="learner steps to train")
     ap.add_argument("--num-envs", type=int, default=256, help="games stepped at once")
-    ap.add_argument("--opponent", action="append", default=None,
-                    help="bot name (agents.BOTS); repeat for one bot per other seat "
-                         "(default: Big Money)")
+    ap.add_argument(
+        "--opponent",
+        action="append",
+        default=None,
+        help="bot name (agents.BOTS); repeat for one bot per other seat (default: Big Money)",
+    )
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--kingdom", default="random",
-                    help="'random' (per game), a recommended set name, or 10 names "
-                         "separated by commas")
+    ap.add_argument(
+        "--kingdom",
+        default="random",
+        help="'random' (per game), a recommended set name, or 10 names separated by commas",
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--n-steps", type=int, default=64, help="rollout length per env")
     ap.add_argument("--batch-size", type=int, default=2048)
@@ -106,18 +132,27 @@ def parse_args(argv=None):
     ap.add_argument("--ent-coef", type=float, default=0.01)
     ap.add_argument("--net", default="256,256", help="hidden layer sizes, comma-separated")
     ap.add_argument("--turn-limit", type=int, default=100)
-    ap.add_argument("--margin-reward", type=float, default=0.0,
-                    help="training reward shaping: + this x (own VP - best other VP) at a "
-                         "game's end (evaluation always counts wins)")
+    ap.add_argument(
+        "--margin-reward",
+        type=float,
+        default=0.0,
+        help="training reward shaping: + this x (own VP - best other VP) at a "
+        "game's end (evaluation always counts wins)",
+    )
     ap.add_argument("--eval-games", type=int, default=2000)
     ap.add_argument("--out", default="models/maskable_ppo_dominion.zip")
     ap.add_argument("--load", default=None, help="start from this saved model")
     ap.add_argument("--eval-only", action="store_true", help="evaluate --load, no training")
-    ap.add_argument("--threads", type=int, default=None,
-                    help="Numba threads for the env (default: all cores)")
-    ap.add_argument("--torch-threads", type=int, default=1,
-                    help="torch threads (default 1: a small MLP gains little from more, and "
-                         "torch's and Numba's thread pools fight over shared cores)")
+    ap.add_argument(
+        "--threads", type=int, default=None, help="Numba threads for the env (default: all cores)"
+    )
+    ap.add_argument(
+        "--torch-threads",
+        type=int,
+        default=1,
+        help="torch threads (default 1: a small MLP gains little from more, and "
+        "torch's and Numba's thread pools fight over shared cores)",
+    )
     ap.add_argument("--verbose", type=int, default=1)
     args = ap.parse_args(argv)
     args.opponent = args.opponent or ["Big Money"]
@@ -135,7 +170,6 @@ def main(argv=None) -> dict:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-
     if args.threads:
         numba.set_num_threads(args.threads)
     torch.set_num_threads(args.torch_threads)
@@ -146,29 +180,48 @@ def main(argv=None) -> dict:
     if args.eval_only:
         model = MaskablePPO.load(args.load)
     else:
-        env = VecMonitor(DominionVecEnv(args.num_envs, args.players, args.kingdom, opponents,
-                                        turn_limit=args.turn_limit, seed=args.seed,
-                                        margin_reward=args.margin_reward))
+        env = VecMonitor(
+            DominionVecEnv(
+                args.num_envs,
+                args.players,
+                args.kingdom,
+                opponents,
+                turn_limit=args.turn_limit,
+                seed=args.seed,
+                margin_reward=args.margin_reward,
+            )
+        )
         if args.load:
             model = MaskablePPO.load(args.load, env=env)
         else:
             net = [int(x) for x in args.net.split(",") if x]
             model = MaskablePPO(
-                "MlpPolicy", env, learning_rate=args.lr, n_steps=args.n_steps,
-                batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
-                ent_coef=args.ent_coef, policy_kwargs={"net_arch": net}, seed=args.seed,
-                verbose=args.verbose)
+                "MlpPolicy",
+                env,
+                learning_rate=args.lr,
+                n_steps=args.n_steps,
+                batch_size=args.batch_size,
+                n_epochs=args.n_epochs,
+                gamma=args.gamma,
+                ent_coef=args.ent_coef,
+                policy_kwargs={"net_arch": net},
+                seed=args.seed,
+                verbose=args.verbose,
+            )
         start = time.perf_counter()
         model.learn(total_timesteps=args.steps, reset_num_timesteps=not args.load)
         took = time.perf_counter() - start
-        print(f"trained {model.num_timesteps:,} steps in {took:.0f} s "
-              f"({model.num_timesteps / took:,.0f} steps/s)")
+        print(
+            f"trained {model.num_timesteps:,} steps in {took:.0f} s "
+            f"({model.num_timesteps / took:,.0f} steps/s)"
+        )
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         model.save(out)
         print(f"saved {out}")
-    result = evaluate(model, opponents, args.eval_games, args.players, args.kingdom,
-                      turn_limit=args.turn_limit)
+    result = evaluate(
+        model, opponents, args.eval_games, args.players, args.kingdom, turn_limit=args.turn_limit
+    )
     print(format_result(result, label))
     return result
 

@@ -55,8 +55,13 @@ class PolicyNet(nn.Module):
         return logits, self.v(h).squeeze(-1)
 
     @torch.no_grad()
-    def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False,
-            generator: torch.Generator | None = None):
+    def act(
+        self,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        greedy: bool = False,
+        generator: torch.Generator | None = None,
+    ):
         """(actions, log-probabilities, values) for a batch, numpy in and out."""
         logits, value = self(torch.from_numpy(obs), torch.from_numpy(mask))
         if greedy:
@@ -98,9 +103,11 @@ class Agent:
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         if obs.shape[-1] != obs_size(self.info.players):
-            raise ValueError(f"agent {self.name!r} plays {self.info.players}-player games "
-                             f"(observation size {obs_size(self.info.players)}), got "
-                             f"observations of size {obs.shape[-1]}")
+            raise ValueError(
+                f"agent {self.name!r} plays {self.info.players}-player games "
+                f"(observation size {obs_size(self.info.players)}), got "
+                f"observations of size {obs.shape[-1]}"
+            )
         return self.net.act(obs, mask, self.greedy, self.generator)[0]
 
     def seed(self, seed: int) -> None:
@@ -124,8 +131,10 @@ def load_agent(name_or_path, greedy: bool = True) -> Agent:
     shipped = shipped_agents()
     path = shipped.get(str(name_or_path), Path(name_or_path))
     if not path.is_file():
-        raise ValueError(f"no agent {name_or_path!r}: not a file, and not a shipped agent "
-                         f"({', '.join(shipped) or 'none'})")
+        raise ValueError(
+            f"no agent {name_or_path!r}: not a file, and not a shipped agent "
+            f"({', '.join(shipped) or 'none'})"
+        )
     data = torch.load(path, map_location="cpu", weights_only=False)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path} is not a saved agent (format {FORMAT})")

@@ -60,8 +60,9 @@ class TrainConfig:
     players: int = 2
     kingdom: object = "random"  # "random", a recommended set name, or 10 card names
     # opponent -> weight: library bot names, "self" (past snapshots), or saved agent paths
-    opponents: dict = field(default_factory=lambda: {"Big Money Ultimate": 2, "Big Money": 1,
-                                                     STRONGEST: 1, SELF: 1})
+    opponents: dict = field(
+        default_factory=lambda: {"Big Money Ultimate": 2, "Big Money": 1, STRONGEST: 1, SELF: 1}
+    )
     num_envs: int = 512
     rollout: int = 32
     epochs: int = 3
@@ -168,16 +169,19 @@ class Trainer:
             if name == "bots" and bots:
                 for b in bots:
                     get_bot(b)
-                group = BotSeats(rows, cfg.players, cfg.kingdom, list(bots),
-                                 list(bots.values()), **kw)
+                group = BotSeats(
+                    rows, cfg.players, cfg.kingdom, list(bots), list(bots.values()), **kw
+                )
             elif name == STRONGEST:
                 group = StrongestSeats(rows, cfg.players, cfg.kingdom, STRONGEST, **kw)
             elif name == SELF:
-                group = PolicySeats(rows, cfg.players, cfg.kingdom, self._snapshot_policy,
-                                    SELF, **kw)
+                group = PolicySeats(
+                    rows, cfg.players, cfg.kingdom, self._snapshot_policy, SELF, **kw
+                )
             else:
-                group = PolicySeats(rows, cfg.players, cfg.kingdom, load_agent(name).act,
-                                    name, **kw)
+                group = PolicySeats(
+                    rows, cfg.players, cfg.kingdom, load_agent(name).act, name, **kw
+                )
             self.groups.append(group)
         self.steps = 0
         self.seconds = 0.0
@@ -192,15 +196,14 @@ class Trainer:
 
     def _snapshot_policy(self, obs, mask):
         """A random past snapshot per call (the current net before the first snapshot)."""
-        net = self.snapshots[self.rng.integers(len(self.snapshots))] if self.snapshots \
-            else self.net
+        net = self.snapshots[self.rng.integers(len(self.snapshots))] if self.snapshots else self.net
         return net.act(obs, mask)[0]
 
     def take_snapshot(self):
         snap = PolicyNet(self.obs_dim, tuple(self.cfg.hidden))
         snap.load_state_dict(self.net.state_dict())
         self.snapshots.append(snap.eval())
-        del self.snapshots[:-self.cfg.max_snapshots]
+        del self.snapshots[: -self.cfg.max_snapshots]
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -216,16 +219,20 @@ class Trainer:
         obs, mask, reward, done = [], [], [], []
         start = 0
         for g in self.groups:
-            o, m, r, d, fin = g.step(actions[start:start + g.num_games])
+            o, m, r, d, fin = g.step(actions[start : start + g.num_games])
             obs.append(o)
             mask.append(m)
             reward.append(r)
             done.append(d)
-            for label, result in zip(fin.opponent, fin.result.tolist()):
+            for label, result in zip(fin.opponent, fin.result.tolist(), strict=True):
                 self._games.setdefault(label, []).append(result)
             start += g.num_games
-        return (np.concatenate(obs), np.concatenate(mask), np.concatenate(reward),
-                np.concatenate(done))
+        return (
+            np.concatenate(obs),
+            np.concatenate(mask),
+            np.concatenate(reward),
+            np.concatenate(done),
+        )
 
     def imitate(self):
         """Warm start: behaviour cloning of ``bc_expert`` on its own games (policy head), and
@@ -238,23 +245,41 @@ class Trainer:
         t_len = max(1, cfg.bc_steps // n)
         if cfg.bc_expert == STRONGEST:  # per kingdom, against the training pool's bots
             experts = KingdomExperts(cfg.players)
-            pool = {k: w for k, w in cfg.opponents.items() if w > 0 and _is_bot(k)} or \
-                {"Big Money Ultimate": 1}
-            seats = BotSeats(n, cfg.players, cfg.kingdom, list(pool), list(pool.values()),
-                             vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
+            pool = {k: w for k, w in cfg.opponents.items() if w > 0 and _is_bot(k)} or {
+                "Big Money Ultimate": 1
+            }
+            seats = BotSeats(
+                n,
+                cfg.players,
+                cfg.kingdom,
+                list(pool),
+                list(pool.values()),
+                vp_shaping=cfg.vp_shaping,
+                turn_limit=cfg.turn_limit,
+            )
         else:
             experts = None
             table = compile_bots(cfg.bc_expert)
-            seats = BotSeats(n, cfg.players, cfg.kingdom, [cfg.bc_expert], [1.0],
-                             vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
+            seats = BotSeats(
+                n,
+                cfg.players,
+                cfg.kingdom,
+                [cfg.bc_expert],
+                [1.0],
+                vp_shaping=cfg.vp_shaping,
+                turn_limit=cfg.turn_limit,
+            )
         obs, mask = seats.reset(cfg.seed + 7919)
         buf = Rollout(t_len, n, self.obs_dim, mask.shape[1])
         expert = np.zeros(n, np.int64)
         for t in range(t_len):
             buf.obs[t] = obs
             buf.mask[t] = mask
-            expert[:] = (experts.actions(seats.vec) if experts is not None
-                         else seats.vec.bot_actions(table, 0))
+            expert[:] = (
+                experts.actions(seats.vec)
+                if experts is not None
+                else seats.vec.bot_actions(table, 0)
+            )
             buf.action[t] = expert
             obs, mask, reward, done, _ = seats.step(expert)
             buf.reward[t] = reward
@@ -269,10 +294,12 @@ class Trainer:
         for _ in range(cfg.bc_epochs):
             perm = torch.randperm(len(a))
             for i in range(0, len(a), cfg.minibatch):
-                idx = perm[i:i + cfg.minibatch]
+                idx = perm[i : i + cfg.minibatch]
                 logits, value = self.net(o[idx], m[idx])
-                loss = (torch.nn.functional.cross_entropy(logits, a[idx])
-                        + cfg.vf_coef * ((value - ret[idx]) ** 2).mean())
+                loss = (
+                    torch.nn.functional.cross_entropy(logits, a[idx])
+                    + cfg.vf_coef * ((value - ret[idx]) ** 2).mean()
+                )
                 self.opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
@@ -281,9 +308,15 @@ class Trainer:
             logits, _ = self.net(o, m)
             agree = float((logits.argmax(-1) == a).float().mean())
         self.seconds += time.perf_counter() - t0  # imitation counts as training time
-        self.history.append({"phase": "imitation", "expert": cfg.bc_expert,
-                             "decisions": int(len(a)), "agreement": round(agree, 4),
-                             "seconds": round(self.seconds, 1)})
+        self.history.append(
+            {
+                "phase": "imitation",
+                "expert": cfg.bc_expert,
+                "decisions": int(len(a)),
+                "agreement": round(agree, 4),
+                "seconds": round(self.seconds, 1),
+            }
+        )
 
     def learn(self):
         """Run PPO until ``cfg.steps`` learner steps (continues a resumed run)."""
@@ -345,7 +378,7 @@ class Trainer:
         for _ in range(cfg.epochs):
             perm = torch.randperm(total)
             for i in range(0, total, cfg.minibatch):
-                idx = perm[i:i + cfg.minibatch]
+                idx = perm[i : i + cfg.minibatch]
                 logits, value = self.net(o[idx], m[idx])
                 logp_all = torch.log_softmax(logits, -1)
                 logp = logp_all.gather(-1, a[idx, None]).squeeze(-1)
@@ -375,8 +408,7 @@ class Trainer:
             row[f"win_rate[{label}]"] = round(float((r == 1).mean()), 4) if len(r) else math.nan
             row[f"games[{label}]"] = len(r)
             results.clear()
-        row["mean_length"] = round(float(np.mean(self._lengths)), 1) if self._lengths \
-            else math.nan
+        row["mean_length"] = round(float(np.mean(self._lengths)), 1) if self._lengths else math.nan
         self._lengths.clear()
         row.update({k: round(v, 5) for k, v in stats.items()})
         self.history.append(row)
@@ -385,20 +417,30 @@ class Trainer:
 
     def info(self) -> AgentInfo:
         cfg = asdict(self.cfg)
-        return AgentInfo(name=self.cfg.name, players=self.cfg.players,
-                         hidden=tuple(self.cfg.hidden), scale_observations=True,
-                         trained={"config": cfg, "steps": self.steps,
-                                  "minutes": round(self.seconds / 60, 2)})
+        return AgentInfo(
+            name=self.cfg.name,
+            players=self.cfg.players,
+            hidden=tuple(self.cfg.hidden),
+            scale_observations=True,
+            trained={"config": cfg, "steps": self.steps, "minutes": round(self.seconds / 60, 2)},
+        )
 
     def save(self, out=None) -> dict:
         out = Path(out or self.cfg.out)
         out.mkdir(parents=True, exist_ok=True)
         paths = {"agent": save_agent(self.net, self.info(), out / "agent.pt")}
-        torch.save({"config": asdict(self.cfg), "net": self.net.state_dict(),
-                    "opt": self.opt.state_dict(), "steps": self.steps,
-                    "seconds": self.seconds, "history": self.history,
-                    "snapshots": [s.state_dict() for s in self.snapshots]},
-                   out / "checkpoint.pt")
+        torch.save(
+            {
+                "config": asdict(self.cfg),
+                "net": self.net.state_dict(),
+                "opt": self.opt.state_dict(),
+                "steps": self.steps,
+                "seconds": self.seconds,
+                "history": self.history,
+                "snapshots": [s.state_dict() for s in self.snapshots],
+            },
+            out / "checkpoint.pt",
+        )
         paths["checkpoint"] = out / "checkpoint.pt"
         paths["csv"] = write_progress(self.history, out / "progress.csv")
         paths["png"] = plot_progress(self.history, out / "curve.png")
@@ -445,10 +487,11 @@ def plot_progress(history: list[dict], path) -> Path:
     labels = sorted({k[9:-1] for h in rows for k in h if k.startswith("win_rate[")})
     for label in labels:
         key = f"win_rate[{label}]"
-        pts = [(h["steps"], h["minutes"], h[key]) for h in rows
-               if key in h and not math.isnan(h[key])]
+        pts = [
+            (h["steps"], h["minutes"], h[key]) for h in rows if key in h and not math.isnan(h[key])
+        ]
         if pts:
-            s, m, w = zip(*pts)
+            s, m, w = zip(*pts, strict=True)
             axes[0].plot(s, w, marker=".", label=label)
             axes[1].plot(m, w, marker=".", label=label)
     axes[0].set_xlabel("learner steps")

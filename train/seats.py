@@ -38,13 +38,28 @@ class BotSeats:
     """Learner mode with a weighted pool: each new game draws every other seat's bot from
     ``bots`` (library names) by ``weights``, inside the compiled step."""
 
-    def __init__(self, num_games: int, players: int, kingdom, bots: list[str], weights, *,
-                 vp_shaping: float, turn_limit: int = 100):
+    def __init__(
+        self,
+        num_games: int,
+        players: int,
+        kingdom,
+        bots: list[str],
+        weights,
+        *,
+        vp_shaping: float,
+        turn_limit: int = 100,
+    ):
         self.labels = list(bots)
-        self.vec = VecGame(num_games, players, kingdom, opponents=compile_bots(bots),
-                           opponent_weights=np.asarray(weights, np.float64),
-                           scale_observations=True, vp_shaping=vp_shaping or 0.0,
-                           turn_limit=turn_limit)
+        self.vec = VecGame(
+            num_games,
+            players,
+            kingdom,
+            opponents=compile_bots(bots),
+            opponent_weights=np.asarray(weights, np.float64),
+            scale_observations=True,
+            vp_shaping=vp_shaping or 0.0,
+            turn_limit=turn_limit,
+        )
         self.num_games = num_games
 
     def reset(self, seed: int):
@@ -54,14 +69,14 @@ class BotSeats:
     def step(self, actions: np.ndarray):
         out = self.vec.step(actions)
         done = out.terminated | out.truncated
-        reward = (self.vec.shaped_rewards if self.vec.shaping is not None
-                  else self.vec.learner_rewards)
+        reward = (
+            self.vec.shaped_rewards if self.vec.shaping is not None else self.vec.learner_rewards
+        )
         ended = np.flatnonzero(done)
         # the game's opponent: the bot in the first seat that is not the learner's
         seats = self.vec.finished_opponent_bots[ended]
         first = np.where(seats[:, 0] >= 0, seats[:, 0], seats[:, 1])
-        fin = Finished(self.vec.learner_rewards[ended].copy(),
-                       [self.labels[b] for b in first])
+        fin = Finished(self.vec.learner_rewards[ended].copy(), [self.labels[b] for b in first])
         return out.observation, out.action_mask, reward, done, fin
 
 
@@ -71,13 +86,23 @@ class PolicySeats:
     The learner's seat is drawn per game from this object's own generator (seeded by
     ``reset``), so a learner plays every seat equally often."""
 
-    def __init__(self, num_games: int, players: int, kingdom, opponent, label: str, *,
-                 vp_shaping: float, turn_limit: int = 100):
+    def __init__(
+        self,
+        num_games: int,
+        players: int,
+        kingdom,
+        opponent,
+        label: str,
+        *,
+        vp_shaping: float,
+        turn_limit: int = 100,
+    ):
         self.label = label
         self.opponent = opponent
         self.players = players
-        self.vec = VecGame(num_games, players, kingdom, scale_observations=True,
-                           turn_limit=turn_limit)
+        self.vec = VecGame(
+            num_games, players, kingdom, scale_observations=True, turn_limit=turn_limit
+        )
         self.num_games = num_games
         self.seat = np.zeros(num_games, np.int64)
         self.shaping = VPShaping(num_games, vp_shaping or 0.0)
@@ -143,7 +168,7 @@ class KingdomExperts:
         self._by_kingdom: dict[bytes, int] = {}
 
     def ids(self, obs: np.ndarray) -> np.ndarray:
-        flags = obs[:, self.start:self.start + NUM_CARDS] > 0.5
+        flags = obs[:, self.start : self.start + NUM_CARDS] > 0.5
         keys = np.packbits(flags, axis=1)
         out = np.empty(len(obs), np.int64)
         for g, key in enumerate(map(bytes, keys)):
@@ -164,11 +189,20 @@ class KingdomExperts:
 class StrongestSeats(PolicySeats):
     """Every other seat played by the strongest library bot for each game's kingdom."""
 
-    def __init__(self, num_games: int, players: int, kingdom, label: str, *,
-                 vp_shaping: float, turn_limit: int = 100):
+    def __init__(
+        self,
+        num_games: int,
+        players: int,
+        kingdom,
+        label: str,
+        *,
+        vp_shaping: float,
+        turn_limit: int = 100,
+    ):
         self.experts = KingdomExperts(players)
-        super().__init__(num_games, players, kingdom, None, label, vp_shaping=vp_shaping,
-                         turn_limit=turn_limit)
+        super().__init__(
+            num_games, players, kingdom, None, label, vp_shaping=vp_shaping, turn_limit=turn_limit
+        )
 
     def _answer(self, rows):
         return self.experts.actions(self.vec, rows)

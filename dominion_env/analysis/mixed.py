@@ -29,9 +29,18 @@ def is_policy(player) -> bool:
     return not isinstance(player, Bot) and callable(getattr(player, "act", None))
 
 
-def play_mixed(players: list, n_games: int, n_players: int = 2, kingdom="random", *,
-               seed: int = 0, seat_player=None, turn_limit: int = 100, chunk: int = 2048,
-               progress=None) -> GameResults:
+def play_mixed(
+    players: list,
+    n_games: int,
+    n_players: int = 2,
+    kingdom="random",
+    *,
+    seed: int = 0,
+    seat_player=None,
+    turn_limit: int = 100,
+    chunk: int = 2048,
+    progress=None,
+) -> GameResults:
     """Play ``n_games`` games of ``players`` (Bots and policies; ids = list positions)."""
     n_players = check_players(n_players)
     for p in players:
@@ -52,9 +61,8 @@ def play_mixed(players: list, n_games: int, n_players: int = 2, kingdom="random"
     # one chunk (chunk >= n_games) the deals are the arena's for the same seed
     for start in range(0, n_games, chunk):
         n = min(chunk, n_games - start)
-        seats = seat_player[start:start + n]
-        vec = VecGame(n, n_players, kingdom, autoreset=False, first_player=0,
-                      turn_limit=turn_limit)
+        seats = seat_player[start : start + n]
+        vec = VecGame(n, n_players, kingdom, autoreset=False, first_player=0, turn_limit=turn_limit)
         vec.reset(seed + start)
         rows = np.arange(n)
         actions = np.full(n, -1, np.int64)
@@ -73,12 +81,13 @@ def play_mixed(players: list, n_games: int, n_players: int = 2, kingdom="random"
                 mine = np.flatnonzero(owner == k)
                 if len(mine) and not isinstance(p, Bot):
                     obs = vec.observation[mine]
-                    actions[mine] = p.act(obs / scale if p.scale_observations else obs,
-                                          vec.action_mask[mine])
+                    actions[mine] = p.act(
+                        obs / scale if p.scale_observations else obs, vec.action_mask[mine]
+                    )
             vec.step(actions)
-            reward[start:start + n] += vec.rewards
-        turns[start:start + n] = vec.turn_number
-        status[start:start + n] = np.where(vec.truncated_games, TRUNCATED, TERMINATED)
+            reward[start : start + n] += vec.rewards
+        turns[start : start + n] = vec.turn_number
+        status[start : start + n] = np.where(vec.truncated_games, TRUNCATED, TERMINATED)
         if progress is not None:
             progress(n)
     return GameResults(seat_player, reward, turns, status)

@@ -89,8 +89,7 @@ def resolve_bots(bots) -> list:
         elif isinstance(b, Bot) or is_policy(b):
             out.append(b)
         else:
-            raise TypeError(f"a bot is an agents.Bot, a bot name or a policy with act(), "
-                            f"got {b!r}")
+            raise TypeError(f"a bot is an agents.Bot, a bot name or a policy with act(), got {b!r}")
     names = [b.name for b in out]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -141,8 +140,9 @@ def run_tournament(
     names = [b.name for b in bots]
     # a policy's id holds a stand-in row here: tables with a policy play through play_mixed
     policies = {i for i, b in enumerate(bots) if is_policy(b)}
-    bot_table = compile_bots([get_bot("Random") if i in policies else b
-                              for i, b in enumerate(bots)])  # raises for bad rules
+    bot_table = compile_bots(
+        [get_bot("Random") if i in policies else b for i, b in enumerate(bots)]
+    )  # raises for bad rules
     plan = plan_tournament(bots, players, games, fixed, seed, max_tables)
     per_table = plan.games_per_table
     notes = list(plan.notes)
@@ -170,13 +170,29 @@ def run_tournament(
     try:
         for ids, rec in plan.to_play:
             if policies.isdisjoint(ids.tolist()):
-                res = play_games(bot_table, per_table, players, rec.kingdom, seed=rec.seed,
-                                 seat_bot=ids[local], turn_limit=turn_limit, chunk=chunk,
-                                 progress=update)
+                res = play_games(
+                    bot_table,
+                    per_table,
+                    players,
+                    rec.kingdom,
+                    seed=rec.seed,
+                    seat_bot=ids[local],
+                    turn_limit=turn_limit,
+                    chunk=chunk,
+                    progress=update,
+                )
             else:
-                res = play_mixed(bots, per_table, players, rec.kingdom, seed=rec.seed,
-                                 seat_player=ids[local], turn_limit=turn_limit,
-                                 chunk=per_table, progress=update)
+                res = play_mixed(
+                    bots,
+                    per_table,
+                    players,
+                    rec.kingdom,
+                    seed=rec.seed,
+                    seat_player=ids[local],
+                    turn_limit=turn_limit,
+                    chunk=per_table,
+                    progress=update,
+                )
             by_bot = np.take_along_axis(res.reward, inverse, axis=1)  # (G, P) reward per bot
             trunc = res.status == TRUNCATED
             if not ((res.status == TERMINATED) | trunc).all():

@@ -113,8 +113,7 @@ def reaction_step(r, T, cfg, f):
         d = (attacker + r.frame[f, R0]) % P
         if _has_reaction(r, T, d):
             r.frame[f, FR_STEP] = 1
-            ask(r, DEC_REACT, d, r.frame[f - 1, FR_CARD], ZONE_HAND, REACTION, 0, COST_ANY_HI,
-                0, 1)
+            ask(r, DEC_REACT, d, r.frame[f - 1, FR_CARD], ZONE_HAND, REACTION, 0, COST_ANY_HI, 0, 1)
             for k in range(NUM_REACTIONS):
                 if not _revealable(r, d, k):
                     exclude_card(r, REACTION_CARDS[k])

@@ -88,8 +88,14 @@ C = NUM_CARDS
 BASIC_CARDS = 7  # card ids 0..6 are the basic cards, always in the Supply
 
 # the checks, in the column order of AuditBuffers.violations
-(CHECK_CONSERVATION, CHECK_EMPTY_MASK, CHECK_DECIDER, CHECK_NEGATIVE, CHECK_NOT_ENDED,
- CHECK_REWARD) = range(6)
+(
+    CHECK_CONSERVATION,
+    CHECK_EMPTY_MASK,
+    CHECK_DECIDER,
+    CHECK_NEGATIVE,
+    CHECK_NOT_ENDED,
+    CHECK_REWARD,
+) = range(6)
 CHECK_NAMES = ("conservation", "empty_mask", "decider", "negative", "not_ended", "reward")
 NUM_CHECKS = len(CHECK_NAMES)
 
@@ -122,7 +128,8 @@ def new_buffers(n: int) -> AuditBuffers:
         first_bad=np.zeros(n, np.int64),
         decisions=np.zeros(n, np.int64),
         status=np.zeros(n, np.int64),
-        turns=np.zeros(n, np.int64))
+        turns=np.zeros(n, np.int64),
+    )
 
 
 @njit
@@ -246,7 +253,8 @@ def _rewards_ok(r):
     if r.game[STATUS] == TRUNCATED:
         return shared == P
     return wins + shared + losses == P and (
-        (wins == 1 and shared == 0) or (wins == 0 and shared >= 2))
+        (wins == 1 and shared == 0) or (wins == 0 and shared >= 2)
+    )
 
 
 @njit
@@ -323,8 +331,7 @@ def audit_random_games(s, T, cfg, setup, buf, seed, policy_seed, first_index, ma
             a = random_action(mask[g], policy_rng, g)
             resolve(r, T, cfg, a, mask[g], scratch[g])  # runs to the next decision
             d += 1
-            _record(violations, first_bad, g, state_failures(r, mask[g], expected[g], work[g]),
-                    d)
+            _record(violations, first_bad, g, state_failures(r, mask[g], expected[g], work[g]), d)
         st = r.game[STATUS]
         if st != TERMINATED and st != TRUNCATED:
             _record(violations, first_bad, g, 1 << CHECK_NOT_ENDED, d)
@@ -335,10 +342,20 @@ def audit_random_games(s, T, cfg, setup, buf, seed, policy_seed, first_index, ma
         turns[g] = r.game[TURN_NUMBER]
 
 
-def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_limit: int = 60,
-          *, autoplay_treasures: bool = True, auto_resolve: bool = True, pool=None,
-          first_player: int | None = None, chunk: int = 16384,
-          max_decisions: int = DEFAULT_MAX_DECISIONS) -> dict:
+def audit(
+    n_games: int,
+    players: int = 2,
+    kingdom="random",
+    seed: int = 0,
+    turn_limit: int = 60,
+    *,
+    autoplay_treasures: bool = True,
+    auto_resolve: bool = True,
+    pool=None,
+    first_player: int | None = None,
+    chunk: int = 16384,
+    max_decisions: int = DEFAULT_MAX_DECISIONS,
+) -> dict:
     """Audit ``n_games`` random games (game i = game i of the run seeded ``seed``).
 
     Returns a summary dict: ``ok`` (no violation and every game ended), per-check counts of
@@ -347,8 +364,13 @@ def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_
     truncated games, timing, and the per-game arrays under ``per_game``.
     """
     players = check_players(players)
-    cfg = make_config(players, autoplay_treasures=autoplay_treasures, auto_resolve=auto_resolve,
-                      turn_limit=turn_limit, first_player=first_player)
+    cfg = make_config(
+        players,
+        autoplay_treasures=autoplay_treasures,
+        auto_resolve=auto_resolve,
+        turn_limit=turn_limit,
+        first_player=first_player,
+    )
     setup = make_setup(players, kingdom, pool)
     violations = np.zeros((n_games, NUM_CHECKS), np.int64)
     first_bad = np.zeros(n_games, np.int64)
@@ -364,8 +386,17 @@ def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_
         if n < size:
             s = new_state(n)
             buf = new_buffers(n)
-        audit_random_games(s, TABLE, cfg, setup, buf, int(seed), int(seed) ^ POLICY_SEED_SALT,
-                           start, int(max_decisions))
+        audit_random_games(
+            s,
+            TABLE,
+            cfg,
+            setup,
+            buf,
+            int(seed),
+            int(seed) ^ POLICY_SEED_SALT,
+            start,
+            int(max_decisions),
+        )
         sl = slice(start, start + n)
         violations[sl] = buf.violations
         first_bad[sl] = buf.first_bad
@@ -378,10 +409,12 @@ def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_
         "ok": bool(len(bad) == 0 and np.isin(status, (TERMINATED, TRUNCATED)).all()),
         "games": int(n_games),
         "players": players,
-        "violating_games": {name: int((violations[:, i] > 0).sum())
-                            for i, name in enumerate(CHECK_NAMES)},
-        "violating_states": {name: int(violations[:, i].sum())
-                             for i, name in enumerate(CHECK_NAMES)},
+        "violating_games": {
+            name: int((violations[:, i] > 0).sum()) for i, name in enumerate(CHECK_NAMES)
+        },
+        "violating_states": {
+            name: int(violations[:, i].sum()) for i, name in enumerate(CHECK_NAMES)
+        },
         "bad_games": [int(i) for i in bad[:20]],
         "decisions": int(decisions.sum()),
         "max_decisions_in_a_game": int(decisions.max()) if n_games else 0,
@@ -390,6 +423,11 @@ def audit(n_games: int, players: int = 2, kingdom="random", seed: int = 0, turn_
         "mean_turns": float(turns.mean()) if n_games else 0.0,
         "seconds": seconds,
         "games_per_second": n_games / seconds if seconds > 0 else float("inf"),
-        "per_game": {"violations": violations, "first_bad": first_bad, "decisions": decisions,
-                     "status": status, "turns": turns},
+        "per_game": {
+            "violations": violations,
+            "first_bad": first_bad,
+            "decisions": decisions,
+            "status": status,
+            "turns": turns,
+        },
     }

@@ -146,12 +146,15 @@ from .zones import (
     zone_size,
 )
 
-CELLAR, CHAPEL, HARBINGER, VASSAL, WORKSHOP = (ID[n] for n in (
-    "Cellar", "Chapel", "Harbinger", "Vassal", "Workshop"))
-BUREAUCRAT, MILITIA, MONEYLENDER, POACHER, REMODEL, THRONE_ROOM = (ID[n] for n in (
-    "Bureaucrat", "Militia", "Moneylender", "Poacher", "Remodel", "Throne Room"))
-BANDIT, LIBRARY, MINE, SENTRY, ARTISAN = (ID[n] for n in (
-    "Bandit", "Library", "Mine", "Sentry", "Artisan"))
+CELLAR, CHAPEL, HARBINGER, VASSAL, WORKSHOP = (
+    ID[n] for n in ("Cellar", "Chapel", "Harbinger", "Vassal", "Workshop")
+)
+BUREAUCRAT, MILITIA, MONEYLENDER, POACHER, REMODEL, THRONE_ROOM = (
+    ID[n] for n in ("Bureaucrat", "Militia", "Moneylender", "Poacher", "Remodel", "Throne Room")
+)
+BANDIT, LIBRARY, MINE, SENTRY, ARTISAN = (
+    ID[n] for n in ("Bandit", "Library", "Mine", "Sentry", "Artisan")
+)
 CHANCELLOR, FEAST, SPY, THIEF = (ID[n] for n in ("Chancellor", "Feast", "Spy", "Thief"))
 
 
@@ -396,8 +399,9 @@ def trash_then_gain(r, T, cfg, f, source, trash_types, may_skip, more, gain_type
             return
         trash_card(r, cfg, p, a, HAND)
         cost = current_cost(r, T, a) + more
-        ask_card(r, f, 2, DEC_GAIN, p, source, ZONE_SUPPLY, gain_types, cost if exact else 0,
-                 cost, 0)
+        ask_card(
+            r, f, 2, DEC_GAIN, p, source, ZONE_SUPPLY, gain_types, cost if exact else 0, cost, 0
+        )
         r.frame[f, R2] = dest
         return
     _take_gain(r, cfg, f)
@@ -442,8 +446,12 @@ def trash_self_once(r, cfg, f, c):
     Throne Room the second play finds it trashed (counts cannot tell copies apart, so the
     Throne Room frame below remembers)."""
     p = r.frame[f, FR_PLAYER]
-    under_throne = (f > 0 and r.frame[f - 1, FR_CARD] == THRONE_ROOM
-                    and r.frame[f - 1, R0] == c and r.frame[f - 1, FR_STEP] >= 2)
+    under_throne = (
+        f > 0
+        and r.frame[f - 1, FR_CARD] == THRONE_ROOM
+        and r.frame[f - 1, R0] == c
+        and r.frame[f - 1, FR_STEP] >= 2
+    )
     if under_throne and r.frame[f - 1, R1]:
         return False
     if r.zone[p, IN_PLAY, c] <= 0:

@@ -249,8 +249,9 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
 
 
 @njit
-def _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng,
-                   expert_rng, seed):
+def _reset_or_step(
+    s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seed
+):
     if seed >= 0:
         _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
         _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
@@ -260,16 +261,30 @@ def _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp,
 
 
 @kernel
-def batch_kernel(s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng,
-                 expert_rng, seed):
+def batch_kernel(
+    s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seed
+):
     """VecGame's reset (seed >= 0: every game anew, game g = game number g of the run seeded
     ``seed``, the random policy's streams policy_rng seeded from ``seed ^ POLICY_SEED_SALT``
     and the expert bots' streams expert_rng as play_bots_kernel seeds its bots' for game g)
     or step (seed = -1: answer actions[g] in each game g). One kernel for both: each kernel
     compiles the whole engine into its own machine code (~8 s cold)."""
     for g in prange(s.shape[0]):
-        _reset_or_step(s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp,
-                       policy_rng, expert_rng, seed)
+        _reset_or_step(
+            s,
+            g,
+            T,
+            cfg,
+            setup,
+            buf,
+            actions,
+            autoreset,
+            write_obs,
+            opp,
+            policy_rng,
+            expert_rng,
+            seed,
+        )
 
 
 @njit
@@ -322,8 +337,9 @@ def bot_actions_kernel(s, T, bots, ids, mask, rng, scratch, out):
 
 
 @njit
-def _play_bot_game(s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots,
-                   bot_rng, turns):
+def _play_bot_game(
+    s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+):
     r = s[g]
     seed_game(r.rng, 0, seed, first_index + g)
     seed_game(bot_rng, g, seed + BOT_SEED_OFFSET, first_index + g)

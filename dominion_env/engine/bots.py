@@ -131,9 +131,23 @@ Q_ACTION_CARDS = 11  # Action cards the bot owns
 Q_TREASURE_CARDS = 12  # Treasure cards the bot owns
 Q_VICTORY_CARDS = 13  # Victory cards the bot owns
 Q_HAND = 14  # copies of card ``arg`` in the bot's hand now
-QUANTITY_NAMES = ("none", "money", "count", "pile", "coins", "turn", "cards", "empty_piles",
-                  "gains_to_end", "vp", "vp_lead", "action_cards", "treasure_cards",
-                  "victory_cards", "hand")
+QUANTITY_NAMES = (
+    "none",
+    "money",
+    "count",
+    "pile",
+    "coins",
+    "turn",
+    "cards",
+    "empty_piles",
+    "gains_to_end",
+    "vp",
+    "vp_lead",
+    "action_cards",
+    "treasure_cards",
+    "victory_cards",
+    "hand",
+)
 
 OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE = range(6)
 OP_SYMBOLS = ("<", "<=", ">", ">=", "==", "!=")
@@ -190,8 +204,14 @@ def _quantity(r, T, p, q, arg, owned):
 @njit
 def _needs_counts(q):
     """Whether quantity q reads the bot's card counts (``owned``) as _quantity computes it."""
-    return (q == Q_MONEY or q == Q_COUNT or q == Q_CARDS or q == Q_ACTION_CARDS
-            or q == Q_TREASURE_CARDS or q == Q_VICTORY_CARDS)
+    return (
+        q == Q_MONEY
+        or q == Q_COUNT
+        or q == Q_CARDS
+        or q == Q_ACTION_CARDS
+        or q == Q_TREASURE_CARDS
+        or q == Q_VICTORY_CARDS
+    )
 
 
 @njit
@@ -298,8 +318,11 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
         best = -1
         for c in range(NUM_CARDS):
             if mask_row[c]:
-                if best < 0 or T[c, PLUS_ACTIONS] > T[best, PLUS_ACTIONS] or (
-                        T[c, PLUS_ACTIONS] == T[best, PLUS_ACTIONS] and T[c, COST] > T[best, COST]):
+                if (
+                    best < 0
+                    or T[c, PLUS_ACTIONS] > T[best, PLUS_ACTIONS]
+                    or (T[c, PLUS_ACTIONS] == T[best, PLUS_ACTIONS] and T[c, COST] > T[best, COST])
+                ):
                     best = c
         if best >= 0:
             return best

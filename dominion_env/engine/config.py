@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import ID, KINGDOM_SIZE, NAMES, check_players, pile_size
-from .kingdoms import check_pool, resolve_kingdom
 from .batch import Setup
+from .kingdoms import check_pool, resolve_kingdom
 from .layout import Config, new_log
 
 
@@ -22,24 +22,38 @@ def _flag(name, value) -> int:
     return int(value)
 
 
-def make_config(players: int, *, autoplay_treasures: bool = True, auto_resolve: bool = True,
-                turn_limit: int = 100, first_player: int | None = None,
-                log: bool = False) -> Config:
+def make_config(
+    players: int,
+    *,
+    autoplay_treasures: bool = True,
+    auto_resolve: bool = True,
+    turn_limit: int = 100,
+    first_player: int | None = None,
+    log: bool = False,
+) -> Config:
     """The kernels' settings for ``players`` players; every argument checked, named in errors."""
     players = check_players(players)
-    if isinstance(turn_limit, bool) or not isinstance(turn_limit, (int, np.integer)) \
-            or turn_limit < 1:
+    if (
+        isinstance(turn_limit, bool)
+        or not isinstance(turn_limit, (int, np.integer))
+        or turn_limit < 1
+    ):
         raise ValueError(f"turn_limit must be a positive int, got {turn_limit!r}")
-    if first_player is not None and (isinstance(first_player, bool) or not (
-            isinstance(first_player, (int, np.integer)) and 0 <= first_player < players)):
+    if first_player is not None and (
+        isinstance(first_player, bool)
+        or not (isinstance(first_player, (int, np.integer)) and 0 <= first_player < players)
+    ):
         raise ValueError(f"first_player must be None or 0..{players - 1}, got {first_player!r}")
     log = _flag("log", log)
-    return Config(players=players,
-                  autoplay_treasures=_flag("autoplay_treasures", autoplay_treasures),
-                  auto_resolve=_flag("auto_resolve", auto_resolve), turn_limit=int(turn_limit),
-                  log=log,
-                  first_player=-1 if first_player is None else int(first_player),
-                  log_buf=new_log(bool(log)))
+    return Config(
+        players=players,
+        autoplay_treasures=_flag("autoplay_treasures", autoplay_treasures),
+        auto_resolve=_flag("auto_resolve", auto_resolve),
+        turn_limit=int(turn_limit),
+        log=log,
+        first_player=-1 if first_player is None else int(first_player),
+        log_buf=new_log(bool(log)),
+    )
 
 
 def make_setup(players: int, kingdom, pool=None) -> Setup:

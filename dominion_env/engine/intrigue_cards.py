@@ -136,12 +136,24 @@ from .zones import (
     zone_size,
 )
 
-COURTYARD, PAWN, SECRET_CHAMBER, MASQUERADE, STEWARD, SWINDLER, WISHING_WELL = (ID[n] for n in (
-    "Courtyard", "Pawn", "Secret Chamber", "Masquerade", "Steward", "Swindler", "Wishing Well"))
-BARON, IRONWORKS, MINING_VILLAGE, MINION, SABOTEUR, TORTURER = (ID[n] for n in (
-    "Baron", "Ironworks", "Mining Village", "Minion", "Saboteur", "Torturer"))
-TRADING_POST, UPGRADE, NOBLES, SCOUT, TRIBUTE = (ID[n] for n in (
-    "Trading Post", "Upgrade", "Nobles", "Scout", "Tribute"))
+COURTYARD, PAWN, SECRET_CHAMBER, MASQUERADE, STEWARD, SWINDLER, WISHING_WELL = (
+    ID[n]
+    for n in (
+        "Courtyard",
+        "Pawn",
+        "Secret Chamber",
+        "Masquerade",
+        "Steward",
+        "Swindler",
+        "Wishing Well",
+    )
+)
+BARON, IRONWORKS, MINING_VILLAGE, MINION, SABOTEUR, TORTURER = (
+    ID[n] for n in ("Baron", "Ironworks", "Mining Village", "Minion", "Saboteur", "Torturer")
+)
+TRADING_POST, UPGRADE, NOBLES, SCOUT, TRIBUTE = (
+    ID[n] for n in ("Trading Post", "Upgrade", "Nobles", "Scout", "Tribute")
+)
 
 SC_REACTION_STEP = 10  # a Secret Chamber frame at this step runs its Reaction, not a play
 # Pawn's pairs: bit set over (card, action, buy, $)
@@ -201,8 +213,7 @@ def secret_chamber(r, T, cfg, f):
         if step == SC_REACTION_STEP + 2 or zone_size(r, p, HAND) == 0:
             pop_frame(r)
             return
-        ask_card(r, f, step + 1, DEC_TOPDECK, p, SECRET_CHAMBER, ZONE_HAND, 0, 0, COST_ANY_HI,
-                  0)
+        ask_card(r, f, step + 1, DEC_TOPDECK, p, SECRET_CHAMBER, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
         r.game[DEC_COUNT] = SC_REACTION_STEP + 2 - step
         return
     if step == 1:
@@ -445,8 +456,12 @@ def mining_village_bot(r, T, p, mask_row, owned):
 @njit
 def _gone(r, f):
     """Under Throne Room, True once this copy has been trashed by its first play."""
-    return (f > 0 and r.frame[f - 1, FR_CARD] == THRONE_ROOM
-            and r.frame[f - 1, R0] == MINING_VILLAGE and r.frame[f - 1, R1] == 1)
+    return (
+        f > 0
+        and r.frame[f - 1, FR_CARD] == THRONE_ROOM
+        and r.frame[f - 1, R0] == MINING_VILLAGE
+        and r.frame[f - 1, R1] == 1
+    )
 
 
 @njit
@@ -474,7 +489,6 @@ def scout(r, T, cfg, f):
         while r.zone[p, ASIDE, c] > 0:
             topdeck_card(r, cfg, p, c, ASIDE)
     pop_frame(r)
-
 
 
 @njit

@@ -74,8 +74,7 @@ def _compile_once_per_type(dispatcher):
     template = dispatcher.get_call_template
 
     def get_call_template(args, kws):
-        return template(tuple(_plain(a) for a in args),
-                        {k: _plain(v) for k, v in kws.items()})
+        return template(tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kws.items()})
 
     dispatcher.get_call_template = get_call_template
 
@@ -132,23 +131,30 @@ def _prefetch_codegen(context, builder, signature, args):
     array, index, start, stop = args
     data = context.make_array(signature.args[0])(context, builder, array)
     i8p = ir.IntType(8).as_pointer()
-    base = builder.gep(builder.bitcast(data.data, i8p),
-                       [builder.mul(index, builder.extract_value(data.strides, 0))])
+    base = builder.gep(
+        builder.bitcast(data.data, i8p),
+        [builder.mul(index, builder.extract_value(data.strides, 0))],
+    )
     i32 = ir.IntType(32)
     hint = cgutils.get_or_insert_function(
-        builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0")
+        builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0"
+    )
     # rw = 1 (the step writes most of what it reads), locality 3 (keep in every level), data
     args = [ir.Constant(i32, 1), ir.Constant(i32, 3), ir.Constant(i32, 1)]
-    with cgutils.for_range_slice(builder, start, stop, ir.Constant(start.type, CACHE_LINE)) \
-            as (offset, _):
+    with cgutils.for_range_slice(builder, start, stop, ir.Constant(start.type, CACHE_LINE)) as (
+        offset,
+        _,
+    ):
         builder.call(hint, [builder.gep(base, [offset])] + args)
     return context.get_dummy_value()
 
 
 @intrinsic
 def _prefetch_intrinsic(typingctx, array, index, start, stop):
-    if not (isinstance(array, types.Array) and all(
-            isinstance(t, types.Integer) for t in (index, start, stop))):
+    if not (
+        isinstance(array, types.Array)
+        and all(isinstance(t, types.Integer) for t in (index, start, stop))
+    ):
         return None
     return types.void(array, types.int64, types.int64, types.int64), _prefetch_codegen
 

@@ -16,22 +16,92 @@ from . import effects
 
 RECOMMENDED: dict[str, tuple[str, ...]] = {
     # Base rulebook, 2nd edition: "For your very first game of Dominion, use these cards".
-    "First Game": ("Cellar", "Market", "Merchant", "Militia", "Mine", "Moat", "Remodel", "Smithy",
-                   "Village", "Workshop"),
+    "First Game": (
+        "Cellar",
+        "Market",
+        "Merchant",
+        "Militia",
+        "Mine",
+        "Moat",
+        "Remodel",
+        "Smithy",
+        "Village",
+        "Workshop",
+    ),
     # Intrigue rulebook (1st edition): Intrigue only.
-    "Victory Dance": ("Bridge", "Duke", "Great Hall", "Harem", "Ironworks", "Masquerade", "Nobles",
-                      "Pawn", "Scout", "Upgrade"),
-    "Secret Schemes": ("Conspirator", "Harem", "Ironworks", "Pawn", "Saboteur", "Shanty Town",
-                       "Steward", "Swindler", "Trading Post", "Tribute"),
-    "Best Wishes": ("Coppersmith", "Courtyard", "Masquerade", "Scout", "Shanty Town", "Steward",
-                    "Torturer", "Trading Post", "Upgrade", "Wishing Well"),
+    "Victory Dance": (
+        "Bridge",
+        "Duke",
+        "Great Hall",
+        "Harem",
+        "Ironworks",
+        "Masquerade",
+        "Nobles",
+        "Pawn",
+        "Scout",
+        "Upgrade",
+    ),
+    "Secret Schemes": (
+        "Conspirator",
+        "Harem",
+        "Ironworks",
+        "Pawn",
+        "Saboteur",
+        "Shanty Town",
+        "Steward",
+        "Swindler",
+        "Trading Post",
+        "Tribute",
+    ),
+    "Best Wishes": (
+        "Coppersmith",
+        "Courtyard",
+        "Masquerade",
+        "Scout",
+        "Shanty Town",
+        "Steward",
+        "Torturer",
+        "Trading Post",
+        "Upgrade",
+        "Wishing Well",
+    ),
     # Intrigue rulebook: Intrigue combined with Dominion.
-    "Deconstruction": ("Bridge", "Mining Village", "Remodel", "Saboteur", "Secret Chamber", "Spy",
-                       "Swindler", "Thief", "Throne Room", "Torturer"),
-    "Hand Madness": ("Bureaucrat", "Chancellor", "Council Room", "Courtyard", "Mine", "Militia",
-                     "Minion", "Nobles", "Steward", "Torturer"),
-    "Underlings": ("Baron", "Cellar", "Festival", "Library", "Masquerade", "Minion", "Nobles",
-                   "Pawn", "Steward", "Witch"),
+    "Deconstruction": (
+        "Bridge",
+        "Mining Village",
+        "Remodel",
+        "Saboteur",
+        "Secret Chamber",
+        "Spy",
+        "Swindler",
+        "Thief",
+        "Throne Room",
+        "Torturer",
+    ),
+    "Hand Madness": (
+        "Bureaucrat",
+        "Chancellor",
+        "Council Room",
+        "Courtyard",
+        "Mine",
+        "Militia",
+        "Minion",
+        "Nobles",
+        "Steward",
+        "Torturer",
+    ),
+    "Underlings": (
+        "Baron",
+        "Cellar",
+        "Festival",
+        "Library",
+        "Masquerade",
+        "Minion",
+        "Nobles",
+        "Pawn",
+        "Steward",
+        "Witch",
+    ),
 }
 
 
@@ -52,15 +122,18 @@ def resolve_kingdom(kingdom) -> tuple[str, ...]:
     """Turn a recommended-set name or a list of 10 card names into a validated kingdom."""
     if isinstance(kingdom, str):
         if kingdom not in RECOMMENDED:
-            raise ValueError(f"unknown kingdom {kingdom!r}; recommended sets are: "
-                             f"{', '.join(RECOMMENDED)} (or pass a list of 10 card names)")
+            raise ValueError(
+                f"unknown kingdom {kingdom!r}; recommended sets are: "
+                f"{', '.join(RECOMMENDED)} (or pass a list of 10 card names)"
+            )
         kingdom = RECOMMENDED[kingdom]
     names = tuple(kingdom)
     for n in names:
         if n not in KINGDOM:
             card_id(n)  # raises "unknown card name" for a misspelling
-            raise ValueError(f"{n!r} is a basic card, always in the Supply; a kingdom lists "
-                             "kingdom cards only")
+            raise ValueError(
+                f"{n!r} is a basic card, always in the Supply; a kingdom lists kingdom cards only"
+            )
     if len(set(names)) != len(names):
         raise ValueError(f"kingdom lists a card twice: {names}")
     if len(names) != KINGDOM_SIZE:
@@ -69,7 +142,8 @@ def resolve_kingdom(kingdom) -> tuple[str, ...]:
     if missing:
         raise NotImplementedError(
             f"card effects not implemented yet: {', '.join(missing)}. Playable kingdom cards: "
-            f"{', '.join(playable_kingdom_cards())}")
+            f"{', '.join(playable_kingdom_cards())}"
+        )
     return names
 
 
@@ -83,8 +157,10 @@ def check_pool(pool=None) -> tuple[str, ...]:
         if not is_implemented(n):
             raise NotImplementedError(f"card effect not implemented yet: {n}")
     if len(set(names)) < KINGDOM_SIZE:
-        raise ValueError(f"a random kingdom needs a pool of at least {KINGDOM_SIZE} distinct "
-                         f"cards, got {len(set(names))}")
+        raise ValueError(
+            f"a random kingdom needs a pool of at least {KINGDOM_SIZE} distinct "
+            f"cards, got {len(set(names))}"
+        )
     return tuple(sorted(set(names), key=card_id))
 
 

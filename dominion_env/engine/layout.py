@@ -67,28 +67,80 @@ DEC_CHOOSE = 10  # pick one of the options (about dec_card / dec_target when set
 DEC_NAME = 11  # name a card
 DEC_PASS_CARD = 12  # pass a card to the left (Masquerade)
 DEC_ORDER = 13  # choose the next card to put back on the deck
-DECISION_NAMES = ("none", "play_action", "play_treasure", "buy", "gain", "trash", "discard",
-                  "topdeck", "react", "play_twice", "choose", "name", "pass_card", "order")
+DECISION_NAMES = (
+    "none",
+    "play_action",
+    "play_treasure",
+    "buy",
+    "gain",
+    "trash",
+    "discard",
+    "topdeck",
+    "react",
+    "play_twice",
+    "choose",
+    "name",
+    "pass_card",
+    "order",
+)
 NUM_DECISIONS = len(DECISION_NAMES)
 
 # where the cards of a card decision come from
 # ZONE_HAND .. ZONE_ASIDE are the player's own zones, in State.zone order (index = zone - 1)
-ZONE_NONE, ZONE_HAND, ZONE_DISCARD, ZONE_IN_PLAY, ZONE_ASIDE, ZONE_SUPPLY, ZONE_TRASH, \
-    ZONE_ANY = range(8)
+ZONE_NONE, ZONE_HAND, ZONE_DISCARD, ZONE_IN_PLAY, ZONE_ASIDE, ZONE_SUPPLY, ZONE_TRASH, ZONE_ANY = (
+    range(8)
+)
 
 # frames: the bottom frame of every game is the turn; card frames hold a card id
 TURN_FRAME = -1
 REACTION_FRAME = -2  # the reaction window of an Attack (its player is the attacker)
 ATTACK_PENDING = -1  # step of an Attack's frame until its reaction window has closed
 # turn frame steps
-T_START, T_ACTION, T_ACTION_ANSWER, T_BUY_START, T_TREASURE, T_TREASURE_ANSWER, T_BUY, \
-    T_BUY_ANSWER, T_CLEANUP = range(9)
+(
+    T_START,
+    T_ACTION,
+    T_ACTION_ANSWER,
+    T_BUY_START,
+    T_TREASURE,
+    T_TREASURE_ANSWER,
+    T_BUY,
+    T_BUY_ANSWER,
+    T_CLEANUP,
+) = range(9)
 
 # log events: (event, player, card, amount)
-EV_TURN, EV_DRAW, EV_SHUFFLE, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK, \
-    EV_REVEAL, EV_REACT, EV_PHASE, EV_END, EV_SET_ASIDE = range(14)
-EVENT_NAMES = ("turn", "draw", "shuffle", "play", "buy", "gain", "trash", "discard", "topdeck",
-               "reveal", "react", "phase", "end", "set_aside")
+(
+    EV_TURN,
+    EV_DRAW,
+    EV_SHUFFLE,
+    EV_PLAY,
+    EV_BUY,
+    EV_GAIN,
+    EV_TRASH,
+    EV_DISCARD,
+    EV_TOPDECK,
+    EV_REVEAL,
+    EV_REACT,
+    EV_PHASE,
+    EV_END,
+    EV_SET_ASIDE,
+) = range(14)
+EVENT_NAMES = (
+    "turn",
+    "draw",
+    "shuffle",
+    "play",
+    "buy",
+    "gain",
+    "trash",
+    "discard",
+    "topdeck",
+    "reveal",
+    "react",
+    "phase",
+    "end",
+    "set_aside",
+)
 
 
 class Config(NamedTuple):
@@ -116,40 +168,42 @@ REVEAL_BITS = 4
 REACTED_WORDS = (REVEAL_BITS * MAX_PLAYERS * NUM_REACTIONS + 63) // 64
 
 # Per-game scalars: columns of State.game (N, NUM_GAME_FIELDS) int64
-(STATUS,          # RUNNING / TERMINATED / TRUNCATED
- TURN_PLAYER,     # whose turn it is
- TURN_NUMBER,     # turns started in this game (1 = first turn)
- PHASE,           # PHASE_*
- ACTIONS,         # Actions left this turn
- BUYS,            # Buys left this turn
- COINS,           # $ left this turn
- COST_REDUCTION,  # $ off every cost this turn (Bridge), >= 0
- ACTIONS_PLAYED,  # Action plays this turn (Conspirator)
- DEC_KIND,        # DEC_*; DEC_NONE while running or when over
- DEC_PLAYER,      # who decides now; -1 when the game is over
- DEC_SOURCE,      # card whose effect asks; -1 for the turn itself
- DEC_CARD,        # card the decision is about, -1 none
- DEC_TARGET,      # player the decision is about, -1 none
- DEC_ZONE,        # ZONE_* the chosen card comes from
- DEC_TYPES,       # the card must have all these type bits (0 = any)
- DEC_COST_LO,     # current cost >= this
- DEC_COST_HI,     # current cost <= this
- DEC_COUNT,       # picks still wanted (informative), 0 if n/a
- DEC_OPTIONS,     # bit k set: option k is legal
- DEC_CAN_PASS,    # 1: PASS is legal
- ANSWER,          # the action that resolved the last decision
- SP,              # frames on the stack
- LOG_LEN,         # events written (may exceed the log's rows: the log keeps the first ones)
- UNIVERSE_LEN,    # cards listed in State.universe
- DEC_EXCLUDE,     # CARD_WORDS words: the cards that are not legal choices (a bit set)
- ) = range(26)
+(
+    STATUS,  # RUNNING / TERMINATED / TRUNCATED
+    TURN_PLAYER,  # whose turn it is
+    TURN_NUMBER,  # turns started in this game (1 = first turn)
+    PHASE,  # PHASE_*
+    ACTIONS,  # Actions left this turn
+    BUYS,  # Buys left this turn
+    COINS,  # $ left this turn
+    COST_REDUCTION,  # $ off every cost this turn (Bridge), >= 0
+    ACTIONS_PLAYED,  # Action plays this turn (Conspirator)
+    DEC_KIND,  # DEC_*; DEC_NONE while running or when over
+    DEC_PLAYER,  # who decides now; -1 when the game is over
+    DEC_SOURCE,  # card whose effect asks; -1 for the turn itself
+    DEC_CARD,  # card the decision is about, -1 none
+    DEC_TARGET,  # player the decision is about, -1 none
+    DEC_ZONE,  # ZONE_* the chosen card comes from
+    DEC_TYPES,  # the card must have all these type bits (0 = any)
+    DEC_COST_LO,  # current cost >= this
+    DEC_COST_HI,  # current cost <= this
+    DEC_COUNT,  # picks still wanted (informative), 0 if n/a
+    DEC_OPTIONS,  # bit k set: option k is legal
+    DEC_CAN_PASS,  # 1: PASS is legal
+    ANSWER,  # the action that resolved the last decision
+    SP,  # frames on the stack
+    LOG_LEN,  # events written (may exceed the log's rows: the log keeps the first ones)
+    UNIVERSE_LEN,  # cards listed in State.universe
+    DEC_EXCLUDE,  # CARD_WORDS words: the cards that are not legal choices (a bit set)
+) = range(26)
 UNAFFECTED = DEC_EXCLUDE + CARD_WORDS  # bit p set: player p revealed Moat against the Attack
 REACTED = UNAFFECTED + 1  # REACTED_WORDS words: reveals per (player, Reaction), see above
-(MERCHANTS,       # Merchants played this turn (each: +$1 on the first Silver played)
- SILVER_PLAYED,   # 1 once a Silver was played this turn
- COPPER_BONUS,    # extra $ per Copper played this turn (Coppersmith)
- PLAYERS,         # players in this game (the record has room for MAX_PLAYERS)
- ) = range(REACTED + REACTED_WORDS, REACTED + REACTED_WORDS + 4)
+(
+    MERCHANTS,  # Merchants played this turn (each: +$1 on the first Silver played)
+    SILVER_PLAYED,  # 1 once a Silver was played this turn
+    COPPER_BONUS,  # extra $ per Copper played this turn (Coppersmith)
+    PLAYERS,  # players in this game (the record has room for MAX_PLAYERS)
+) = range(REACTED + REACTED_WORDS, REACTED + REACTED_WORDS + 4)
 NUM_GAME_FIELDS = PLAYERS + 1
 
 # Per-player scalars: columns of State.player (N, P, NUM_PLAYER_FIELDS) int64
@@ -192,28 +246,30 @@ def state_dtype() -> np.dtype:
     P = MAX_PLAYERS
     # hot fields first, the draw piles (big, read only at their tops) last: what a step
     # reads is then a few contiguous byte ranges (see step_reads)
-    return np.dtype([
-        ("rng", np.uint64, (1,)),  # splitmix64 state of this game's stream
-        ("game", np.int64, (NUM_GAME_FIELDS,)),  # per-game scalars, STATUS .. PLAYERS
-        ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN, DECK_LEN, KNOWN_TOP
-        ("zone", np.int8, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts
-        # the draw pile's composition, kept with it by every move onto or off it: owned cards,
-        # the observation's draw_pile and the bots' counts read this row instead of the pile
-        ("deck_count", np.int8, (P, C)),
-        ("pile", np.int8, (NUM_PILES, C)),  # SUPPLY / IN_SUPPLY / TRASH per card id
-        # ids of the cards that exist in this game (Supply cards plus any a scenario placed),
-        # ascending; hot loops run over these ~17 ids instead of all C, in the same order, so
-        # every result equals that of a loop over every card
-        ("universe", np.uint8, (C,)),
-        ("frame", np.int32, (FRAME_DEPTH, NUM_FRAME_FIELDS)),  # the frame stack
-        ("reward", np.float32, (P,)),  # +1 sole winner, 0 shared win, -1 else; set at the end
-        # cards passed face down by Masquerade, per player and card, over the whole game:
-        # what a player neither passing nor receiving cannot know (observation honesty);
-        # cumulative, so not bounded by the copies in the game: int16
-        ("masq_in", np.int16, (P, C)),
-        ("masq_out", np.int16, (P, C)),
-        ("deck", np.uint8, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
-    ])
+    return np.dtype(
+        [
+            ("rng", np.uint64, (1,)),  # splitmix64 state of this game's stream
+            ("game", np.int64, (NUM_GAME_FIELDS,)),  # per-game scalars, STATUS .. PLAYERS
+            ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN, DECK_LEN, KNOWN_TOP
+            ("zone", np.int8, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts
+            # the draw pile's composition, kept with it by every move onto or off it: owned cards,
+            # the observation's draw_pile and the bots' counts read this row instead of the pile
+            ("deck_count", np.int8, (P, C)),
+            ("pile", np.int8, (NUM_PILES, C)),  # SUPPLY / IN_SUPPLY / TRASH per card id
+            # ids of the cards that exist in this game (Supply cards plus any a scenario placed),
+            # ascending; hot loops run over these ~17 ids instead of all C, in the same order, so
+            # every result equals that of a loop over every card
+            ("universe", np.uint8, (C,)),
+            ("frame", np.int32, (FRAME_DEPTH, NUM_FRAME_FIELDS)),  # the frame stack
+            ("reward", np.float32, (P,)),  # +1 sole winner, 0 shared win, -1 else; set at the end
+            # cards passed face down by Masquerade, per player and card, over the whole game:
+            # what a player neither passing nor receiving cannot know (observation honesty);
+            # cumulative, so not bounded by the copies in the game: int16
+            ("masq_in", np.int16, (P, C)),
+            ("masq_out", np.int16, (P, C)),
+            ("deck", np.uint8, (P, deck_capacity(P))),  # draw pile card ids, top at DECK_LEN-1
+        ]
+    )
 
 
 # fields whose first axis is the seat (room for MAX_PLAYERS; a game uses the first PLAYERS rows)

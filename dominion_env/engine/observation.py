@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import DUCHY, NAMES, NUM_CARDS, VP, VP_DUKE, VP_GARDENS, VP_RULE, TABLE, pile_size
+from ..cards import DUCHY, NAMES, NUM_CARDS, TABLE, VP, VP_DUKE, VP_GARDENS, VP_RULE, pile_size
 from .jit import njit
 from .layout import (
     ACTIONS,
@@ -100,11 +100,29 @@ COST_CAP_SHOWN = 20
 def _pieces(players: int):
     P = players
     return [
-        ("hand", C), ("draw_pile", C), ("known_top", C), ("discard", C), ("aside", C), ("in_play", C),
-        ("owned", P * C), ("supply", C), ("in_supply", C), ("trash", C),
-        ("turn_seat", P), ("phase", NUM_PHASES), ("counters", 5), ("turn_number", 1),
-        ("hand_size", P), ("draw_size", P), ("discard_size", P), ("vp", P), ("turns_taken", P),
-        ("decision", NUM_DECISIONS), ("dec_source", C), ("dec_card", C), ("dec_target", P),
+        ("hand", C),
+        ("draw_pile", C),
+        ("known_top", C),
+        ("discard", C),
+        ("aside", C),
+        ("in_play", C),
+        ("owned", P * C),
+        ("supply", C),
+        ("in_supply", C),
+        ("trash", C),
+        ("turn_seat", P),
+        ("phase", NUM_PHASES),
+        ("counters", 5),
+        ("turn_number", 1),
+        ("hand_size", P),
+        ("draw_size", P),
+        ("discard_size", P),
+        ("vp", P),
+        ("turns_taken", P),
+        ("decision", NUM_DECISIONS),
+        ("dec_source", C),
+        ("dec_card", C),
+        ("dec_target", P),
         ("dec_params", 3),
     ]
 
@@ -114,14 +132,40 @@ PIECE_NAMES = tuple(name for name, _ in _pieces(2))
 # Divisor per piece for scaled observations: a number, a tuple (one per entry of the piece), or
 # "pile" (the card's Supply pile size at setup, for this player count).
 SCALES = {
-    "hand": 5, "draw_pile": 10, "known_top": 2, "discard": 10, "aside": 5, "in_play": 5,
-    "owned": 10, "supply": "pile", "in_supply": 1, "trash": 10, "turn_seat": 1, "phase": 1,
-    "counters": (5, 5, 10, 5, 5), "turn_number": 50, "hand_size": 10, "draw_size": 20,
-    "discard_size": 20, "vp": 20, "turns_taken": 25, "decision": 1, "dec_source": 1,
-    "dec_card": 1, "dec_target": 1, "dec_params": (10, 10, 5),
+    "hand": 5,
+    "draw_pile": 10,
+    "known_top": 2,
+    "discard": 10,
+    "aside": 5,
+    "in_play": 5,
+    "owned": 10,
+    "supply": "pile",
+    "in_supply": 1,
+    "trash": 10,
+    "turn_seat": 1,
+    "phase": 1,
+    "counters": (5, 5, 10, 5, 5),
+    "turn_number": 50,
+    "hand_size": 10,
+    "draw_size": 20,
+    "discard_size": 20,
+    "vp": 20,
+    "turns_taken": 25,
+    "decision": 1,
+    "dec_source": 1,
+    "dec_card": 1,
+    "dec_target": 1,
+    "dec_params": (10, 10, 5),
 }
-FLAG_PIECES = ("in_supply", "turn_seat", "phase", "decision", "dec_source", "dec_card",
-               "dec_target")
+FLAG_PIECES = (
+    "in_supply",
+    "turn_seat",
+    "phase",
+    "decision",
+    "dec_source",
+    "dec_card",
+    "dec_target",
+)
 SIGNED_PIECES = ("owned", "vp")  # a Masquerade pass trashed in public; Curses
 
 
@@ -144,13 +188,20 @@ def obs_bounds(players: int, turn_limit: int = 100, scaled: bool = False):
     plays = 2 * cards  # each card enters play once a turn; Throne Room plays it twice
     # most VP per copy: Gardens counts every card, Duke every Duchy
     rule = TABLE[:, VP_RULE]
-    vp_per_copy = np.where(rule == VP_GARDENS, cards // 10,
-                           np.where(rule == VP_DUKE, MAX_COPIES, np.maximum(TABLE[:, VP], 0)))
+    vp_per_copy = np.where(
+        rule == VP_GARDENS,
+        cards // 10,
+        np.where(rule == VP_DUKE, MAX_COPIES, np.maximum(TABLE[:, VP], 0)),
+    )
     hi_of = {
         "counters": (1 + 2 * plays, 1 + plays, plays * plays, plays, plays),
-        "turn_number": turn_limit * players + 1, "turns_taken": turn_limit,
-        "hand_size": cards, "draw_size": cards, "discard_size": cards,
-        "vp": MAX_COPIES * int(vp_per_copy.sum()), "dec_params": (COST_CAP_SHOWN, COST_CAP_SHOWN, cards),
+        "turn_number": turn_limit * players + 1,
+        "turns_taken": turn_limit,
+        "hand_size": cards,
+        "draw_size": cards,
+        "discard_size": cards,
+        "vp": MAX_COPIES * int(vp_per_copy.sum()),
+        "dec_params": (COST_CAP_SHOWN, COST_CAP_SHOWN, cards),
     }
     low, high = [], []
     for name, size in _pieces(players):
@@ -163,10 +214,34 @@ def obs_bounds(players: int, turn_limit: int = 100, scaled: bool = False):
         scale = obs_scale(players).astype(np.float64)
         low, high = low / scale, high / scale
     return low.astype(np.float32), high.astype(np.float32)
-(O_HAND, O_DRAW, O_KNOWN_TOP, O_DISCARD, O_ASIDE, O_IN_PLAY, O_OWNED, O_SUPPLY, O_IN_SUPPLY,
- O_TRASH, O_TURN_SEAT, O_PHASE, O_COUNTERS, O_TURN_NUMBER, O_HAND_SIZE, O_DRAW_SIZE, O_DISCARD_SIZE,
- O_VP, O_TURNS_TAKEN, O_DECISION, O_DEC_SOURCE, O_DEC_CARD, O_DEC_TARGET,
- O_DEC_PARAMS) = range(len(PIECE_NAMES))
+
+
+(
+    O_HAND,
+    O_DRAW,
+    O_KNOWN_TOP,
+    O_DISCARD,
+    O_ASIDE,
+    O_IN_PLAY,
+    O_OWNED,
+    O_SUPPLY,
+    O_IN_SUPPLY,
+    O_TRASH,
+    O_TURN_SEAT,
+    O_PHASE,
+    O_COUNTERS,
+    O_TURN_NUMBER,
+    O_HAND_SIZE,
+    O_DRAW_SIZE,
+    O_DISCARD_SIZE,
+    O_VP,
+    O_TURNS_TAKEN,
+    O_DECISION,
+    O_DEC_SOURCE,
+    O_DEC_CARD,
+    O_DEC_TARGET,
+    O_DEC_PARAMS,
+) = range(len(PIECE_NAMES))
 
 
 def obs_layout(players: int) -> list[tuple[str, int]]:
@@ -188,8 +263,8 @@ def split(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
     """Named view of an observation (or a batch of them, last axis): views, not copies."""
     off = obs_offsets(players)
     out = {}
-    for i, (name, size) in enumerate(_pieces(players)):
-        piece = vector[..., off[i]:off[i + 1]]
+    for i, (name, _size) in enumerate(_pieces(players)):
+        piece = vector[..., off[i] : off[i + 1]]
         if name == "owned":
             piece = piece.reshape(piece.shape[:-1] + (players, C))
         out[name] = piece

@@ -58,9 +58,12 @@ def register_envs() -> None:
     from gymnasium.envs.registration import register, registry
 
     if ENV_ID not in registry:
-        register(id=ENV_ID, entry_point="dominion_env.envs.gym_env:DominionEnv",
-                 vector_entry_point="dominion_env.envs.vector_env:DominionVectorEnv",
-                 disable_env_checker=False)
+        register(
+            id=ENV_ID,
+            entry_point="dominion_env.envs.gym_env:DominionEnv",
+            vector_entry_point="dominion_env.envs.vector_env:DominionVectorEnv",
+            disable_env_checker=False,
+        )
     _registered = True
 
 
@@ -77,10 +80,17 @@ _LAZY = {
 def __getattr__(name):
     if name in _LAZY:
         import importlib
+
         module, attr = _LAZY[name]
         return getattr(importlib.import_module(f".{module}", __name__), attr)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["ENV_ID", "register_envs", "DominionEnv", "DominionVectorEnv", "DominionVecEnv",
-           "render_game"]
+__all__ = [
+    "ENV_ID",
+    "register_envs",
+    "DominionEnv",
+    "DominionVectorEnv",
+    "DominionVecEnv",
+    "render_game",
+]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from ..cards import check_players
 from ..agents import Bot, compile_bots, get_bot
+from ..cards import check_players
 from ..engine.bots import BotTable
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import obs_layout, obs_size
@@ -58,6 +58,7 @@ def check_illegal_action(rule: str) -> str:
 
 # -- opponents -----------------------------------------------------------------------------
 
+
 class ModelPolicy:
     """A trained model with ``predict(obs, action_masks=..., deterministic=...)`` (sb3-contrib's
     MaskablePPO) as a policy ``policy(observation, action_mask) -> action``."""
@@ -67,8 +68,9 @@ class ModelPolicy:
         self.deterministic = deterministic
 
     def __call__(self, observation, action_mask) -> int:
-        action, _ = self.model.predict(observation, action_masks=action_mask,
-                                       deterministic=self.deterministic)
+        action, _ = self.model.predict(
+            observation, action_masks=action_mask, deterministic=self.deterministic
+        )
         return int(np.asarray(action).reshape(-1)[0])
 
 
@@ -85,9 +87,11 @@ def _as_policy(x):
         return x
     if hasattr(x, "predict"):
         return ModelPolicy(x)
-    raise TypeError(f"an opponent is a bot name, an agents.Bot, a BotTable, a callable "
-                    f"policy(observation, action_mask) -> action, or a model with predict(); "
-                    f"got {x!r}")
+    raise TypeError(
+        f"an opponent is a bot name, an agents.Bot, a BotTable, a callable "
+        f"policy(observation, action_mask) -> action, or a model with predict(); "
+        f"got {x!r}"
+    )
 
 
 def opponent_list(opponents, players: int) -> list:
@@ -107,8 +111,10 @@ def opponent_list(opponents, players: int) -> list:
     else:
         entries = [opponents]
     if len(entries) not in (1, players - 1):
-        raise ValueError(f"give 1 opponent (it plays every other seat) or {players - 1} "
-                         f"(one per other seat) for {players} players, got {len(entries)}")
+        raise ValueError(
+            f"give 1 opponent (it plays every other seat) or {players - 1} "
+            f"(one per other seat) for {players} players, got {len(entries)}"
+        )
     out = []
     for e in entries:
         if isinstance(e, str):
@@ -129,8 +135,9 @@ def opponents_table(opponents) -> BotTable:
         return opponents
     items = opponents if isinstance(opponents, (list, tuple)) else [opponents]
     tables = [x if _is_table(x) else compile_bots(x) for x in items]
-    return BotTable(np.concatenate([t.kind for t in tables]),
-                    np.concatenate([t.rules for t in tables]))
+    return BotTable(
+        np.concatenate([t.kind for t in tables]), np.concatenate([t.rules for t in tables])
+    )
 
 
 def all_bots(opponents) -> bool:

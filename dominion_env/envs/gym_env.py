@@ -77,11 +77,22 @@ class DominionEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
-    def __init__(self, players: int = 2, kingdom="random", opponents="Big Money",
-                 learner_seat: int | None = None, *, turn_limit: int = 100,
-                 first_player: int | None = None, autoplay_treasures: bool = True,
-                 auto_resolve: bool = True, pool=None, illegal_action: str = "lose",
-                 render_mode: str | None = None, log_lines: int = 8):
+    def __init__(
+        self,
+        players: int = 2,
+        kingdom="random",
+        opponents="Big Money",
+        learner_seat: int | None = None,
+        *,
+        turn_limit: int = 100,
+        first_player: int | None = None,
+        autoplay_treasures: bool = True,
+        auto_resolve: bool = True,
+        pool=None,
+        illegal_action: str = "lose",
+        render_mode: str | None = None,
+        log_lines: int = 8,
+    ):
         self.players = check_players(players)
         self.learner_seat_option = check_learner_seat(learner_seat, self.players)
         self.illegal_action = check_illegal_action(illegal_action)
@@ -96,11 +107,21 @@ class DominionEnv(gym.Env):
         self.compiled_opponents = all_bots(opponents)
         learner_mode = {}
         if self.compiled_opponents:
-            learner_mode = {"opponents": opponents_table(opponents),
-                            "learner_seat": self.learner_seat_option}
-        self.game = Game(kingdom, self.players, 0, turn_limit=turn_limit,
-                         first_player=first_player, autoplay_treasures=autoplay_treasures,
-                         auto_resolve=auto_resolve, pool=pool, **learner_mode)
+            learner_mode = {
+                "opponents": opponents_table(opponents),
+                "learner_seat": self.learner_seat_option,
+            }
+        self.game = Game(
+            kingdom,
+            self.players,
+            0,
+            turn_limit=turn_limit,
+            first_player=first_player,
+            autoplay_treasures=autoplay_treasures,
+            auto_resolve=auto_resolve,
+            pool=pool,
+            **learner_mode,
+        )
         bots, players_ = [], []
         for o in self.opponents:
             if isinstance(o, Bot):
@@ -111,8 +132,7 @@ class DominionEnv(gym.Env):
             else:
                 players_.append(["policy", o, None])
         table = compile_bots(bots) if bots else None
-        self._players = [(k, table if k == "bot" and w is None else w, b)
-                         for k, w, b in players_]
+        self._players = [(k, table if k == "bot" and w is None else w, b) for k, w, b in players_]
         self._bot_rng = np.ones(1, np.uint64)
         self._seat_player: list = []
         self.learner_seat = 0
@@ -129,9 +149,11 @@ class DominionEnv(gym.Env):
             if not self.game.done:  # the engine deals again rather than stop here
                 break
         while not self.compiled_opponents:
-            self.learner_seat = (int(self.np_random.integers(P))
-                                 if self.learner_seat_option is None
-                                 else self.learner_seat_option)
+            self.learner_seat = (
+                int(self.np_random.integers(P))
+                if self.learner_seat_option is None
+                else self.learner_seat_option
+            )
             others = [p for p in range(P) if p != self.learner_seat]
             self._seat_player = [None] * P
             for k, p in enumerate(others):
@@ -184,9 +206,15 @@ class DominionEnv(gym.Env):
     def render(self):
         if self.render_mode is None:
             return emit(None, "")
-        return emit(self.render_mode, render_game(
-            self.game, viewer=self.learner_seat, log_lines=self.log_lines,
-            seat_labels={self.learner_seat: "learner"}))
+        return emit(
+            self.render_mode,
+            render_game(
+                self.game,
+                viewer=self.learner_seat,
+                log_lines=self.log_lines,
+                seat_labels={self.learner_seat: "learner"},
+            ),
+        )
 
     def close(self):
         pass

@@ -71,13 +71,26 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     (None: drawn per game), ``autoplay_treasures``, ``auto_resolve``, ``pool`` (cards a random
     kingdom is drawn from), ``render_mode``, ``log_lines`` (events shown by render)."""
 
-    metadata = {"name": "dominion_v0", "render_modes": ["ansi", "human"],
-                "is_parallelizable": False, "render_fps": 1}
+    metadata = {
+        "name": "dominion_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
-    def __init__(self, players: int = 2, kingdom="random", *, turn_limit: int = 100,
-                 first_player: int | None = None, autoplay_treasures: bool = True,
-                 auto_resolve: bool = True, pool=None, render_mode: str | None = None,
-                 log_lines: int = 8):
+    def __init__(
+        self,
+        players: int = 2,
+        kingdom="random",
+        *,
+        turn_limit: int = 100,
+        first_player: int | None = None,
+        autoplay_treasures: bool = True,
+        auto_resolve: bool = True,
+        pool=None,
+        render_mode: str | None = None,
+        log_lines: int = 8,
+    ):
         super().__init__()
         self.players = check_players(players)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
@@ -88,11 +101,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         obs_space = observation_space(self.players, turn_limit)
         self.observation_spaces = {
             a: spaces.Dict({"observation": obs_space, "action_mask": action_mask_space()})
-            for a in self.possible_agents}
+            for a in self.possible_agents
+        }
         self.action_spaces = {a: action_space() for a in self.possible_agents}
-        self.game = Game(kingdom, self.players, 0, turn_limit=turn_limit,
-                         first_player=first_player, autoplay_treasures=autoplay_treasures,
-                         auto_resolve=auto_resolve, pool=pool)
+        self.game = Game(
+            kingdom,
+            self.players,
+            0,
+            turn_limit=turn_limit,
+            first_player=first_player,
+            autoplay_treasures=autoplay_treasures,
+            auto_resolve=auto_resolve,
+            pool=pool,
+        )
         self._np_random = None
         self._zero_mask = np.zeros(NUM_ACTIONS, np.int8)
         self.agents = []
@@ -137,8 +158,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def observe(self, agent):
         p = self.agent_name_mapping[agent]
         if p == self.game.current_player:
-            return {"observation": self.game.observation(),
-                    "action_mask": self.game.action_mask.astype(np.int8)}
+            return {
+                "observation": self.game.observation(),
+                "action_mask": self.game.action_mask.astype(np.int8),
+            }
         return {"observation": self.game.observation(p), "action_mask": self._zero_mask.copy()}
 
     def step(self, action):

@@ -29,8 +29,9 @@ def _names(counts: dict) -> str:
     return ", ".join(name if k == 1 else f"{name} x{k}" for name, k in counts.items())
 
 
-def render_game(game, viewer: int | None = None, log_lines: int = 8,
-                seat_labels: dict | None = None) -> str:
+def render_game(
+    game, viewer: int | None = None, log_lines: int = 8, seat_labels: dict | None = None
+) -> str:
     """The game as text. ``viewer``: whose hand to show (default: who decides now; nobody once
     the game is over). ``seat_labels``: extra words per seat (e.g. {0: "learner"})."""
     t = game.turn
@@ -41,8 +42,10 @@ def render_game(game, viewer: int | None = None, log_lines: int = 8,
         status = "over"
     elif game.truncated:
         status = "truncated (turn limit)"
-    head = (f"Dominion, {P} players: turn {t['turn_number']}, P{t['player']}'s turn, "
-            f"{t['phase']} phase | Actions {t['actions']}  Buys {t['buys']}  ${t['coins']}")
+    head = (
+        f"Dominion, {P} players: turn {t['turn_number']}, P{t['player']}'s turn, "
+        f"{t['phase']} phase | Actions {t['actions']}  Buys {t['buys']}  ${t['coins']}"
+    )
     if status != "running":
         head += f" | game {status}"
     lines.append(head)
@@ -60,9 +63,11 @@ def render_game(game, viewer: int | None = None, log_lines: int = 8,
         if seat_labels and p in seat_labels:
             label += f" {seat_labels[p]}"
         turns = int(game.state["player"][0, p, TURNS_TAKEN])
-        lines.append(f"{label:<14}{sum(z['hand'].values()):>5}{len(z['deck']):>5}"
-                     f"{sum(z['discard'].values()):>8}{scores[p]:>4}{turns:>6}  "
-                     f"{_names(z['in_play'])}")
+        lines.append(
+            f"{label:<14}{sum(z['hand'].values()):>5}{len(z['deck']):>5}"
+            f"{sum(z['discard'].values()):>8}{scores[p]:>4}{turns:>6}  "
+            f"{_names(z['in_play'])}"
+        )
     who = decider if viewer is None else viewer
     if who is not None and who >= 0:
         z = game.zones(who)
@@ -86,8 +91,7 @@ def render_game(game, viewer: int | None = None, log_lines: int = 8,
         lines.append("Decision: " + ", ".join(parts))
         lines.append("Legal: " + ", ".join(game.legal_actions()))
     else:
-        lines.append("Rewards: " + ", ".join(f"P{p} {r:+.0f}" for p, r in
-                                             enumerate(game.rewards)))
+        lines.append("Rewards: " + ", ".join(f"P{p} {r:+.0f}" for p, r in enumerate(game.rewards)))
     if log_lines:
         log = game.log()[-log_lines:]
         if log:
@@ -108,6 +112,7 @@ def emit(render_mode, text: str):
     printing it ("human"), or None with Gymnasium's warning when no mode was chosen."""
     if render_mode is None:
         import gymnasium
+
         gymnasium.logger.warn("render() called without a render_mode (ansi or human)")
         return None
     if render_mode == "human":

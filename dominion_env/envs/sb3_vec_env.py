@@ -54,15 +54,34 @@ VERSION = 0
 class DominionVecEnv(VecEnv):
     """N learner-vs-bots games as one SB3 VecEnv (see the module docstring)."""
 
-    def __init__(self, num_envs: int = 1, players: int = 2, kingdom="random",
-                 opponents="Big Money", learner_seat: int | None = None, *,
-                 turn_limit: int = 100, first_player: int | None = None,
-                 autoplay_treasures: bool = True, auto_resolve: bool = True, pool=None,
-                 seed: int | None = None, margin_reward: float = 0.0):
+    def __init__(
+        self,
+        num_envs: int = 1,
+        players: int = 2,
+        kingdom="random",
+        opponents="Big Money",
+        learner_seat: int | None = None,
+        *,
+        turn_limit: int = 100,
+        first_player: int | None = None,
+        autoplay_treasures: bool = True,
+        auto_resolve: bool = True,
+        pool=None,
+        seed: int | None = None,
+        margin_reward: float = 0.0,
+    ):
         self.vec = make_learner_vecgame(
-            num_envs, players, kingdom, opponents, learner_seat, turn_limit=turn_limit,
-            first_player=first_player, autoplay_treasures=autoplay_treasures,
-            auto_resolve=auto_resolve, pool=pool)
+            num_envs,
+            players,
+            kingdom,
+            opponents,
+            learner_seat,
+            turn_limit=turn_limit,
+            first_player=first_player,
+            autoplay_treasures=autoplay_treasures,
+            auto_resolve=auto_resolve,
+            pool=pool,
+        )
         self.players = self.vec.players
         if not np.isfinite(margin_reward) or margin_reward < 0:
             raise ValueError(f"margin_reward must be a finite number >= 0, got {margin_reward!r}")
@@ -72,8 +91,7 @@ class DominionVecEnv(VecEnv):
         self.render_mode = None
         self._rng = np.random.default_rng(seed)
         self._actions = None
-        super().__init__(int(num_envs), observation_space(self.players, turn_limit),
-                         action_space())
+        super().__init__(int(num_envs), observation_space(self.players, turn_limit), action_space())
 
     # -- the VecEnv API -------------------------------------------------------------------
 
@@ -108,10 +126,12 @@ class DominionVecEnv(VecEnv):
         if dones.any():
             fo, all_rewards = v.final_observation, v.rewards
             for g in np.flatnonzero(dones):
-                infos[g] = {"terminal_observation": fo[g].copy(),
-                            "TimeLimit.truncated": bool(truncated[g]),
-                            "rewards": all_rewards[g].copy(),
-                            "learner_seat": int(seat_before[g])}
+                infos[g] = {
+                    "terminal_observation": fo[g].copy(),
+                    "TimeLimit.truncated": bool(truncated[g]),
+                    "rewards": all_rewards[g].copy(),
+                    "learner_seat": int(seat_before[g]),
+                }
         return v.observation.copy(), rewards, dones, infos
 
     def close(self) -> None:

@@ -46,22 +46,42 @@ from .common import action_space, all_bots, observation_space, opponents_table
 VERSION = 0
 
 
-def make_learner_vecgame(num_envs: int, players: int = 2, kingdom="random",
-                         opponents="Big Money", learner_seat: int | None = None, *,
-                         turn_limit: int = 100, first_player: int | None = None,
-                         autoplay_treasures: bool = True, auto_resolve: bool = True,
-                         pool=None, autoreset: bool = True) -> VecGame:
+def make_learner_vecgame(
+    num_envs: int,
+    players: int = 2,
+    kingdom="random",
+    opponents="Big Money",
+    learner_seat: int | None = None,
+    *,
+    turn_limit: int = 100,
+    first_player: int | None = None,
+    autoplay_treasures: bool = True,
+    auto_resolve: bool = True,
+    pool=None,
+    autoreset: bool = True,
+) -> VecGame:
     """A VecGame in learner mode with compiled bot opponents, arguments checked."""
     players = check_players(players)
     check_learner_seat(learner_seat, players)
     if not all_bots(opponents):
-        raise TypeError("the vector envs play compiled bots only: give bot names, Bot "
-                        "objects or a BotTable as opponents (Python policies: use "
-                        f"gym_env.DominionEnv); got {opponents!r}")
-    return VecGame(num_envs, players, kingdom, pool=pool, autoplay_treasures=autoplay_treasures,
-                   auto_resolve=auto_resolve, turn_limit=turn_limit, first_player=first_player,
-                   autoreset=autoreset, opponents=opponents_table(opponents),
-                   learner_seat=learner_seat)
+        raise TypeError(
+            "the vector envs play compiled bots only: give bot names, Bot "
+            "objects or a BotTable as opponents (Python policies: use "
+            f"gym_env.DominionEnv); got {opponents!r}"
+        )
+    return VecGame(
+        num_envs,
+        players,
+        kingdom,
+        pool=pool,
+        autoplay_treasures=autoplay_treasures,
+        auto_resolve=auto_resolve,
+        turn_limit=turn_limit,
+        first_player=first_player,
+        autoreset=autoreset,
+        opponents=opponents_table(opponents),
+        learner_seat=learner_seat,
+    )
 
 
 class DominionVectorEnv(VectorEnv):
@@ -69,14 +89,27 @@ class DominionVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 1, players: int = 2, kingdom="random",
-                 opponents="Big Money", learner_seat: int | None = None, *,
-                 turn_limit: int = 100, first_player: int | None = None,
-                 autoplay_treasures: bool = True, auto_resolve: bool = True, pool=None,
-                 render_mode: str | None = None, **unused):
+    def __init__(
+        self,
+        num_envs: int = 1,
+        players: int = 2,
+        kingdom="random",
+        opponents="Big Money",
+        learner_seat: int | None = None,
+        *,
+        turn_limit: int = 100,
+        first_player: int | None = None,
+        autoplay_treasures: bool = True,
+        auto_resolve: bool = True,
+        pool=None,
+        render_mode: str | None = None,
+        **unused,
+    ):
         if render_mode is not None:
-            raise ValueError("the vector env does not render; render one game with "
-                             "gym_env.DominionEnv(render_mode='ansi')")
+            raise ValueError(
+                "the vector env does not render; render one game with "
+                "gym_env.DominionEnv(render_mode='ansi')"
+            )
         # make_vec passes options meant for single envs too; refuse the ones that matter
         unknown = set(unused) - {"max_episode_steps", "illegal_action", "log_lines"}
         if unknown:
@@ -84,9 +117,17 @@ class DominionVectorEnv(VectorEnv):
         if unused.get("illegal_action", "raise") != "raise":
             raise ValueError("the vector env raises on illegal actions (mask them)")
         self.vec = make_learner_vecgame(
-            num_envs, players, kingdom, opponents, learner_seat, turn_limit=turn_limit,
-            first_player=first_player, autoplay_treasures=autoplay_treasures,
-            auto_resolve=auto_resolve, pool=pool)
+            num_envs,
+            players,
+            kingdom,
+            opponents,
+            learner_seat,
+            turn_limit=turn_limit,
+            first_player=first_player,
+            autoplay_treasures=autoplay_treasures,
+            auto_resolve=auto_resolve,
+            pool=pool,
+        )
         self.num_envs = int(num_envs)
         self.players = self.vec.players
         self.render_mode = None
@@ -125,11 +166,20 @@ class DominionVectorEnv(VectorEnv):
             rewards[rows] = v.rewards[rows]
             infos["final_obs"] = final_obs
             infos["_final_obs"] = done
-            infos["final_info"] = {"rewards": rewards, "_rewards": done,
-                                   "learner_seat": seat, "_learner_seat": done}
+            infos["final_info"] = {
+                "rewards": rewards,
+                "_rewards": done,
+                "learner_seat": seat,
+                "_learner_seat": done,
+            }
             infos["_final_info"] = done
-        return (v.observation.copy(), v.learner_rewards.astype(np.float64), terminated,
-                truncated, infos)
+        return (
+            v.observation.copy(),
+            v.learner_rewards.astype(np.float64),
+            terminated,
+            truncated,
+            infos,
+        )
 
     def action_masks(self) -> np.ndarray:
         """(N, 71) bool: each learner's legal actions now."""
@@ -141,5 +191,9 @@ class DominionVectorEnv(VectorEnv):
     # -- internals ------------------------------------------------------------------------
 
     def _infos(self) -> dict:
-        return {"action_mask": self.vec.action_mask.copy(), "_action_mask": self._all.copy(),
-                "learner_seat": self.vec.learner_seat.copy(), "_learner_seat": self._all.copy()}
+        return {
+            "action_mask": self.vec.action_mask.copy(),
+            "_action_mask": self._all.copy(),
+            "learner_seat": self.vec.learner_seat.copy(),
+            "_learner_seat": self._all.copy(),
+        }
