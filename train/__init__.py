@@ -22,3 +22,10 @@ set before either runtime starts, hence here, at import.
 import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from .evaluate import evaluate  # noqa: E402
+from .policy import Agent, load_agent, save_agent, shipped_agents  # noqa: E402
+from .ppo import TrainConfig, Trainer, train  # noqa: E402
+
+__all__ = ["Agent", "TrainConfig", "Trainer", "evaluate", "load_agent", "save_agent",
+           "shipped_agents", "train"]
