@@ -23,9 +23,9 @@ import time
 
 import numba
 import numpy as np
-from dominion_env.agents import compile_bots, get_bot
 
 from dominion_env import VecGame
+from dominion_env.agents import compile_bots, get_bot
 from dominion_env.analysis.arena import play_games
 from dominion_env.engine.jit import kernel, prange
 

@@ -53,8 +53,9 @@ def main(argv=None):
     torch.set_num_threads(1)
     hidden = tuple(int(h) for h in args.hidden.split(","))
     n = args.num_envs
-    vec = VecGame(n, 2, opponents=compile_bots("Big Money Ultimate"), scale_observations=True,
-                  vp_shaping=0.02)
+    vec = VecGame(
+        n, 2, opponents=compile_bots("Big Money Ultimate"), scale_observations=True, vp_shaping=0.02
+    )
     vec.reset(0)
     net = PolicyNet(obs_size(2), hidden)
     env = rate(lambda: vec.step(vec.random_actions()), n, args.seconds)
@@ -66,8 +67,14 @@ def main(argv=None):
         vec.step(a)
 
     roll = rate(rollout_step, n, args.seconds)
-    cfg = TrainConfig(num_envs=n, hidden=hidden, bc_steps=0, steps=10**12,
-                      opponents={"Big Money Ultimate": 1}, out="/tmp/bench_training")
+    cfg = TrainConfig(
+        num_envs=n,
+        hidden=hidden,
+        bc_steps=0,
+        steps=10**12,
+        opponents={"Big Money Ultimate": 1},
+        out="/tmp/bench_training",
+    )
     trainer = Trainer(cfg)
     per_update = cfg.rollout * n
 
@@ -78,8 +85,12 @@ def main(argv=None):
     whole = rate(one_update, per_update, max(args.seconds * 3, 10))
     print(f"{os.cpu_count()} cores, {n} games, network {hidden}, torch 1 thread")
     print(f"{'figure':<16}{'learner steps/s':>18}")
-    for name, v in (("env only", env), ("inference", infer), ("rollout", roll),
-                    ("whole loop", whole)):
+    for name, v in (
+        ("env only", env),
+        ("inference", infer),
+        ("rollout", roll),
+        ("whole loop", whole),
+    ):
         print(f"{name:<16}{v:>18,.0f}")
     if args.sb3:
         from sb3_contrib import MaskablePPO
@@ -88,15 +99,24 @@ def main(argv=None):
         from dominion_env.envs.sb3_vec_env import DominionVecEnv
 
         venv = VecMonitor(DominionVecEnv(n, opponents="Big Money Ultimate", seed=0))
-        model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=4096, n_epochs=3,
-                            policy_kwargs={"net_arch": list(hidden)}, verbose=0)
+        model = MaskablePPO(
+            "MlpPolicy",
+            venv,
+            n_steps=32,
+            batch_size=4096,
+            n_epochs=3,
+            policy_kwargs={"net_arch": list(hidden)},
+            verbose=0,
+        )
         model.learn(per_update)
         t0 = time.perf_counter()
         model.learn(4 * per_update, reset_num_timesteps=False)
         sb3 = 4 * per_update / (time.perf_counter() - t0)
         print(f"{'MaskablePPO':<16}{sb3:>18,.0f}   (whole loop, same sizes; baseline)")
-    print(f"\nwhole loop / env only = {whole / env:.3f}; the update is "
-          f"{100 * (1 - whole / roll):.0f}% of the loop's time")
+    print(
+        f"\nwhole loop / env only = {whole / env:.3f}; the update is "
+        f"{100 * (1 - whole / roll):.0f}% of the loop's time"
+    )
     return np.array([env, infer, roll, whole])
 
 

@@ -10,8 +10,8 @@ plays, in each game's kingdom, the first bot of that order whose cards are all i
 import argparse
 
 import numpy as np
-from dominion_env.agents import BOTS
 
+from dominion_env.agents import BOTS
 from dominion_env.analysis.tournament import run_tournament
 
 

@@ -7,9 +7,9 @@ in ``dominion_env.engine.base_cards`` / ``intrigue_cards``.
 """
 
 import pytest
-from dominion_env.agents import bot_action
 
 from dominion_env import Game
+from dominion_env.agents import bot_action
 from dominion_env.cards import BASIC, KINGDOM
 
 FILLER = [

@@ -11,9 +11,9 @@ of a 95% Wilson interval and leave a wide margin over the measured rates (see ea
 """
 
 import pytest
-from dominion_env.agents import BOTS, bot_action, compile_bots, get_bot, kingdom_for
 
 from dominion_env import Game
+from dominion_env.agents import BOTS, bot_action, compile_bots, get_bot, kingdom_for
 from dominion_env.analysis.arena import play_games, summarize, wilson
 from dominion_env.cards import BASIC, KINGDOM
 from dominion_env.engine.bots import MAX_CONDS, MAX_RULES

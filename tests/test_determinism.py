@@ -10,9 +10,9 @@ g do not depend on the batch either; with autoreset on, each row plays several g
 import numba
 import numpy as np
 import pytest
-from dominion_env.agents import BOTS, compile_bots
 
 from dominion_env import Game, VecGame
+from dominion_env.agents import BOTS, compile_bots
 from dominion_env.analysis.arena import play_games
 
 STEPS = 300

@@ -6,12 +6,12 @@ import sys
 import gymnasium
 import numpy as np
 import pytest
-from dominion_env.agents import Bot, compile_bots
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import dominion_env.envs  # noqa: F401 (registers Dominion-v0)
 from dominion_env import CARD_NAMES, NUM_CARDS, VecGame
+from dominion_env.agents import Bot, compile_bots
 from dominion_env.engine.layout import (
     DEC_KIND,
     DEC_SOURCE,

@@ -6,12 +6,12 @@ import pytest
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("sb3_contrib")
 
-from dominion_env.agents import compile_bots  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor  # noqa: E402
 
 from dominion_env import VecGame  # noqa: E402
+from dominion_env.agents import compile_bots  # noqa: E402
 from dominion_env.engine.observation import obs_size, split  # noqa: E402
 from dominion_env.envs.sb3_vec_env import DominionVecEnv  # noqa: E402
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
-from dominion_env.agents import compile_bots
 
 from dominion_env import VecGame
+from dominion_env.agents import compile_bots
 from dominion_env.analysis.arena import play_games
 from dominion_env.cards import TABLE
 from dominion_env.engine.batch import bot_action_game

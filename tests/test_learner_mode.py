@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
-from dominion_env.agents import bot_action, compile_bots
 
 from dominion_env import Game, VecGame
+from dominion_env.agents import bot_action, compile_bots
 from dominion_env.cards import TABLE
 from dominion_env.engine.batch import observe_game
 

@@ -3,10 +3,10 @@
 import textwrap
 
 import pytest
-from dominion_env.agents import BOTS, Bot, bot_action, compile_bots, kingdom_for, load_bots
-from dominion_env.agents.strategy import parse_condition
 
 from dominion_env import Game
+from dominion_env.agents import BOTS, Bot, bot_action, compile_bots, kingdom_for, load_bots
+from dominion_env.agents.strategy import parse_condition
 
 KINGDOM = [
     "Village",
@@ -44,7 +44,6 @@ def buy_with(rule, coins=5, supply=None, hands=None, discards=None, players=2, *
 )
 def test_parse_condition(text, expected):
     from dominion_env.agents.strategy import OP_SYMBOLS, QUANTITY_NAMES
-
     from dominion_env.cards import ID
 
     q, arg, op, value = parse_condition(text)

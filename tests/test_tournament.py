@@ -5,8 +5,8 @@ import itertools
 
 import numpy as np
 import pytest
-from dominion_env.agents import Bot
 
+from dominion_env.agents import Bot
 from dominion_env.analysis.tournament import (
     bradley_terry,
     bt_standard_errors,

@@ -12,18 +12,17 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
-from dominion_env.agents import compile_bots, get_bot  # noqa: E402
-from dominion_env.train.evaluate import evaluate  # noqa: E402
-from dominion_env.train.policy import Agent, AgentInfo, PolicyNet, load_agent  # noqa: E402
-from dominion_env.train.ppo import TrainConfig, Trainer, train  # noqa: E402
-from dominion_env.train.seats import PolicySeats  # noqa: E402
-
 from dominion_env import VecGame  # noqa: E402
+from dominion_env.agents import compile_bots, get_bot  # noqa: E402
 from dominion_env.analysis.arena import play_games, summarize  # noqa: E402
 from dominion_env.analysis.mixed import play_mixed  # noqa: E402
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.engine.observation import obs_bounds, obs_scale, obs_size  # noqa: E402
 from dominion_env.shaping import VPShaping, vp_potential  # noqa: E402
+from dominion_env.train.evaluate import evaluate  # noqa: E402
+from dominion_env.train.policy import Agent, AgentInfo, PolicyNet, load_agent  # noqa: E402
+from dominion_env.train.ppo import TrainConfig, Trainer, train  # noqa: E402
+from dominion_env.train.seats import PolicySeats  # noqa: E402
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -27,5 +27,13 @@ from .evaluate import evaluate  # noqa: E402
 from .policy import Agent, load_agent, save_agent, shipped_agents  # noqa: E402
 from .ppo import TrainConfig, Trainer, train  # noqa: E402
 
-__all__ = ["Agent", "TrainConfig", "Trainer", "evaluate", "load_agent", "save_agent",
-           "shipped_agents", "train"]
+__all__ = [
+    "Agent",
+    "TrainConfig",
+    "Trainer",
+    "evaluate",
+    "load_agent",
+    "save_agent",
+    "shipped_agents",
+    "train",
+]
