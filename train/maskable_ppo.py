@@ -5,8 +5,10 @@
 1. Training: ``DominionVecEnv`` (one VecGame of ``--num-envs`` games; the opponent bots play
    inside the compiled step) wrapped in ``VecMonitor``; the learner takes a random seat per game.
    Every decision of the learner is a step, Militia discards and Moat reveals included.
-   Observations go in raw (counts): in a 500k-step run against Big Money, VecNormalize's
-   running mean/std made the policy collapse (0% wins instead of 17%), so it is not used.
+   The recipe of ``dominion_env.train.ppo`` by default: gamma 1, scaled observations and
+   potential-based VP shaping (``--vp-shaping``; ``--raw`` turns both aids off). The faster
+   and stronger trainer is ``dominion train`` (our PPO with an imitation warm start); this
+   module keeps sb3-contrib's MaskablePPO working on the same env.
 2. Saving: the model goes to ``--out`` (a .zip ``MaskablePPO.load`` reads).
 3. Evaluation: ``--eval-games`` fresh games (a seed training never used), the policy playing
    deterministically with its masks, the opponent as in training; prints wins / ties / losses /
@@ -128,16 +130,25 @@ def parse_args(argv=None):
     ap.add_argument("--batch-size", type=int, default=2048)
     ap.add_argument("--n-epochs", type=int, default=4)
     ap.add_argument("--lr", type=float, default=3e-4)
-    ap.add_argument("--gamma", type=float, default=0.995)
+    ap.add_argument(
+        "--gamma",
+        type=float,
+        default=1.0,
+        help="1: undiscounted (a per-decision discount rewards stalling)",
+    )
     ap.add_argument("--ent-coef", type=float, default=0.01)
-    ap.add_argument("--net", default="256,256", help="hidden layer sizes, comma-separated")
+    ap.add_argument("--net", default="128,128", help="hidden layer sizes, comma-separated")
     ap.add_argument("--turn-limit", type=int, default=100)
     ap.add_argument(
-        "--margin-reward",
+        "--vp-shaping",
         type=float,
-        default=0.0,
-        help="training reward shaping: + this x (own VP - best other VP) at a "
-        "game's end (evaluation always counts wins)",
+        default=0.02,
+        help="potential-based shaping coefficient (returns stay the game results)",
+    )
+    ap.add_argument(
+        "--raw",
+        action="store_true",
+        help="raw observations and no shaping (the env's plain defaults)",
     )
     ap.add_argument("--eval-games", type=int, default=2000)
     ap.add_argument("--out", default="models/maskable_ppo_dominion.zip")
@@ -188,7 +199,8 @@ def main(argv=None) -> dict:
                 opponents,
                 turn_limit=args.turn_limit,
                 seed=args.seed,
-                margin_reward=args.margin_reward,
+                scale_observations=not args.raw,
+                vp_shaping=0.0 if args.raw else args.vp_shaping,
             )
         )
         if args.load:

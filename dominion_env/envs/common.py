@@ -12,33 +12,14 @@ from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.bots import BotTable
 from ..engine.layout import NUM_ACTIONS
-from ..engine.observation import obs_layout, obs_size
-
-# Pieces of the observation that may be negative: owned counts (a card passed face down by
-# Masquerade and later trashed in public) and scores (Curses).
-_SIGNED = ("owned", "vp")
-# Pieces that are one-hot / 0-1 flags.
-_FLAGS = ("in_supply", "turn_seat", "phase", "decision", "dec_source", "dec_card", "dec_target")
-OBS_BOUND = 10_000.0  # no count, score or turn number of a game comes near this
+from ..engine.observation import obs_bounds, obs_size
 
 ILLEGAL_ACTION_RULES = ("lose", "raise")
 
 
-def observation_bounds(players: int, turn_limit: int = 100) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high) float32 vectors of the observation, piece by piece."""
-    players = check_players(players)
-    bound = float(max(OBS_BOUND, 2 * turn_limit * players))
-    low, high = [], []
-    for name, size in obs_layout(players):
-        lo = -bound if name in _SIGNED else 0.0
-        hi = 1.0 if name in _FLAGS else bound
-        low.append(np.full(size, lo, np.float32))
-        high.append(np.full(size, hi, np.float32))
-    return np.concatenate(low), np.concatenate(high)
-
-
-def observation_space(players: int, turn_limit: int = 100) -> spaces.Box:
-    low, high = observation_bounds(players, turn_limit)
+def observation_space(players: int, turn_limit: int = 100, scaled: bool = False) -> spaces.Box:
+    """Box float32 (obs_size,), with the engine's true bounds per entry (``obs_bounds``)."""
+    low, high = obs_bounds(check_players(players), turn_limit, scaled)
     return spaces.Box(low, high, shape=(obs_size(players),), dtype=np.float32)
 
 

@@ -91,6 +91,7 @@ class DominionEnv(gym.Env):
         pool=None,
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        scale_observations: bool = False,
         log_lines: int = 8,
     ):
         self.players = check_players(players)
@@ -98,7 +99,7 @@ class DominionEnv(gym.Env):
         self.illegal_action = check_illegal_action(illegal_action)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.log_lines = log_lines
-        self.observation_space = observation_space(self.players, turn_limit)
+        self.observation_space = observation_space(self.players, turn_limit, scale_observations)
         self.action_space = action_space()
         # opponents[k] plays the k-th non-learner seat
         self.opponents = opponent_list(opponents, self.players)
@@ -120,6 +121,7 @@ class DominionEnv(gym.Env):
             autoplay_treasures=autoplay_treasures,
             auto_resolve=auto_resolve,
             pool=pool,
+            scale_observations=scale_observations,
             **learner_mode,
         )
         bots, players_ = [], []

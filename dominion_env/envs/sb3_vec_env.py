@@ -23,9 +23,13 @@ infos: a list of N dicts). Autoreset on the same step: for a row whose game ende
 and ``infos[g]["rewards"]`` / ``["learner_seat"]`` give every seat's reward and the learner's
 seat; the returned observation already belongs to the next game.
 
-Reward shaping (off by default): ``margin_reward=c`` adds c x (own score - best other score) to
-the learner's reward when a game ends, so a close loss is worth more than a rout (against a
-strong bot a new policy never wins, and win/loss alone gives it nothing to learn from).
+Learning aids (off by default; ``dominion_env.train`` turns them on): ``scale_observations``
+(fixed divisors per entry, the Box bounds scaled with them) and ``vp_shaping=c`` (the rewards
+become ``VecGame.shaped_rewards``: potential-based shaping on c x (own VP - best other VP),
+with the potential 0 at a game's start and end, so each game's rewards still sum to its result;
+``dominion_env.shaping``). ``opponent_weights`` makes ``opponents`` a pool that each game draws
+from. Note that SB3 bootstraps a truncated game from ``terminal_observation``
+(``TimeLimit.truncated``); our trainer scores a truncated game as 0 instead.
 
 Masks for sb3-contrib's MaskablePPO: ``action_masks()`` is one batched copy of the (N, 71) mask;
 ``env_method("action_masks")`` (what ``get_action_masks`` calls, also through VecEnvWrappers)
@@ -37,6 +41,9 @@ constructor's ``seed``. Illegal actions raise ValueError (use masks).
 
 Version history
     v0  first release (VecGame v2 learner mode).
+    v1  ``margin_reward`` (a VP-margin bonus at the end: it taught "lose by less") is gone;
+        ``scale_observations``, ``vp_shaping`` (potential-based) and ``opponent_weights``
+        instead; the Box bounds are the engine's true bounds (``obs_bounds``).
 """
 
 from __future__ import annotations
@@ -44,11 +51,10 @@ from __future__ import annotations
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
-from ..engine.observation import O_VP, obs_offsets
 from .common import action_space, observation_space
 from .vector_env import make_learner_vecgame
 
-VERSION = 0
+VERSION = 1
 
 
 class DominionVecEnv(VecEnv):
@@ -68,7 +74,9 @@ class DominionVecEnv(VecEnv):
         auto_resolve: bool = True,
         pool=None,
         seed: int | None = None,
-        margin_reward: float = 0.0,
+        opponent_weights=None,
+        scale_observations: bool = False,
+        vp_shaping: float = 0.0,
     ):
         self.vec = make_learner_vecgame(
             num_envs,
@@ -81,17 +89,16 @@ class DominionVecEnv(VecEnv):
             autoplay_treasures=autoplay_treasures,
             auto_resolve=auto_resolve,
             pool=pool,
+            opponent_weights=opponent_weights,
+            scale_observations=scale_observations,
+            vp_shaping=vp_shaping,
         )
         self.players = self.vec.players
-        if not np.isfinite(margin_reward) or margin_reward < 0:
-            raise ValueError(f"margin_reward must be a finite number >= 0, got {margin_reward!r}")
-        self.margin_reward = float(margin_reward)
-        off = obs_offsets(self.players)
-        self._vp = slice(int(off[O_VP]), int(off[O_VP + 1]))
         self.render_mode = None
         self._rng = np.random.default_rng(seed)
         self._actions = None
-        super().__init__(int(num_envs), observation_space(self.players, turn_limit), action_space())
+        space = observation_space(self.players, turn_limit, scale_observations)
+        super().__init__(int(num_envs), space, action_space())
 
     # -- the VecEnv API -------------------------------------------------------------------
 
@@ -114,14 +121,9 @@ class DominionVecEnv(VecEnv):
         seat_before = v.learner_seat.copy()
         a = np.asarray(self._actions).reshape(self.num_envs).astype(np.int64, copy=False)
         v.step(a)
-        rewards = v.learner_rewards.copy()
+        rewards = (v.shaped_rewards if v.shaping is not None else v.learner_rewards).copy()
         truncated = v.truncated
         dones = v.terminated | truncated
-        if self.margin_reward and dones.any():
-            # shaping: + margin_reward x (own score - best other score) at the game's end, read
-            # from the learner's final observation (seat 0 is the learner's own)
-            vp = v.final_observation[dones, self._vp]
-            rewards[dones] += self.margin_reward * (vp[:, 0] - vp[:, 1:].max(axis=1))
         infos = [{} for _ in range(self.num_envs)]
         if dones.any():
             fo, all_rewards = v.final_observation, v.rewards

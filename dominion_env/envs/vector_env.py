@@ -59,6 +59,9 @@ def make_learner_vecgame(
     auto_resolve: bool = True,
     pool=None,
     autoreset: bool = True,
+    opponent_weights=None,
+    scale_observations: bool = False,
+    vp_shaping: float = 0.0,
 ) -> VecGame:
     """A VecGame in learner mode with compiled bot opponents, arguments checked."""
     players = check_players(players)
@@ -81,6 +84,9 @@ def make_learner_vecgame(
         autoreset=autoreset,
         opponents=opponents_table(opponents),
         learner_seat=learner_seat,
+        opponent_weights=opponent_weights,
+        scale_observations=scale_observations,
+        vp_shaping=vp_shaping,
     )
 
 
@@ -103,6 +109,8 @@ class DominionVectorEnv(VectorEnv):
         auto_resolve: bool = True,
         pool=None,
         render_mode: str | None = None,
+        scale_observations: bool = False,
+        vp_shaping: float = 0.0,
         **unused,
     ):
         if render_mode is not None:
@@ -127,11 +135,15 @@ class DominionVectorEnv(VectorEnv):
             autoplay_treasures=autoplay_treasures,
             auto_resolve=auto_resolve,
             pool=pool,
+            scale_observations=scale_observations,
+            vp_shaping=vp_shaping,
         )
         self.num_envs = int(num_envs)
         self.players = self.vec.players
         self.render_mode = None
-        self.single_observation_space = observation_space(self.players, turn_limit)
+        self.single_observation_space = observation_space(
+            self.players, turn_limit, scale_observations
+        )
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -175,7 +187,7 @@ class DominionVectorEnv(VectorEnv):
             infos["_final_info"] = done
         return (
             v.observation.copy(),
-            v.learner_rewards.astype(np.float64),
+            (v.shaped_rewards if v.shaping is not None else v.learner_rewards).astype(np.float64),
             terminated,
             truncated,
             infos,
