@@ -10,6 +10,11 @@ Version history
            MaskablePPO training, the bot library and strategy language in TOML, tournaments
     0.3.0  speed: batch 4096 at ~2M decisions/s (prefetching, int8 state), a 1-game step in
            ~15 us, cold compile ~1 min; VecGame v3 state record (same games, bit for bit)
+    0.4.0  one direction of imports (agents/ and train/ installed as dominion_env.agents and
+           dominion_env.train; the faces take compiled bot tables), a card in three places,
+           every rule once, golden playthroughs; training that works: dominion train /
+           evaluate, our PPO with imitation, self-play and an opponent pool, shipped agent
+           ppo-pool, trained agents at simulate/tournament tables; VecGame v4 (same games)
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v0" with Gymnasium (cheap)
@@ -31,4 +36,4 @@ __all__ = [
     "RECOMMENDED",
     "random_kingdom",
 ]
-__version__ = "0.3.0"
+__version__ = "0.4.0"

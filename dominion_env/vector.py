@@ -1,7 +1,7 @@
 """VecGame: N games of Dominion stepped at once by compiled kernels (the batch API).
 
-    vec = VecGame(4096, players=2, kingdom="random", seed=0)
-    out = vec.reset()                      # Step(observation, action_mask, current_player, ...)
+    vec = VecGame(4096, players=2, kingdom="random")
+    out = vec.reset(seed=0)                    # Step(observation, action_mask, current_player, ...)
     while True:
         out = vec.step(actions)            # one action per game, for out.current_player
 
@@ -42,6 +42,19 @@ seed whatever the batch size or thread count). ``opponent_bots[g, p]`` is the bo
 of the game now in row g (-1: the learner's seat); ``finished_opponent_bots[g]`` keeps the bots
 of the game that ended in row g on this step (-1 elsewhere), for results per opponent.
 
+Learning aids (both off by default; ``dominion_env.train`` turns them on):
+``scale_observations=True`` divides every observation entry by a fixed scale from the layout
+(``engine.observation.SCALES``: the Supply by pile size, counts and counters by small
+constants) in the kernel that writes it; ``obs_bounds`` gives true bounds, raw or scaled.
+``vp_shaping=c`` (learner mode) makes ``shaped_rewards`` the learner's reward plus the change
+of a potential c x (its VP - the best other VP) since its previous decision, the potential 0 at
+a game's start and end (``dominion_env.shaping``): each game's shaped rewards sum to exactly
+its result (+1/0/-1; 0 for a truncated game). ``scores`` gives every player's VP now.
+
+Illegal actions: ``step`` checks every action in one compiled pass before any game moves and
+raises ``names.IllegalActionError`` (a ValueError) naming the game, the action, the player,
+the decision and the legal actions; Game and the envs go through this one check.
+
 Expert actions: ``bot_actions(table, bots)`` gives, for every game, the action compiled bot
 ``bots[g]`` of ``table`` would take at its pending decision, whoever decides (learner mode or
 not), in one compiled call that changes no game; -1 for a finished game (no autoreset). Random
@@ -62,6 +75,12 @@ Version history
         kernel. ``Game.set_scenario`` refuses a game with more than 127 copies of a card.
         Games, observations, masks and rewards are unchanged from v2, bit for bit; a saved v2
         state does not load into v3's record.
+    v4  training: ``opponents`` takes compiled tables only (the faces no longer import the bot
+        library; ``agents.compile_bots`` names them), ``opponent_weights`` (a pool drawn per
+        game), ``bot_actions`` (batched expert), ``scale_observations``, ``vp_shaping`` and
+        ``shaped_rewards``, ``scores``, ``decision_kind``, ``turn_number``; illegal actions
+        raise ``IllegalActionError``. Games, observations, masks and rewards for a seed are
+        unchanged from v3, bit for bit (hashed before and after).
 """
 
 from __future__ import annotations
@@ -100,7 +119,7 @@ from .engine.observation import obs_offsets, obs_scale, obs_size
 from .names import IllegalActionError, action_name, legal_action_names
 from .shaping import VPShaping, vp_potential
 
-VERSION = 3
+VERSION = 4
 # Below this many games a call runs on one thread: waking Numba's thread pool costs more than
 # stepping a handful of games (a 1-game step took 16 ms instead of 25 us on a busy 2-core box).
 PARALLEL_MIN_GAMES = 64
