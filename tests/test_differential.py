@@ -635,15 +635,16 @@ def test_engine_agrees_with_reference(report):
     assert not report.examples, report.summary()
 
 
-# The disagreements found so far, each as the first decision where it shows: (why, run label,
-# game index, decision index). Replaying one needs only that game: the batch keeps the game's
-# seed and the policy stream is the game's own.
+# Regression cases: disagreements found once, each as the first decision where it showed (why,
+# run label, game index, decision index); each test replays that game and now finds none.
+# Replaying one needs only that game: the batch keeps the game's seed and the policy stream is
+# the game's own.
 KNOWN_CASES = (
     # The Moat rule: "When another player plays an Attack card, you may reveal a Moat from your
-    # hand, before the Attack does anything" (2nd-edition rulebook, Moat). The engine opens the
-    # reaction window only after the Attack's own instructions above it: +$2 (Militia), +1
-    # Card +1 Action (Spy), +2 Cards (Witch), the Silver gained onto the deck (Bureaucrat), the
-    # Gold gained (Bandit). The outcome is the same; the state the defender decides in is not.
+    # hand, before the Attack does anything" (2nd-edition rulebook, Moat). The engine once
+    # opened the reaction window only after the Attack's own instructions above it: +$2
+    # (Militia), +1 Card +1 Action (Spy), +2 Cards (Witch), the Silver gained onto the deck
+    # (Bureaucrat), the Gold gained (Bandit). It now opens it first (``frames.play_card``).
     ("Moat revealed after Militia's +$2", "random-2p", 10, 12),
     ("Moat revealed after Bureaucrat's Silver", "eager-2p", 9, 20),
     ("Moat revealed after Spy's +1 Card +1 Action", "intricate-3p", 5, 22),

@@ -212,10 +212,10 @@ def test_audit_runs_as_plain_python_without_the_jit():
     """jit.py promises that with NUMBA_DISABLE_JIT=1 every kernel line runs as Python (for
     tracebacks and coverage): the audit of a couple of games must then run and pass too.
 
-    Fails since the State became a numpy record per game (commit 163a13b): without the JIT,
-    ``s[g]`` of a plain structured array is a ``numpy.void`` with no attribute access, so the
-    first ``r.rng`` raises AttributeError (VecGame.reset fails the same way). A recarray view
-    of the state (``new_state(n).view(np.recarray)``) makes both run."""
+    A regression test: once the State became a numpy record per game, ``s[g]`` of a plain
+    structured array was a ``numpy.void`` with no attribute access without the JIT, so the first
+    ``r.rng`` raised AttributeError. ``new_state`` returns a recarray view under
+    NUMBA_DISABLE_JIT, which this test keeps working."""
     code = (
         "from dominion_env.engine.audit import audit\n"
         "r = audit(2, 3, seed=1, turn_limit=20)\n"

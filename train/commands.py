@@ -14,7 +14,7 @@ from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import load_agent
 from .ppo import TrainConfig, train
 
-DEFAULT_EVAL = ("Big Money", "Big Money Ultimate")
+DEFAULT_EVAL = ("Big Money", "Big Money Ultimate", "strongest")
 
 
 def _opponent_weights(specs) -> dict:
