@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..cards import BASIC, NAMES, card_id
+from ..cards import BASIC, KINGDOM_SIZE, NAMES, card_id
 from ..engine.bots import (
     BOT_PRIORITY,
     BOT_RANDOM,
@@ -150,14 +150,14 @@ def kingdom_for(bots, filler=FILLER) -> list[str]:
     need: list[str] = []
     for b in bots:
         need += [c for c in b.kingdom_cards() if c not in need]
-    if len(need) > 10:
+    if len(need) > KINGDOM_SIZE:
         names = ", ".join(b.name for b in bots)
         raise ValueError(
             f"bots {names} together need {len(need)} kingdom cards "
-            f"({', '.join(need)}); a kingdom holds 10"
+            f"({', '.join(need)}); a kingdom holds {KINGDOM_SIZE}"
         )
     for c in filler:
-        if len(need) == 10:
+        if len(need) == KINGDOM_SIZE:
             break
         if c not in need:
             need.append(c)

@@ -51,8 +51,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import COPPER, ESTATE, NUM_CARDS, TABLE, check_players
-from .batch import KINGDOM_CARDS, POLICY_SEED_SALT, new_game
+from ..cards import COPPER, ESTATE, KINGDOM_SIZE, NUM_CARDS, TABLE, check_players
+from .batch import POLICY_SEED_SALT, new_game
 from .bots import random_action
 from .config import make_config, make_setup
 from .jit import kernel, njit, prange
@@ -156,7 +156,7 @@ def _expected_totals(r, setup, players, out):
         ok = ok and r.pile[IN_SUPPLY, c] == 1
     out[COPPER] += 7 * P
     out[ESTATE] += 3 * P
-    return ok and kingdom == KINGDOM_CARDS
+    return ok and kingdom == KINGDOM_SIZE
 
 
 @njit

@@ -84,6 +84,8 @@ from .frames import (
     ask_options,
     exclude_all_but,
     exclude_card,
+    has_type_in,
+    has_type_in_hand,
     play_card,
     pop_frame,
 )
@@ -305,19 +307,10 @@ def bureaucrat(r, T, cfg, f):
         if v < 0:
             pop_frame(r)
             return
-        if _has_type(r, T, v, VICTORY):
+        if has_type_in_hand(r, T, v, VICTORY):
             ask_card(r, f, 2, DEC_TOPDECK, v, BUREAUCRAT, ZONE_HAND, VICTORY, 0, COST_ANY_HI, 0)
             return
         # a hand with no Victory card is revealed: nothing to do but show it (public anyway)
-
-
-@njit
-def _has_type(r, T, p, types):
-    for u in range(r.game[UNIVERSE_LEN]):
-        c = r.universe[u]
-        if r.zone[p, HAND, c] > 0 and (T[c, TYPES] & types) == types:
-            return True
-    return False
 
 
 @njit
@@ -751,7 +744,7 @@ def thief(r, T, cfg, f):
             return
         reveal_top(r, cfg, v)
         reveal_top(r, cfg, v)
-        if _has_type_in(r, T, v, ASIDE, TREASURE):
+        if has_type_in(r, T, v, ASIDE, TREASURE):
             ask_card(r, f, 2, DEC_TRASH, p, THIEF, ZONE_ASIDE, TREASURE, 0, COST_ANY_HI, 0)
             r.game[DEC_TARGET] = v
             return
@@ -773,15 +766,6 @@ def thief_gain_bot(r, T, p, mask_row, owned):
     """Take anything better than Copper."""
     card = r.game[DEC_CARD]
     return OPTION0 if card >= 0 and T[card, COST] >= T[SILVER, COST] else PASS
-
-
-@njit
-def _has_type_in(r, T, p, z, types):
-    for u in range(r.game[UNIVERSE_LEN]):
-        c = r.universe[u]
-        if r.zone[p, z, c] > 0 and (T[c, TYPES] & types) == types:
-            return True
-    return False
 
 
 @njit

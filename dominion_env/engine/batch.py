@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..cards import KINGDOM_SIZE
 from .bots import BotTable, bot_action, random_action
 from .jit import kernel, njit, prange, prefetch_bytes
 from .layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
@@ -20,7 +21,6 @@ from .machine import advance, resolve, setup_game, setup_scenario
 from .observation import write_observation
 from .zones import below, next_u64, seed_game, victory_points
 
-KINGDOM_CARDS = 10
 POLICY_SEED_SALT = 0x5EED  # VecGame.random_actions' stream is not the game's own stream
 PREFETCH_AHEAD = 3  # the step starts loading what the game this many rows ahead needs
 OPPONENT_SEED_SALT = 0x0BB0  # the opponents' stream is not the game's own stream
@@ -97,12 +97,12 @@ def new_game(r, T, cfg, setup, mask_row, scratch_row):
         m = setup.pool.shape[0]
         for i in range(m):
             scratch_row[i] = setup.pool[i]
-        for i in range(KINGDOM_CARDS):  # partial Fisher-Yates: the first 10 are the draw
+        for i in range(KINGDOM_SIZE):  # partial Fisher-Yates: the first KINGDOM_SIZE are the draw
             j = i + below(r.rng, 0, m - i)
             t = scratch_row[i]
             scratch_row[i] = scratch_row[j]
             scratch_row[j] = t
-        setup_game(r, T, cfg, scratch_row[:KINGDOM_CARDS], setup.pile_sizes)
+        setup_game(r, T, cfg, scratch_row[:KINGDOM_SIZE], setup.pile_sizes)
     else:
         setup_game(r, T, cfg, setup.kingdom, setup.pile_sizes)
     advance(r, T, cfg, mask_row, scratch_row)

@@ -192,9 +192,15 @@ def play_treasure(r, T, cfg, p, c):
 
 
 @njit
-def has_type_in_hand(r, T, p, types):
+def has_type_in(r, T, p, z, types):
+    """True when player p's zone z holds a card with every type bit in ``types``."""
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
-        if r.zone[p, HAND, c] > 0 and (T[c, TYPES] & types) == types:
+        if r.zone[p, z, c] > 0 and (T[c, TYPES] & types) == types:
             return True
     return False
+
+
+@njit(inline="always")
+def has_type_in_hand(r, T, p, types):
+    return has_type_in(r, T, p, HAND, types)

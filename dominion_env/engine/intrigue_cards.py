@@ -280,12 +280,7 @@ def masquerade(r, T, cfg, f):
 @njit
 def shanty_town(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
-    actions = False
-    for u in range(r.game[UNIVERSE_LEN]):
-        c = r.universe[u]
-        if r.zone[p, HAND, c] > 0 and T[c, TYPES] & ACTION:
-            actions = True
-    if not actions:
+    if not has_type_in_hand(r, T, p, ACTION):
         draw(r, cfg, p, 2)
     pop_frame(r)
 
