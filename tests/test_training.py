@@ -222,3 +222,32 @@ def test_bad_training_settings():
         Trainer(TrainConfig(opponents={"No Such Bot": 1}, num_envs=8))
     with pytest.raises(ValueError, match="no agent"):
         load_agent("no-such-agent")
+
+
+def test_an_agent_plays_in_simulate_and_tournament(tmp_path, capsys):
+    from dominion_env.analysis.tournament import run_tournament
+    from dominion_env.train.policy import save_agent
+
+    a = tiny_agent()
+    path = save_agent(a.net, a.info, tmp_path / "tiny.pt")
+    cli(["simulate", str(path), "Big Money", "--games", "40", "--quiet"])
+    out = capsys.readouterr().out
+    assert str(path) in out and "Big Money" in out
+    res = run_tournament([load_agent(path), "Big Money", "Smithy"], games=20, seed=1)
+    assert res.names == ["tiny", "Big Money", "Smithy"]
+    assert res.games[0, 1] == res.games[1, 0] > 0  # the agent's tables were played
+    assert np.isfinite(res.elo).all()
+    # a table of bots only is played as before, unchanged by the agent's presence
+    bots_only = run_tournament(["Big Money", "Smithy"], games=20, seed=1)
+    np.testing.assert_array_equal(res.wins[1:, 1:], bots_only.wins)
+    np.testing.assert_array_equal(res.ties[1:, 1:], bots_only.ties)
+
+
+def test_shipped_agents_load_and_play():
+    from dominion_env.train.policy import shipped_agents
+
+    for name in shipped_agents():
+        agent = load_agent(name)
+        assert agent.name == name
+        rows = evaluate(agent, "Big Money", games=50, players=agent.info.players)
+        assert rows[0]["games"] == 50
