@@ -31,6 +31,11 @@ def _opponent_weights(specs) -> dict:
     return out
 
 
+def _short(name: str) -> str:
+    """'Big Money Ultimate' -> 'BMU' for the progress bar; one-word names as they are."""
+    return "".join(w[0] for w in name.split()) if " " in name else name[:12]
+
+
 def add_train_parser(sub) -> None:
     d = TrainConfig()
     p = sub.add_parser(
@@ -116,8 +121,14 @@ def run_train(args) -> int:
     )
     total = int(args.minutes * 60) if args.minutes else cfg.steps
     unit = "s" if args.minutes else "step"
+    timed = "{l_bar}{bar}| {n_fmt}/{total_fmt} s [{elapsed}<{remaining}{postfix}]"
     with tqdm(
-        total=total, unit=unit, desc="training", disable=args.quiet, unit_scale=not args.minutes
+        total=total,
+        unit=unit,
+        desc="training",
+        disable=args.quiet,
+        unit_scale=not args.minutes,
+        bar_format=timed if args.minutes else None,
     ) as bar:
 
         def progress(steps_done, trainer):
@@ -125,7 +136,7 @@ def run_train(args) -> int:
             row = next((h for h in reversed(trainer.history) if "steps" in h), None)
             if row:  # the true win rates of the latest training games
                 bar.set_postfix(
-                    {k[9:-1][:16]: v for k, v in row.items() if k.startswith("win_rate[")},
+                    {_short(k[9:-1]): v for k, v in row.items() if k.startswith("win_rate[")},
                     refresh=False,
                 )
 
