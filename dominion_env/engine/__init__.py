@@ -15,5 +15,8 @@ Nothing here imports gymnasium, pettingzoo or torch.
     mask         the action mask
     observation  the observation layout and writer
     bots         compiled scripted and random bots (values cards by ``bot_values``)
-    batch        prange kernels over N games
+    batch        prange kernels over N games (reset/step, bot games, expert actions, scores)
+    kingdoms     recommended sets, kingdom validation, random draws (only cards that play)
+    config       the one builder of a batch's settings (``make_config``) and deals (``make_setup``)
+    audit        invariants checked over millions of random games
 """
