@@ -251,3 +251,20 @@ def test_shipped_agents_load_and_play():
         assert agent.name == name
         rows = evaluate(agent, "Big Money", games=50, players=agent.info.players)
         assert rows[0]["games"] == 50
+
+
+@pytest.mark.parametrize("scaled", [False, True])
+def test_an_agent_is_a_gymnasium_opponent(scaled):
+    from dominion_env.envs.gym_env import DominionEnv
+
+    env = DominionEnv(
+        players=2, kingdom="First Game", opponents=tiny_agent(), scale_observations=scaled
+    )
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    done, steps = False, 0
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(int(env.action_masks().argmax()))
+        done = terminated or truncated
+        steps += 1
+    assert steps > 5 and reward in (-1.0, 0.0, 1.0)

@@ -12,7 +12,7 @@ from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.bots import BotTable
 from ..engine.layout import NUM_ACTIONS
-from ..engine.observation import obs_bounds, obs_size
+from ..engine.observation import obs_bounds, obs_scale, obs_size
 
 ILLEGAL_ACTION_RULES = ("lose", "raise")
 
@@ -55,6 +55,24 @@ class ModelPolicy:
         return int(np.asarray(action).reshape(-1)[0])
 
 
+class AgentPolicy:
+    """A batched policy (``act(observations, masks)`` and ``scale_observations``, such as a
+    trained ``dominion_env.train`` Agent) as a policy for one decision; it is given its
+    observation scaled or raw as it was trained, whatever the env's own setting."""
+
+    def __init__(self, agent, env_scaled: bool, players: int):
+        self.agent = agent
+        self.scale = obs_scale(players)
+        self.convert = bool(agent.scale_observations) != bool(env_scaled)
+        self.to_scaled = bool(agent.scale_observations)
+
+    def __call__(self, observation, action_mask) -> int:
+        obs = np.asarray(observation, np.float32)
+        if self.convert:
+            obs = obs / self.scale if self.to_scaled else obs * self.scale
+        return int(self.agent.act(obs[None], np.asarray(action_mask, bool)[None])[0])
+
+
 def _is_bot_like(x) -> bool:
     return isinstance(x, (str, Bot))
 
@@ -63,7 +81,9 @@ def _is_table(x) -> bool:
     return isinstance(x, BotTable)
 
 
-def _as_policy(x):
+def _as_policy(x, scaled: bool, players: int):
+    if hasattr(x, "act") and hasattr(x, "scale_observations"):
+        return AgentPolicy(x, scaled, players)
     if callable(x):
         return x
     if hasattr(x, "predict"):
@@ -75,13 +95,14 @@ def _as_policy(x):
     )
 
 
-def opponent_list(opponents, players: int) -> list:
+def opponent_list(opponents, players: int, scaled: bool = False) -> list:
     """The opponents argument as a list of players-1 entries, one per non-learner seat in
     increasing seat order; each entry is an ``agents.Bot`` or a policy callable.
 
     ``opponents``: one entry (plays every other seat) or a list of 1 or players-1 entries; an
     entry is a bot name, an ``agents.Bot``, a callable ``policy(observation, action_mask)``
-    returning an action index, or a model with ``predict`` (``ModelPolicy``). A ``BotTable`` of
+    returning an action index, a model with ``predict`` (``ModelPolicy``) or a trained agent
+    (``AgentPolicy``); ``scaled``: whether the env's observations are scaled. A ``BotTable`` of
     1 or players-1 rows stands for its bots."""
     if opponents is None:
         raise ValueError("opponents is None: give a bot name, a Bot, a policy or a list of them")
@@ -103,7 +124,7 @@ def opponent_list(opponents, players: int) -> list:
         elif isinstance(e, Bot) or (isinstance(e, tuple) and e and e[0] == "table"):
             out.append(e)
         else:
-            out.append(_as_policy(e))
+            out.append(_as_policy(e, scaled, players))
     if len(out) == 1:
         out = out * (players - 1)
     return out

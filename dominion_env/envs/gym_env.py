@@ -102,7 +102,7 @@ class DominionEnv(gym.Env):
         self.observation_space = observation_space(self.players, turn_limit, scale_observations)
         self.action_space = action_space()
         # opponents[k] plays the k-th non-learner seat
-        self.opponents = opponent_list(opponents, self.players)
+        self.opponents = opponent_list(opponents, self.players, scale_observations)
         # bots only: the engine plays them inside its step (learner mode, one compiled call
         # per learner action); with a Python policy among them, every seat is stepped here
         self.compiled_opponents = all_bots(opponents)
