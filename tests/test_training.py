@@ -268,3 +268,25 @@ def test_an_agent_is_a_gymnasium_opponent(scaled):
         done = terminated or truncated
         steps += 1
     assert steps > 5 and reward in (-1.0, 0.0, 1.0)
+
+
+def test_kingdom_experts_are_the_strongest_bot_of_each_rows_kingdom():
+    from dominion_env.agents import STRENGTH_ORDER, strongest_bot_for
+    from dominion_env.cards import NAMES
+    from dominion_env.engine.observation import split
+    from dominion_env.train.seats import KingdomExperts
+
+    experts = KingdomExperts(2)
+    vec = VecGame(64, opponents=compile_bots("Big Money"), scale_observations=True)
+    vec.reset(seed=0)
+    seen = set()
+    for t in range(120):  # games end and new kingdoms come: only those rows are looked up
+        ids = experts.ids(vec.observation)
+        if t % 20 == 0:
+            flags = split(vec.observation, 2)["in_supply"] > 0.5
+            for g in range(64):
+                cards = [NAMES[c] for c in np.flatnonzero(flags[g])]
+                assert STRENGTH_ORDER[ids[g]] == strongest_bot_for(cards).name
+            seen |= set(ids.tolist())
+        vec.step(vec.random_actions())
+    assert len(seen) > 3

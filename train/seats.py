@@ -166,19 +166,26 @@ class KingdomExperts:
         self.table = compile_bots(list(STRENGTH_ORDER))
         self.start = int(obs_offsets(players)[O_IN_SUPPLY])
         self._by_kingdom: dict[bytes, int] = {}
+        self._packed = np.zeros((0, 0), np.uint8)  # each row's kingdom flags at the last call
+        self._ids = np.zeros(0, np.int64)
 
     def ids(self, obs: np.ndarray) -> np.ndarray:
+        """(N,) bot id per row; only rows whose kingdom changed (a new game) are looked up."""
         flags = obs[:, self.start : self.start + NUM_CARDS] > 0.5
-        keys = np.packbits(flags, axis=1)
-        out = np.empty(len(obs), np.int64)
-        for g, key in enumerate(map(bytes, keys)):
+        packed = np.packbits(flags, axis=1)
+        if self._packed.shape != packed.shape:
+            self._packed = ~packed  # every row is new
+            self._ids = np.zeros(len(packed), np.int64)
+        for g in np.flatnonzero((packed != self._packed).any(axis=1)):
+            key = packed[g].tobytes()
             b = self._by_kingdom.get(key)
             if b is None:
                 cards = [NAMES[c] for c in np.flatnonzero(flags[g])]
                 b = STRENGTH_ORDER.index(strongest_bot_for(cards).name)
                 self._by_kingdom[key] = b
-            out[g] = b
-        return out
+            self._ids[g] = b
+        self._packed = packed
+        return self._ids.copy()
 
     def actions(self, vec: VecGame, rows=None) -> np.ndarray:
         """The experts' actions at every row's pending decision (or at ``rows``)."""
