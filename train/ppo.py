@@ -447,11 +447,17 @@ class Trainer:
         return paths
 
     @classmethod
-    def resume(cls, out, steps: int | None = None, progress=None) -> "Trainer":
+    def resume(
+        cls, out, steps: int | None = None, progress=None, minutes: float | None = None
+    ) -> "Trainer":
+        """Continue a saved run; ``steps`` and ``minutes`` are new totals (the run's own
+        settings otherwise): a 45-minute run resumed with minutes=60 trains 15 more."""
         data = torch.load(Path(out) / "checkpoint.pt", map_location="cpu", weights_only=False)
         cfg = TrainConfig(**{**data["config"], "hidden": tuple(data["config"]["hidden"])})
         if steps is not None:
             cfg.steps = steps
+        if minutes is not None:
+            cfg.minutes = minutes
         t = cls(cfg, progress)
         t.net.load_state_dict(data["net"])
         t.opt.load_state_dict(data["opt"])
@@ -509,7 +515,7 @@ def plot_progress(history: list[dict], path) -> Path:
 def train(cfg: TrainConfig, progress=None, resume: bool = False) -> Trainer:
     """Train (or resume, from ``cfg.out``) and save; returns the Trainer."""
     if resume and (Path(cfg.out) / "checkpoint.pt").is_file():
-        t = Trainer.resume(cfg.out, cfg.steps, progress)
+        t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes)
     else:
         t = Trainer(cfg, progress)
         t.imitate()
