@@ -71,7 +71,6 @@ def main(argv=None):
         num_envs=n,
         hidden=hidden,
         bc_steps=0,
-        steps=10**12,
         opponents={"Big Money Ultimate": 1},
         out="/tmp/bench_training",
     )
@@ -79,7 +78,7 @@ def main(argv=None):
     per_update = cfg.rollout * n
 
     def one_update():
-        trainer.cfg.steps = trainer.steps + per_update
+        trainer.cfg.steps = trainer.steps + per_update  # one rollout and one update
         trainer.learn()
 
     whole = rate(one_update, per_update, max(args.seconds * 3, 10))

@@ -78,7 +78,6 @@ def main(argv=None):
         cfg = {
             "seed": seed,
             "minutes": args.minutes,
-            "steps": 10**10,
             "out": str(out),
             "name": f"seed_{seed}",
         }

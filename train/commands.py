@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import load_agent
-from .ppo import TrainConfig, train
+from .ppo import DEFAULT_STEPS, TrainConfig, train
 
 DEFAULT_EVAL = ("Big Money", "Big Money Ultimate", "strongest")
 
@@ -57,7 +57,7 @@ def add_train_parser(sub) -> None:
         "--steps",
         type=int,
         default=None,
-        help=f"learner steps (default {d.steps:,}, or no limit with --minutes)",
+        help=f"learner steps (default {DEFAULT_STEPS:,}, or no limit with --minutes)",
     )
     p.add_argument(
         "--opponent",
@@ -105,7 +105,7 @@ def run_train(args) -> int:
     if kingdom != "random" and "," in kingdom:
         kingdom = [k.strip() for k in kingdom.split(",")]
     cfg = TrainConfig(
-        steps=args.steps or (10**12 if args.minutes else TrainConfig().steps),
+        steps=args.steps,
         minutes=args.minutes,
         players=args.players,
         kingdom=kingdom,
@@ -119,7 +119,7 @@ def run_train(args) -> int:
         out=args.out,
         name=args.name or Path(args.out).name,
     )
-    total = int(args.minutes * 60) if args.minutes else cfg.steps
+    total = int(args.minutes * 60) if args.minutes else (cfg.steps or DEFAULT_STEPS)
     unit = "s" if args.minutes else "step"
     timed = "{l_bar}{bar}| {n_fmt}/{total_fmt} s [{elapsed}<{remaining}{postfix}]"
     with tqdm(

@@ -47,6 +47,7 @@ from ..engine.observation import obs_size
 from .policy import AgentInfo, PolicyNet, load_agent, save_agent
 from .seats import BotSeats, KingdomExperts, PolicySeats, StrongestSeats
 
+DEFAULT_STEPS = 3_000_000
 SELF = "self"
 STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
 
@@ -55,8 +56,10 @@ STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
 class TrainConfig:
     """Every setting of a training run (saved with the agent)."""
 
-    steps: int = 3_000_000  # learner decisions, all rows together
-    minutes: float | None = None  # stop after this much training time (whichever comes first)
+    # when to stop (whichever comes first): learner decisions, all rows together, and training
+    # minutes (imitation included); with neither given, DEFAULT_STEPS
+    steps: int | None = None
+    minutes: float | None = None
     players: int = 2
     kingdom: object = "random"  # "random", a recommended set name, or 10 card names
     # opponent -> weight: library bot names, "self" (past snapshots), or saved agent paths
@@ -140,6 +143,8 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
         raise ValueError("at least one opponent needs a weight > 0")
     for name in ("steps", "num_envs", "rollout", "epochs", "minibatch", "torch_threads"):
         v = getattr(cfg, name)
+        if name == "steps" and v is None:
+            continue
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a positive int, got {v!r}")
     if not 0 <= cfg.lam <= 1 or not 0 < cfg.gamma <= 1:
@@ -319,7 +324,7 @@ class Trainer:
         )
 
     def learn(self):
-        """Run PPO until ``cfg.steps`` learner steps (continues a resumed run)."""
+        """Run PPO until the step or time limit (continues a resumed run)."""
         cfg = self.cfg
         n = cfg.num_envs
         obs, mask = self._reset(cfg.seed + len(self.history))
@@ -329,7 +334,7 @@ class Trainer:
         if not self.snapshots:
             self.take_snapshot()
         t0 = time.perf_counter() - self.seconds
-        while self.steps < cfg.steps and not self._out_of_time():
+        while not self._finished():
             self.net.eval()
             for t in range(cfg.rollout):
                 a, logp, v = self.net.act(obs, mask)
@@ -356,13 +361,17 @@ class Trainer:
             if self.steps >= next_snap:
                 self.take_snapshot()
                 next_snap += cfg.snapshot_every
-            if self.steps >= next_log or self.steps >= cfg.steps or self._out_of_time():
+            if self.steps >= next_log or self._finished():
                 self._log(stats)
                 next_log += cfg.log_every
         return self
 
-    def _out_of_time(self) -> bool:
-        return self.cfg.minutes is not None and self.seconds >= 60 * self.cfg.minutes
+    def _finished(self) -> bool:
+        cfg = self.cfg
+        steps = DEFAULT_STEPS if cfg.steps is None and cfg.minutes is None else cfg.steps
+        return (steps is not None and self.steps >= steps) or (
+            cfg.minutes is not None and self.seconds >= 60 * cfg.minutes
+        )
 
     def _update(self, buf: Rollout, adv, ret) -> dict:
         cfg = self.cfg
