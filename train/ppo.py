@@ -240,8 +240,10 @@ class Trainer:
         )
 
     def imitate(self):
-        """Warm start: behaviour cloning of ``bc_expert`` on its own games (policy head), and
-        the value head on those games' shaped returns."""
+        """Warm start: behaviour cloning of ``bc_expert`` (a library bot, or "strongest": the
+        strongest bot for each game's kingdom) on ``bc_steps`` of its decisions in the learner's
+        seat, against the pool's bots (or itself); the policy head learns its actions, the value
+        head those games' shaped returns (the unfinished tail of the rollout is dropped)."""
         cfg = self.cfg
         if cfg.bc_steps <= 0:
             return
