@@ -19,7 +19,7 @@ from .analysis.arena import play_games, summarize
 from .analysis.mixed import is_policy, play_mixed
 from .analysis.tournament import run_tournament
 from .cards import COST, NAMES, SETS, TABLE, types_of
-from .engine.kingdoms import RECOMMENDED, is_implemented
+from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 
 
 def _simulate(args) -> int:
@@ -39,8 +39,8 @@ def _simulate(args) -> int:
             kingdom = kingdom_for(bots)
         except ValueError as e:
             raise SystemExit(str(e)) from None
-    elif kingdom != "random" and "," in kingdom:
-        kingdom = [k.strip() for k in kingdom.split(",")]
+    else:
+        kingdom = kingdom_arg(kingdom)
     start = time.perf_counter()
     with tqdm(total=args.games, unit="game", desc="simulating", disable=args.quiet) as bar:
         try:

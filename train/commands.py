@@ -10,6 +10,7 @@ import json
 
 from tqdm import tqdm
 
+from ..engine.kingdoms import kingdom_arg
 from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import load_agent
 from .ppo import DEFAULT_STEPS, TrainConfig, train
@@ -101,9 +102,7 @@ def add_train_parser(sub) -> None:
 def run_train(args) -> int:
     from pathlib import Path
 
-    kingdom = args.kingdom
-    if kingdom != "random" and "," in kingdom:
-        kingdom = [k.strip() for k in kingdom.split(",")]
+    kingdom = kingdom_arg(args.kingdom)
     cfg = TrainConfig(
         steps=args.steps,
         minutes=args.minutes,
@@ -188,9 +187,7 @@ def add_evaluate_parser(sub) -> None:
 
 
 def run_evaluate(args) -> int:
-    kingdom = args.kingdom
-    if kingdom != "random" and "," in kingdom:
-        kingdom = [k.strip() for k in kingdom.split(",")]
+    kingdom = kingdom_arg(args.kingdom)
     try:
         agent = load_agent(args.agent)
         rows = evaluate(

@@ -29,6 +29,7 @@ import time
 import numpy as np
 
 from ..analysis.arena import wilson
+from ..engine.kingdoms import kingdom_arg
 from ..engine.layout import STATUS, TERMINATED, TRUNCATED
 from ..envs.sb3_vec_env import DominionVecEnv
 from ..envs.vector_env import make_learner_vecgame
@@ -167,8 +168,7 @@ def parse_args(argv=None):
     ap.add_argument("--verbose", type=int, default=1)
     args = ap.parse_args(argv)
     args.opponent = args.opponent or ["Big Money"]
-    if "," in args.kingdom:
-        args.kingdom = [c.strip() for c in args.kingdom.split(",")]
+    args.kingdom = kingdom_arg(args.kingdom)
     return args
 
 

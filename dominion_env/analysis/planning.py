@@ -36,7 +36,7 @@ import numpy as np
 
 from ..agents import kingdom_for
 from ..engine.config import make_setup
-from ..engine.kingdoms import resolve_kingdom
+from ..engine.kingdoms import kingdom_arg, resolve_kingdom
 
 DEFAULT_MAX_TABLES = 2000
 
@@ -125,8 +125,7 @@ def check_kingdom(kingdom, players: int):
     (None stays None: each table on its bots' kingdom)."""
     if kingdom is None:
         return None
-    if isinstance(kingdom, str) and kingdom != "random" and "," in kingdom:
-        kingdom = [k.strip() for k in kingdom.split(",")]
+    kingdom = kingdom_arg(kingdom)
     if not isinstance(kingdom, str):
         kingdom = list(kingdom)
     make_setup(players, kingdom)  # raises for unknown sets / cards, wrong sizes

@@ -113,6 +113,14 @@ def is_implemented(name: str) -> bool:
     return effect in effects.IMPLEMENTED_EFFECTS
 
 
+def kingdom_arg(kingdom):
+    """A kingdom as written on a command line: "a, b, ..." becomes a list of names; 'random',
+    a recommended set's name, or a list pass through (validated where the setup is made)."""
+    if isinstance(kingdom, str) and "," in kingdom:
+        return [k.strip() for k in kingdom.split(",")]
+    return kingdom
+
+
 def playable_kingdom_cards() -> tuple[str, ...]:
     """Kingdom cards whose effects are fully implemented (what random kingdoms draw from)."""
     return tuple(n for n in KINGDOM if is_implemented(n))
