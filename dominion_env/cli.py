@@ -16,6 +16,7 @@ from tqdm import tqdm
 
 from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots
 from .analysis.arena import play_games, summarize
+from .analysis.executor import RayMap, local_map
 from .analysis.mixed import is_policy, play_mixed
 from .analysis.tournament import run_tournament
 from .cards import COST, NAMES, SETS, TABLE, types_of
@@ -41,6 +42,9 @@ def _simulate(args) -> int:
             raise SystemExit(str(e)) from None
     else:
         kingdom = kingdom_arg(kingdom)
+    if args.ray is not None and table is None:
+        raise SystemExit("--ray plays bot-only matches; a trained agent's games play here")
+    executor = _executor(args)
     start = time.perf_counter()
     with tqdm(total=args.games, unit="game", desc="simulating", disable=args.quiet) as bar:
         try:
@@ -53,6 +57,7 @@ def _simulate(args) -> int:
                     seed=args.seed,
                     turn_limit=args.turn_limit,
                     progress=bar.update,
+                    map=executor,
                 )
             else:  # a trained agent at the table: policies answer their seats in batches
                 res = play_mixed(
@@ -138,6 +143,7 @@ def _tournament(args) -> int:
             turn_limit=args.turn_limit,
             max_tables=args.max_tables,
             progress=not args.quiet,
+            map=_executor(args),
         )
     except (ValueError, TypeError, NotImplementedError) as e:
         raise SystemExit(str(e)) from None
@@ -146,6 +152,28 @@ def _tournament(args) -> int:
         paths = res.save(args.out)
         print(f"wrote {', '.join(str(p) for p in paths.values())}")
     return 0
+
+
+def _executor(args):
+    """Where the pieces of work run: here, or Ray tasks (``--ray [ADDRESS]``)."""
+    if args.ray is None:
+        return local_map
+    try:
+        return RayMap(args.ray or None)
+    except ImportError as e:
+        raise SystemExit(str(e)) from None
+
+
+def _add_ray_option(parser) -> None:
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the pieces (tables, chunks of games) as Ray tasks: without ADDRESS on a "
+        "local cluster of this machine's cores, 'auto' or ray://HOST:PORT on a running "
+        "cluster; the same results as without --ray (needs the ray extra)",
+    )
 
 
 def _bots(args) -> int:
@@ -238,6 +266,7 @@ def main(argv=None) -> int:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--turn-limit", type=int, default=100)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_ray_option(sim)
     sim.set_defaults(run=_simulate)
     tour = sub.add_parser(
         "tournament",
@@ -282,6 +311,7 @@ def main(argv=None) -> int:
         help="folder for the CSV files and heatmap.png ('' to write nothing)",
     )
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_ray_option(tour)
     tour.set_defaults(run=_tournament)
     _add_training_commands(sub)
     for name, fn, text in (

@@ -1,13 +1,15 @@
 """Bot-vs-bot games played entirely in compiled code, and their statistics.
 
 ``play_games`` runs whole games inside one prange kernel (no Python per decision). Game i of a
-run seeded ``seed`` is the same game whatever the chunk size or thread count.
+run seeded ``seed`` is the same game whatever the chunk size, thread count or executor
+(``executor``: chunks of games can run as Ray tasks).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -15,6 +17,7 @@ from ..cards import NUM_CARDS, TABLE, check_players
 from ..engine.batch import play_bots_kernel
 from ..engine.config import make_config, make_setup
 from ..engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, new_state
+from .executor import local_map
 
 
 @dataclass
@@ -48,10 +51,13 @@ def play_games(
     turn_limit: int = 100,
     chunk: int = 16384,
     progress=None,
+    map=local_map,  # an executor has the builtin map's signature (analysis.executor)
 ):
     """Play ``n_games`` bot games. ``seat_bot`` (n_games, players) gives bot ids per seat
-    (default: ``seat_rotation`` of every bot in the table). ``progress(k)`` is called after
-    each chunk of k games."""
+    (default: ``seat_rotation`` of every bot in the table). The games play in chunks of
+    ``chunk``, each a piece of work for ``map`` (``executor.local_map``: here, one after
+    another; ``executor.RayMap``: Ray tasks), the same games either way. ``progress(k)`` is
+    called after each chunk of k games."""
     players = check_players(players)
     nb = bot_table.kind.shape[0]
     if seat_bot is None:
@@ -63,40 +69,45 @@ def play_games(
         raise ValueError(f"seat_bot holds bot ids outside 0..{nb - 1}")
     setup = make_setup(players, kingdom)
     cfg = make_config(players, turn_limit=turn_limit, first_player=0)
-    reward = np.zeros((n_games, players), np.float32)
-    turns = np.zeros(n_games, np.int64)
-    status = np.zeros(n_games, np.int64)
     size = min(chunk, n_games)
-    s = new_state(size)
-    mask = np.zeros((size, NUM_ACTIONS), np.bool_)
-    scratch = np.zeros((size, NUM_CARDS), np.int64)
-    bot_rng = np.zeros(size, np.uint64)
-    t = np.zeros(size, np.int64)
-    for start in range(0, n_games, size):
-        n = min(size, n_games - start)
-        if n < size:
-            s = new_state(n)
-            mask, scratch, bot_rng, t = mask[:n], scratch[:n], bot_rng[:n], t[:n]
-        play_bots_kernel(
-            s,
-            TABLE,
-            cfg,
-            setup,
-            mask,
-            scratch,
-            seed,
-            start,
-            seat_bot[start : start + n],
-            bot_table,
-            bot_rng,
-            t,
-        )
-        reward[start : start + n] = s["reward"][:, :players]
-        turns[start : start + n] = t
-        status[start : start + n] = s["game"][:, STATUS]
+    starts = range(0, n_games, size)
+    pieces = [(first, seat_bot[first : first + size]) for first in starts]
+    play = partial(_play_chunk, bot_table=bot_table, cfg=cfg, setup=setup, seed=seed)
+    reward, turns, status = [], [], []
+    for r, t, st in map(play, pieces):
+        reward.append(r)
+        turns.append(t)
+        status.append(st)
         if progress is not None:
-            progress(n)
-    return GameResults(seat_bot, reward, turns, status)
+            progress(len(t))
+    return GameResults(
+        seat_bot, np.concatenate(reward), np.concatenate(turns), np.concatenate(status)
+    )
+
+
+def _play_chunk(piece, *, bot_table, cfg, setup, seed):
+    """Games first .. first + n - 1 of the run seeded ``seed``, n = len(seat_bot): a piece of
+    work an executor runs anywhere. Returns (reward (n, P), turns (n,), status (n,))."""
+    first, seat_bot = piece
+    n = seat_bot.shape[0]
+    s = new_state(n)
+    bot_rng = np.zeros(n, np.uint64)
+    turns = np.zeros(n, np.int64)
+    play_bots_kernel(
+        s,
+        TABLE,
+        cfg,
+        setup,
+        np.zeros((n, NUM_ACTIONS), np.bool_),
+        np.zeros((n, NUM_CARDS), np.int64),
+        seed,
+        first,
+        seat_bot,
+        bot_table,
+        bot_rng,
+        turns,
+    )
+    return s["reward"][:, : seat_bot.shape[1]].copy(), turns, s["game"][:, STATUS].astype(np.int64)
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -36,6 +36,8 @@ all skipped has no rating; if the tables do not connect all bots, the result not
 from __future__ import annotations
 
 import time
+from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -43,6 +45,7 @@ from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.layout import TERMINATED, TRUNCATED
 from .arena import play_games
+from .executor import local_map
 from .mixed import is_policy, play_mixed
 from .planning import (
     DEFAULT_MAX_TABLES,
@@ -77,6 +80,60 @@ __all__ = [
     "seat_cycle",
     "table_seed",
 ]
+
+
+class TableOutcome(NamedTuple):
+    """What one table's games add to the tournament, by table-local bot u, v (seat order of
+    the table's ids): wins[u, v] games where u's reward beat v's, ties[u, v] where they were
+    equal (0 on the diagonal), won[u] sole wins, truncated games and mean turns per player."""
+
+    wins: np.ndarray  # (P, P) int64
+    ties: np.ndarray  # (P, P) int64
+    won: np.ndarray  # (P,) int64
+    truncated: int
+    mean_turns: float
+
+
+def _play_table(
+    table, *, bots, bot_table, policies, players, per_table, cycle, turn_limit, chunk
+) -> TableOutcome:
+    """Play one table (ids, kingdom, seed, names): a piece of work an executor runs anywhere."""
+    ids, kingdom, seed, names = table
+    local = cycle[np.arange(per_table) % len(cycle)]  # (G, P) seat -> table-local bot
+    if policies.isdisjoint(ids.tolist()):
+        res = play_games(
+            bot_table,
+            per_table,
+            players,
+            kingdom,
+            seed=seed,
+            seat_bot=ids[local],
+            turn_limit=turn_limit,
+            chunk=chunk,
+        )
+    else:
+        res = play_mixed(
+            bots,
+            per_table,
+            players,
+            kingdom,
+            seed=seed,
+            seat_player=ids[local],
+            turn_limit=turn_limit,
+            chunk=per_table,
+        )
+    by_bot = np.take_along_axis(res.reward, np.argsort(local, axis=1), axis=1)  # reward per bot
+    trunc = res.status == TRUNCATED
+    if not ((res.status == TERMINATED) | trunc).all():
+        raise RuntimeError(f"table {names}: a game neither terminated nor truncated")
+    u, v = by_bot[:, :, None], by_bot[:, None, :]
+    return TableOutcome(
+        wins=(u > v).sum(axis=0, dtype=np.int64),
+        ties=((u == v).sum(axis=0, dtype=np.int64) * ~np.eye(players, dtype=bool)),
+        won=(by_bot == 1).sum(axis=0, dtype=np.int64),
+        truncated=int(trunc.sum()),
+        mean_turns=float(res.turns.mean() / players),
+    )
 
 
 def resolve_bots(bots) -> list:
@@ -115,14 +172,17 @@ def run_tournament(
     prior: float = 1.0,
     progress=False,
     chunk: int = 16384,
+    map=local_map,  # an executor has the builtin map's signature (analysis.executor)
 ) -> TournamentResult:
     """Play a round robin between ``bots`` (``agents.Bot`` objects or library names) and rate them.
 
     ``games`` per table (rounded up to a whole seating cycle), ``players`` 2-6, ``kingdom`` None
     (each table on ``kingdom_for`` its bots), "random", a recommended set name, 10 card names or
     a comma-separated string of them. ``progress``: True for a tqdm bar, or a callable taking a
-    number of games just played. What every number means: the docstrings of this module and
-    of ``planning``, ``rating`` and ``report``."""
+    number of games just played, after each table. ``map``: where the tables play
+    (``executor.local_map``, here; ``executor.RayMap``, as Ray tasks), the same results either
+    way. What every number means: the docstrings of this module and of ``planning``, ``rating``
+    and ``report``."""
     players = check_players(players)
     _check_int("games", games)
     _check_int("seed", seed, low=0)
@@ -153,9 +213,19 @@ def run_tournament(
     tr_mat = np.zeros((n, n), np.int64)
     seats = np.zeros(n, np.int64)
     won = np.zeros(n, np.int64)
-    local = plan.cycle[np.arange(per_table) % len(plan.cycle)]  # (G, P) seat -> table-local bot
-    inverse = np.argsort(local, axis=1)  # (G, P) table-local bot -> seat
+    off = ~np.eye(players, dtype=bool)  # pairs of distinct seats at a table
     total = per_table * len(plan.to_play)
+    table = partial(
+        _play_table,
+        bots=bots,
+        bot_table=bot_table,
+        policies=frozenset(policies),
+        players=players,
+        per_table=per_table,
+        cycle=plan.cycle,
+        turn_limit=turn_limit,
+        chunk=chunk,
+    )
 
     bar = None
     update = None
@@ -168,48 +238,18 @@ def run_tournament(
         update = progress
     start = time.perf_counter()
     try:
-        for ids, rec in plan.to_play:
-            if policies.isdisjoint(ids.tolist()):
-                res = play_games(
-                    bot_table,
-                    per_table,
-                    players,
-                    rec.kingdom,
-                    seed=rec.seed,
-                    seat_bot=ids[local],
-                    turn_limit=turn_limit,
-                    chunk=chunk,
-                    progress=update,
-                )
-            else:
-                res = play_mixed(
-                    bots,
-                    per_table,
-                    players,
-                    rec.kingdom,
-                    seed=rec.seed,
-                    seat_player=ids[local],
-                    turn_limit=turn_limit,
-                    chunk=per_table,
-                    progress=update,
-                )
-            by_bot = np.take_along_axis(res.reward, inverse, axis=1)  # (G, P) reward per bot
-            trunc = res.status == TRUNCATED
-            if not ((res.status == TERMINATED) | trunc).all():
-                raise RuntimeError(f"table {rec.bots}: a game neither terminated nor truncated")
-            rec.truncated = int(trunc.sum())
-            rec.mean_turns = float(res.turns.mean() / players)
-            for u in range(players):
-                a = ids[u]
-                seats[a] += per_table
-                won[a] += int((by_bot[:, u] == 1).sum())
-                for v in range(players):
-                    if u != v:
-                        b = ids[v]
-                        g_mat[a, b] += per_table
-                        w_mat[a, b] += int((by_bot[:, u] > by_bot[:, v]).sum())
-                        t_mat[a, b] += int((by_bot[:, u] == by_bot[:, v]).sum())
-                        tr_mat[a, b] += rec.truncated
+        tables = [(ids, rec.kingdom, rec.seed, rec.bots) for ids, rec in plan.to_play]
+        for (ids, rec), out in zip(plan.to_play, map(table, tables), strict=True):
+            rec.truncated, rec.mean_turns = out.truncated, out.mean_turns
+            pair = np.ix_(ids, ids)
+            g_mat[pair] += per_table * off
+            w_mat[pair] += out.wins
+            t_mat[pair] += out.ties
+            tr_mat[pair] += out.truncated * off
+            seats[ids] += per_table
+            won[ids] += out.won
+            if update is not None:
+                update(per_table)
     finally:
         if bar is not None:
             bar.close()
