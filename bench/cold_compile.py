@@ -1,16 +1,20 @@
 """Cold compile: seconds to the first game on an empty kernel cache, and where they go.
 
-    python bench/cold_compile.py [--profile] [--repeats N]
+    python bench/cold_compile.py [--ref REF] [--profile] [--repeats N]
 
 Each figure is a fresh Python process with its own empty ``NUMBA_CACHE_DIR`` (what a user's
-first run meets), timed from the process start to its exit:
+first run meets), timed from the process start to its exit, in wall seconds and in CPU seconds
+(user + system of the process: compiling is single-threaded, and on a shared machine the CPU
+time is the figure other tenants do not inflate):
 
 - ``dominion simulate "Big Money" "Big Money" --games 1 --quiet``: import, the bot tables, one
   whole bot game in compiled code (``play_bots_kernel``);
 - VecGame: ``import dominion_env; VecGame(4, 2).reset(); .step(random_actions())`` (the batch
   kernel, random actions);
 
-and, as the baseline in the same run, the same two commands again on the now warm cache.
+and, as baselines in the same run, the same two commands again on the now warm cache, and
+with ``--ref REF`` (e.g. ``--ref main``) the same cold runs of the package as it is at that
+git commit ("before"), checked out in a temporary worktree.
 ``--profile`` also prints, for the VecGame run, every function Numba compiled with its
 exclusive compile time (time spent compiling functions it called is charged to them) and how
 many type signatures it was compiled for, from Numba's ``numba:compile`` events.
@@ -19,11 +23,14 @@ many type signatures it was compiled for, from Numba's ``numba:compile`` events.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 SIMULATE = [
     sys.executable,
@@ -76,26 +83,68 @@ print(f"{'whole run (import, reset, step)':<44}{total:>7.2f}")
 """
 
 
-def timed(cmd, cache):
+def timed(cmd, cache, path=None):
+    """(wall, CPU) seconds of one run of cmd."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    if path is not None:
+        env["PYTHONPATH"] = path
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+@contextlib.contextmanager
+def checkout(ref):
+    """The package at git commit ``ref``, importable from the folder yielded (agents/ and
+    train/ linked in as dominion_env.agents and dominion_env.train, as pyproject installs
+    them)."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(
+            ["git", "-C", str(root), "worktree", "add", "--detach", str(tree), ref],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            for name in ("agents", "train"):
+                (tree / "dominion_env" / name).symlink_to(tree / name)
+            yield str(tree)
+        finally:
+            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)])
+
+
+def measure(label, cmd, repeats, path=None, warm=True):
+    cold, again = [], []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as cache:
+            cold.append(timed(cmd, cache, path))
+            if warm:
+                again.append(timed(cmd, cache, path))
+    wall, cpu = min(cold)
+    line = f"{label:<40} cold {wall:6.1f} s wall {cpu:6.1f} s CPU"
+    if warm:
+        line += f"   warm (same cache after) {min(again)[0]:5.1f} s wall"
+    print(line, flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--ref", help="also time the package at this git commit (before)")
     ap.add_argument("--profile", action="store_true", help="per-function compile times")
     ap.add_argument("--repeats", type=int, default=1, help="cold runs per command (best shown)")
     args = ap.parse_args()
     print(f"cores: {os.cpu_count()}; python {sys.version.split()[0]}")
-    for label, cmd in (("dominion simulate, 1 game", SIMULATE), ("VecGame reset + step", VECGAME)):
-        cold, warm = [], []
-        for _ in range(args.repeats):
-            with tempfile.TemporaryDirectory() as cache:
-                cold.append(timed(cmd, cache))
-                warm.append(timed(cmd, cache))
-        print(f"{label:<28} cold {min(cold):6.1f} s   warm (same cache after) {min(warm):5.1f} s")
+    commands = (("dominion simulate, 1 game", SIMULATE), ("VecGame reset + step", VECGAME))
+    if args.ref:
+        with checkout(args.ref) as tree:
+            for label, cmd in commands:
+                measure(f"{label} (at {args.ref})", cmd, args.repeats, tree, warm=False)
+    for label, cmd in commands:
+        measure(f"{label} (this tree)", cmd, args.repeats)
     if args.profile:
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cache)

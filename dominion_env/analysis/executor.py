@@ -19,7 +19,10 @@ results for the same seed, bit for bit.
                 ``dominion_env`` themselves: on a cluster every node needs it installed (or a
                 Ray ``runtime_env``), and each worker compiles or loads the kernels from its
                 own ``NUMBA_CACHE_DIR`` (set here, when unset, to one folder shared by every
-                worker of the machine, so a node compiles each kernel once).
+                worker of the machine, so a node compiles each kernel once). A task takes one
+                CPU and its kernels one thread (``NUMBA_NUM_THREADS=1``): Ray runs as many
+                tasks at once as there are CPUs. Both are set when ``RayMap`` starts Ray; a
+                cluster started by the caller keeps its own environment.
 
 Ray is an optional extra (``pip install -e ".[ray]"``), imported when a ``RayMap`` is made.
 """
@@ -67,7 +70,8 @@ class RayMap:
             ) from None
         self._ray = ray
         if not ray.is_initialized():
-            env = {"NUMBA_CACHE_DIR": ray_cache_dir()}
+            # a task takes one CPU (Ray's default), so its kernels run on one thread
+            env = {"NUMBA_CACHE_DIR": ray_cache_dir(), "NUMBA_NUM_THREADS": "1"}
             runtime_env = dict(init_kwargs.pop("runtime_env", None) or {})
             runtime_env["env_vars"] = {**env, **runtime_env.get("env_vars", {})}
             init_kwargs.setdefault("include_dashboard", False)
