@@ -81,6 +81,11 @@ Version history
         ``shaped_rewards``, ``scores``, ``decision_kind``, ``turn_number``; illegal actions
         raise ``IllegalActionError``. Games, observations, masks and rewards for a seed are
         unchanged from v3, bit for bit (hashed before and after).
+    v5  reliability (issue 15). Every game for a seed changes: each (seed, game index) gets
+        its own streams through a mixing function (``zones.seed_game``; before, game i+k's
+        stream was game i's shifted by k draws, so neighbouring games were correlated), and
+        the random policy, the bots and the opponents draw from streams of their own for the
+        same (seed, index) instead of salted seeds.
 """
 
 from __future__ import annotations
@@ -119,7 +124,7 @@ from .engine.observation import obs_offsets, obs_scale, obs_size
 from .names import IllegalActionError, action_name, legal_action_names
 from .shaping import VPShaping, vp_potential
 
-VERSION = 4
+VERSION = 5
 # Below this many games a call runs on one thread: waking Numba's thread pool costs more than
 # stepping a handful of games (a 1-game step took 16 ms instead of 25 us on a busy 2-core box).
 PARALLEL_MIN_GAMES = 64

@@ -301,7 +301,7 @@ def owned_counts(g, p):
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("kingdom", ["First Game", "Victory Dance", "random"])
 def test_seats_are_rotated_to_the_viewer(players, kingdom):
-    g = random_game(players, seed=21, steps=150, kingdom=kingdom)
+    g = random_game(players, seed=21, steps=120, kingdom=kingdom)
     assert not g.done
     P = players
     s = g.state

@@ -40,8 +40,8 @@ test can break a position on purpose and see the right check fire.
 
 Record g plays game number ``first_index + g`` of the run seeded ``seed``: the same game, with the
 same random actions, as row ``first_index + g`` of ``VecGame(..., autoreset=False)`` reset with
-``seed`` and stepped with ``VecGame.random_actions()`` (the policy stream is seeded with
-``seed ^ batch.POLICY_SEED_SALT``), so a failing game can be replayed outside the audit.
+``seed`` and stepped with ``VecGame.random_actions()`` (the policy's stream is the run's
+``STREAM_POLICY`` stream for that game), so a failing game can be replayed outside the audit.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cards import COPPER, ESTATE, KINGDOM_SIZE, NUM_CARDS, TABLE, check_players
-from .batch import POLICY_SEED_SALT, new_game
+from .batch import new_game
 from .bots import random_action
 from .config import make_config, make_setup
 from .jit import kernel, njit, prange
@@ -82,7 +82,7 @@ from .layout import (
     new_state,
 )
 from .machine import resolve
-from .zones import seed_game
+from .zones import STREAM_GAME, STREAM_POLICY, seed_game
 
 C = NUM_CARDS
 BASIC_CARDS = 7  # card ids 0..6 are the basic cards, always in the Supply
@@ -301,11 +301,11 @@ def _record(violations, first_bad, g, bad, decision):
 
 
 @kernel
-def audit_random_games(s, T, cfg, setup, buf, seed, policy_seed, first_index, max_decisions):
+def audit_random_games(s, T, cfg, setup, buf, seed, first_index, max_decisions):
     """Play and audit one random game per record of s (see the module docstring).
 
     Record g plays game number first_index + g of the run seeded ``seed``; the random policy
-    draws from buf.policy_rng[g], seeded with ``policy_seed``. Results go to buf's rows g.
+    draws from buf.policy_rng[g], the game's STREAM_POLICY stream. Results go to buf's rows g.
     """
     # Take the arrays out of the tuple before the parallel loop: with parallel=True, writes
     # through ``buf.x[g] = ...`` inside a prange body are silently lost (numba issues #5872,
@@ -315,8 +315,8 @@ def audit_random_games(s, T, cfg, setup, buf, seed, policy_seed, first_index, ma
     decisions, status, turns = buf.decisions, buf.status, buf.turns
     for g in prange(s.shape[0]):
         r = s[g]
-        seed_game(r.rng, 0, seed, first_index + g)  # the game's own stream, as VecGame.reset
-        seed_game(policy_rng, g, policy_seed, first_index + g)  # the policy's stream
+        seed_game(r.rng, 0, seed, first_index + g, STREAM_GAME)  # as VecGame.reset
+        seed_game(policy_rng, g, seed, first_index + g, STREAM_POLICY)  # as random_actions
         violations[g, :] = 0
         first_bad[g] = -1
         new_game(r, T, cfg, setup, mask[g], scratch[g])  # runs to the first decision
@@ -393,7 +393,6 @@ def audit(
             setup,
             buf,
             int(seed),
-            int(seed) ^ POLICY_SEED_SALT,
             start,
             int(max_decisions),
         )

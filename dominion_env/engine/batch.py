@@ -19,12 +19,18 @@ from .jit import kernel, njit, prange, prefetch_bytes
 from .layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
 from .machine import advance, resolve, setup_game, setup_scenario
 from .observation import write_observation
-from .zones import below, next_u64, seed_game, victory_points
+from .zones import (
+    STREAM_BOTS,
+    STREAM_GAME,
+    STREAM_OPPONENTS,
+    STREAM_POLICY,
+    below,
+    next_u64,
+    seed_game,
+    victory_points,
+)
 
-POLICY_SEED_SALT = 0x5EED  # VecGame.random_actions' stream is not the game's own stream
 PREFETCH_AHEAD = 3  # the step starts loading what the game this many rows ahead needs
-OPPONENT_SEED_SALT = 0x0BB0  # the opponents' stream is not the game's own stream
-BOT_SEED_OFFSET = 1  # game i of a run seeded s: its bots' stream is game i of the run s + 1
 POOL_BITS = 53  # an opponent pool's draw: a 53-bit integer against cumulative thresholds
 _POOL_SHIFT = np.uint64(64 - POOL_BITS)
 
@@ -188,10 +194,10 @@ def _start_game(r, g, T, cfg, setup, buf, opp):
 @njit(inline="always")
 def _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp):
     r = s[g]
-    seed_game(r.rng, 0, seed, g)
+    seed_game(r.rng, 0, seed, g, STREAM_GAME)
     buf.learner[g] = -1
     if opp.enabled:
-        seed_game(opp.rng, g, seed ^ OPPONENT_SEED_SALT, g)
+        seed_game(opp.rng, g, seed, g, STREAM_OPPONENTS)
     _start_game(r, g, T, cfg, setup, buf, opp)
     for p in range(buf.reward.shape[1]):
         buf.reward[g, p] = 0.0
@@ -254,8 +260,8 @@ def _reset_or_step(
 ):
     if seed >= 0:
         _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
-        _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
-        _seed_row(expert_rng, g, seed + BOT_SEED_OFFSET)
+        seed_game(policy_rng, g, seed, g, STREAM_POLICY)
+        seed_game(expert_rng, g, seed, g, STREAM_BOTS)
     else:
         _step_game(s, g, T, cfg, setup, buf, actions[g], autoreset, write_obs, opp)
 
@@ -265,7 +271,7 @@ def batch_kernel(
     s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seed
 ):
     """VecGame's reset (seed >= 0: every game anew, game g = game number g of the run seeded
-    ``seed``, the random policy's streams policy_rng seeded from ``seed ^ POLICY_SEED_SALT``
+    ``seed``, the random policy's streams policy_rng the games' STREAM_POLICY streams
     and the expert bots' streams expert_rng as play_bots_kernel seeds its bots' for game g)
     or step (seed = -1: answer actions[g] in each game g). One kernel for both: each kernel
     compiles the whole engine into its own machine code (~8 s cold)."""
@@ -304,11 +310,6 @@ def first_bad_action(s, mask, actions):
 
 
 @njit
-def _seed_row(rng, g, seed):
-    seed_game(rng, g, seed, g)
-
-
-@njit
 def _random_row(mask, rng, out, g):
     out[g] = random_action(mask[g], rng, g)
 
@@ -341,8 +342,8 @@ def _play_bot_game(
     s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
 ):
     r = s[g]
-    seed_game(r.rng, 0, seed, first_index + g)
-    seed_game(bot_rng, g, seed + BOT_SEED_OFFSET, first_index + g)
+    seed_game(r.rng, 0, seed, first_index + g, STREAM_GAME)
+    seed_game(bot_rng, g, seed, first_index + g, STREAM_BOTS)
     new_game(r, T, cfg, setup, mask[g], scratch[g])
     while r.game[STATUS] == RUNNING:
         b = seat_bot[g, r.game[DEC_PLAYER]]

@@ -41,14 +41,26 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S33 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(33)
 
 
+# The streams of one run: each (seed, index) owns one stream per purpose, so the random policy,
+# the bots and the opponents never replay the game's own draws.
+STREAM_GAME, STREAM_POLICY, STREAM_OPPONENTS, STREAM_BOTS = 0, 1, 2, 3
+
+
+@njit(inline="always")
+def mix64(z):
+    """splitmix64's finaliser: a bijection on 64 bits whose outputs look unrelated for inputs
+    that differ in one bit."""
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
 @njit
 def next_u64(rng, g):
     """splitmix64: advance game g's stream and return 64 random bits."""
     z = rng[g] + _GOLDEN
     rng[g] = z
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+    return mix64(z)
 
 
 @njit
@@ -58,12 +70,18 @@ def below(rng, g, n):
 
 
 @njit
-def seed_game(rng, g, seed, index):
-    """Seed row g as game number ``index`` of a run seeded ``seed``: unrelated streams per
-    (seed, index), independent of where the game sits in a batch."""
-    rng[g] = np.uint64(seed) * _MIX2 + np.uint64(index) * _GOLDEN
-    next_u64(rng, g)
-    next_u64(rng, g)
+def seed_game(rng, g, seed, index, stream):
+    """Seed row g with the ``stream`` stream of game number ``index`` of a run seeded ``seed``,
+    independent of where the game sits in a batch.
+
+    A splitmix64 stream advances its state by a constant, so two streams whose starting states
+    are close replay each other's draws shifted (the engine's first scheme, seed*C1 + index*C2,
+    made game i+k's stream game i's shifted by k draws). Here the starting state is the
+    index-th output of a splitmix64 generator keyed by (seed, stream): starts are spread over
+    all 2**64 states as a random choice would, so streams of up to 2**32 draws overlap with
+    odds below N**2 * 2**-32 for N games."""
+    key = mix64(mix64(np.uint64(seed)) ^ (np.uint64(stream) + _MIX1))
+    rng[g] = mix64(key + (np.uint64(index) + np.uint64(1)) * _GOLDEN)
 
 
 @njit
