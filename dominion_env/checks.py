@@ -71,9 +71,7 @@ def check_action(action, name: str = "action") -> int:
             f"({type(action).__name__})"
         )
     if not 0 <= a < NUM_ACTIONS:
-        raise IllegalActionError(
-            f"{name} {int(a)} out of range 0..{NUM_ACTIONS - 1}", -1, int(a)
-        )
+        raise IllegalActionError(f"{name} {int(a)} out of range 0..{NUM_ACTIONS - 1}", -1, int(a))
     return int(a)
 
 
@@ -82,7 +80,7 @@ def check_actions(actions, n: int, name: str = "actions", skip: bool = True) -> 
     against the masks by the step (``VecGame._check_actions``) except for what the cast to
     int64 would hide: unsigned values past NUM_ACTIONS-1 (2**64-1 would become -1, a skip),
     and -1 where ``skip`` is False."""
-    allowed = f"an ({n},) array of int action indices 0..{NUM_ACTIONS - 1}" + (
+    allowed = f"an integer array of shape ({n},), action indices 0..{NUM_ACTIONS - 1}" + (
         " (or -1 to skip a game)" if skip else ""
     )
     if isinstance(actions, (str, bytes)) or actions is None:

@@ -23,6 +23,7 @@ from collections import Counter
 import numpy as np
 
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
+from .checks import check_int, is_int
 from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
 from .engine.kingdoms import is_implemented
 from .engine.layout import (
@@ -80,7 +81,6 @@ from .engine.layout import (
     TURN_PLAYER,
 )
 from .engine.observation import split
-from .checks import check_int, is_int
 from .names import action_index, legal_action_names
 from .vector import VecGame
 

@@ -93,6 +93,7 @@ import numba
 import numpy as np
 
 from .cards import NUM_CARDS, TABLE
+from .checks import check_actions, check_number, check_seed
 from .engine.batch import (
     POOL_BITS,
     Buffers,
@@ -118,7 +119,6 @@ from .engine.layout import (
     step_reads,
 )
 from .engine.observation import obs_offsets, obs_scale, obs_size
-from .checks import check_actions, check_number, check_seed
 from .names import IllegalActionError, action_name, legal_action_names
 from .shaping import VPShaping, vp_potential
 

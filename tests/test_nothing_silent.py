@@ -145,7 +145,9 @@ def test_too_many_throne_rooms_are_refused():
     before = full_state(g)
     with pytest.raises(ValueError, match=f"{MAX_THRONE_ROOMS + 1} Throne Rooms"):
         g.set_scenario(
-            hands={0: {"Throne Room": 20}}, discards={1: {"Throne Room": 9}}, supply={"Throne Room": 0}
+            hands={0: {"Throne Room": 20}},
+            discards={1: {"Throne Room": 9}},
+            supply={"Throne Room": 0},
         )
     with pytest.raises(ValueError, match="40 Throne Rooms"):
         g.set_scenario(hands={0: {"Throne Room": 40}}, supply={"Throne Room": 0})
@@ -228,7 +230,7 @@ def test_a_failing_opponent_policy_aborts_the_episode(policy, error):
     assert not env.action_masks().any()
     with pytest.raises(RuntimeError, match="aborted.*call reset"):
         env.step(0)
-    calls["n"] = -10**9  # the policy works again: a new episode plays
+    calls["n"] = -(10**9)  # the policy works again: a new episode plays
     obs, info = env.reset(seed=1)
     env.step(int(np.flatnonzero(env.action_masks())[-1]))
 

@@ -63,9 +63,9 @@ import numpy as np
 
 from ..agents import Bot, compile_bots
 from ..cards import check_players
+from ..checks import check_action, check_int, check_seed
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
-from ..checks import check_action, check_int, check_seed
 from ..names import IllegalActionError
 from ..vector import check_learner_seat
 from .common import (
