@@ -23,6 +23,7 @@ from collections import Counter
 import numpy as np
 
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
+from .checks import check_int, is_int
 from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
 from .engine.kingdoms import is_implemented
 from .engine.layout import (
@@ -61,6 +62,7 @@ from .engine.layout import (
     IN_SUPPLY,
     LOG_LEN,
     MAX_COPIES,
+    MAX_THRONE_ROOMS,
     NUM_ZONES,
     PHASE,
     PHASE_ACTION,
@@ -82,6 +84,10 @@ from .engine.observation import split
 from .names import action_index, legal_action_names
 from .vector import VecGame
 
+THRONE_ROOM = card_id("Throne Room")
+# a scenario's Actions, Buys and $ at most this: far above any turn, and low enough that no
+# turn from there takes the observation's counters past their Box bounds (obs_bounds)
+MAX_SCENARIO_COUNTER = 10_000
 _ZONES = {"hand": HAND, "discard": DISCARD, "in_play": IN_PLAY, "aside": ASIDE}
 # set_scenario's phases: where the turn starts (PHASE_*, the turn frame's step)
 _PHASES = {
@@ -294,23 +300,31 @@ class Game:
         phase with the given Actions/Buys/$; 'buy' starts the Buy phase (treasures are then
         played as configured) and 'buying' goes straight to buying with ``coins``.
         The game may hold at most 127 copies of a card in all (zones, decks, Supply, trash;
-        card counts are int8); everything is checked before anything changes.
+        card counts are int8), at most 490 cards in all (a draw pile's capacity) and at most
+        28 Throne Rooms (``layout.MAX_THRONE_ROOMS``: a chain must fit the frame stack);
+        ``actions``, ``buys`` and ``coins`` are ints 0..10000, ``turns_taken`` ints
+        0..turn_limit. Everything is checked before anything changes: on an error the game
+        is as it was.
         """
         s = self.state
         P = self.players
-        if not _is_count(turn_player) or turn_player >= P:
-            raise ValueError(f"turn_player must be 0..{P - 1}, got {turn_player}")
-        if phase not in _PHASES:
+        check_int("turn_player", turn_player, 0, P - 1)
+        if not isinstance(phase, str) or phase not in _PHASES:
             raise ValueError(f"phase must be one of {list(_PHASES)}, got {phase!r}")
         for name, v in (("actions", actions), ("buys", buys), ("coins", coins)):
-            if not _is_count(v):
-                raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+            check_int(name, v, 0, MAX_SCENARIO_COUNTER)
         turns = np.zeros(P, np.int64)
+        limit = self._vec.config.turn_limit
         if turns_taken is not None:
             if not isinstance(turns_taken, (list, tuple, np.ndarray)) or len(turns_taken) != P:
-                raise ValueError(f"turns_taken needs {P} values, got {turns_taken!r}")
-            if not all(_is_count(t) for t in turns_taken):
-                raise ValueError(f"turns_taken must be non-negative ints, got {turns_taken!r}")
+                raise ValueError(
+                    f"turns_taken must be a list of {P} ints 0..{limit} (turn_limit), "
+                    f"got {turns_taken!r}"
+                )
+            if not all(_is_count(t) and t <= limit for t in turns_taken):
+                raise ValueError(
+                    f"turns_taken must be {P} ints 0..{limit} (turn_limit), got {turns_taken!r}"
+                )
             turns[:] = turns_taken
         # parse and check everything before writing anything: bad input leaves the game as is
         zones = [
@@ -339,6 +353,17 @@ class Game:
         piles = {c: int(k) for c, k in enumerate(s["pile"][0, SUPPLY])}
         piles.update(supply_counts)
         copies.update(piles)
+        total = sum(copies.values())
+        if total > cap:
+            raise ValueError(
+                f"the position holds {total} cards in all (zones, decks, Supply, trash); a game "
+                f"holds at most {cap} (a draw pile's capacity: every card a 6-player game deals)"
+            )
+        if copies[THRONE_ROOM] > MAX_THRONE_ROOMS:
+            raise ValueError(
+                f"{copies[THRONE_ROOM]} Throne Rooms in the game; a game holds at most "
+                f"{MAX_THRONE_ROOMS} (a chain of them must fit the engine's frame stack)"
+            )
         for c, k in copies.items():
             if k > MAX_COPIES:
                 raise ValueError(
@@ -368,7 +393,7 @@ class Game:
     # -- helpers -------------------------------------------------------------------------
 
     def _check_player(self, p):
-        if not isinstance(p, (int, np.integer)) or not 0 <= p < self.players:
+        if not is_int(p) or not 0 <= p < self.players:
             raise ValueError(f"player must be 0..{self.players - 1}, got {p!r}")
 
     def _per_player(self, arg) -> dict:
@@ -393,7 +418,7 @@ class Game:
 
 def _is_count(v) -> bool:
     """A non-negative int (a numpy int too, not a bool)."""
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v >= 0
+    return is_int(v) and v >= 0
 
 
 def _check_playable(c: int) -> None:
@@ -412,7 +437,7 @@ def _parse_cards(cards, allow_zero: bool = False) -> dict[int, int]:
     for name, k in items:
         c = card_id(name)
         _check_playable(c)
-        if not isinstance(k, (int, np.integer)) or k < 0 or (k == 0 and not allow_zero):
+        if not is_int(k) or k < 0 or (k == 0 and not allow_zero):
             raise ValueError(f"count for {name!r} must be a positive int, got {k!r}")
         out[c] = out.get(c, 0) + int(k)
     return out

@@ -41,11 +41,13 @@ def action_index(name) -> int:
         raise TypeError(f"an action is a card name, 'option k', 'PASS' or an index; got {name!r}")
     if name.upper() in ("PASS", "DONE", "NO"):
         return PASS
-    if name.startswith("option "):
-        k = int(name.split()[1])
-        if not 0 <= k < PASS - OPTION0:
-            raise ValueError(f"no {name!r}: options are 0..{PASS - OPTION0 - 1}")
-        return OPTION0 + k
+    if name.startswith("option"):
+        k = name[len("option") :].strip()
+        if not (k.isascii() and k.isdigit()) or not 0 <= int(k) < PASS - OPTION0:
+            raise ValueError(
+                f"no action {name!r}: options are 'option 0' .. 'option {PASS - OPTION0 - 1}'"
+            )
+        return OPTION0 + int(k)
     return card_id(name)
 
 

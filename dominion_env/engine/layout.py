@@ -37,7 +37,13 @@ PASS = C + NUM_OPTIONS
 NUM_ACTIONS = C + NUM_OPTIONS + 1
 OPTION0 = C  # action index of option 0
 
-FRAME_DEPTH = 32  # Throne Room chains and nested attacks stay far below this
+FRAME_DEPTH = 32
+# The deepest the stack gets: the turn's frame, one per Throne Room in a chain (a copy holds at
+# most one frame at a time: its frame runs while it is in play), and 3 for the card at the
+# chain's end (an Attack's frame, its reaction window, a Secret Chamber revealed to it). A game
+# with more Throne Rooms than this could overflow the stack: ``Game.set_scenario`` refuses one
+# (a dealt game has 10); tests/test_bad_input.py plays the deepest chain it allows.
+MAX_THRONE_ROOMS = FRAME_DEPTH - 1 - 3
 FRAME_REGS = 4  # integer registers per frame
 LOG_CAP = 1 << 16  # events kept when logging is on (Game: a batch of one game)
 

@@ -104,6 +104,8 @@ def shuffle_discard_into_deck(r, cfg, p):
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         k = r.zone[p, DISCARD, c]
+        if n + k > r.deck.shape[1]:
+            raise RuntimeError("draw pile overflow")  # see put_on_deck
         for _ in range(k):
             r.deck[p, n] = c
             n += 1
@@ -141,6 +143,11 @@ def put_on_deck(r, p, c):
     """Card c onto p's draw pile; p knows it is there (every card put onto a deck by these
     cards is one its owner chose, gained or saw revealed)."""
     n = r.player[p, DECK_LEN]
+    # a pile past its row would overwrite the next player's (or the next game's record): a
+    # game never holds more cards than a row (Game.set_scenario refuses such positions and
+    # no move creates a card), so this never fires; it is a bound, not a rule
+    if n >= r.deck.shape[1]:
+        raise RuntimeError("draw pile overflow")
     r.deck[p, n] = c
     r.deck_count[p, c] += 1
     r.player[p, DECK_LEN] = n + 1
