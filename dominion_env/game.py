@@ -6,7 +6,8 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     g = Game(["Village", "Smithy", ...], players=2, seed=7)
     g.legal_actions()          # ['Smithy', 'PASS']
     g.step("Smithy")
-    print("\\n".join(g.log()))
+    print("\\n".join(g.log()))          # perfect information: every player's cards
+    print("\\n".join(g.log(viewer=1)))  # what player 1 may know: "P0 draws 5 cards"
 
 ``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
 answer every other seat's decisions, also after ``set_scenario``.
