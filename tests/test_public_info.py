@@ -19,6 +19,7 @@ from dominion_env import Game
 from dominion_env.cards import NAMES, card_id
 from dominion_env.engine.layout import EV_DRAW, HAND, SEEN_ALL
 from dominion_env.engine.observation import split
+from dominion_env.envs.render import render_game
 from dominion_env.names import log_lines
 
 REVEALERS = [
@@ -484,3 +485,10 @@ def test_log_lines_checks_its_arguments():
         log_lines(np.zeros((0, 5), np.int32), viewer=-1)
     with pytest.raises(ValueError, match=r"\(n, 5\)"):
         log_lines(np.zeros((3, 4), np.int32))
+
+
+def test_the_text_render_shows_the_viewers_log():
+    g = game(["Village"], hands={0: ["Copper", "Estate"]}, decks={0: ["Gold"] * 5}, phase="buying")
+    g.step("PASS")  # no buy: clean-up draws 5 Golds
+    assert "P0 draws 5 cards" in render_game(g, viewer=1)
+    assert "P0 draws 5 x Gold" in render_game(g, viewer=0)
