@@ -37,7 +37,8 @@ generic rule for their kind, ``bots.py``):
                     once under Throne Room) [you]
                     bot: trash it when its +$2 reaches $6 or $8
     Scout           revealed Victory cards go to hand; the rest are topdecked one at a time
-                    while two different cards remain (mandatory) [you]
+                    while two different cards remain (mandatory) [you]; in view, so every
+                    player knows them on top, in that order
     Minion          after the reaction window: option 0 = +$2, option 1 = discard your hand,
                     +4 Cards, and each victim with 5+ cards discards its hand and draws 4 [you]
                     bot: +$2 when another Minion can follow or the $2 reaches $6 or $8, else

@@ -7,8 +7,10 @@ Shuffling happens in exactly one place, ``take_top``: only when a card is needed
 draw pile, and only the discard pile is shuffled (set-aside and revealed cards stay out).
 
 Who sees what (the rules: "reveal" shows a card to every player, "look at" to its owner
-alone; a card discarded alone lands face up, several discarded at once show only the top one;
-gains, plays and trashes are public): every move that logs an event passes ``seen``, the bit
+alone; a discarded card lands face up, but several discarded at once show only the top one;
+gains, plays and trashes are public). A discard the player picks is one card at a time here
+(Cellar, Militia ...), so each is seen, as online play shows them; a hand discarded whole
+(clean-up, Minion) is not. Every move that logs an event passes ``seen``, the bit
 set of the players who see the card (``SEEN_ALL``: everyone; ``seen_by(p)``: p alone). The
 same ``seen`` keeps the public record that observations show to every viewer:
 
