@@ -408,4 +408,3 @@ def _parse_cards(cards, allow_zero: bool = False) -> dict[int, int]:
 
 def _counts(row) -> dict:
     return {NAMES[c]: int(row[c]) for c in np.flatnonzero(row)}
-
