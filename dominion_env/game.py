@@ -6,7 +6,8 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     g = Game(["Village", "Smithy", ...], players=2, seed=7)
     g.legal_actions()          # ['Smithy', 'PASS']
     g.step("Smithy")
-    print("\\n".join(g.log()))
+    print("\\n".join(g.log()))          # perfect information: every player's cards
+    print("\\n".join(g.log(viewer=1)))  # what player 1 may know: "P0 draws 5 cards"
 
 ``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
 answer every other seat's decisions, also after ``set_scenario``.
@@ -43,20 +44,6 @@ from .engine.layout import (
     DECISION_NAMES,
     DECK_LEN,
     DISCARD,
-    EV_BUY,
-    EV_DISCARD,
-    EV_DRAW,
-    EV_END,
-    EV_GAIN,
-    EV_PHASE,
-    EV_PLAY,
-    EV_REACT,
-    EV_REVEAL,
-    EV_SET_ASIDE,
-    EV_SHUFFLE,
-    EV_TOPDECK,
-    EV_TRASH,
-    EV_TURN,
     HAND,
     IN_PLAY,
     IN_SUPPLY,
@@ -81,7 +68,7 @@ from .engine.layout import (
     TURN_PLAYER,
 )
 from .engine.observation import split
-from .names import action_index, legal_action_names
+from .names import action_index, legal_action_names, log_lines
 from .vector import VecGame
 
 THRONE_ROOM = card_id("Throne Room")
@@ -256,22 +243,23 @@ class Game:
     def observation_dict(self, player: int | None = None) -> dict:
         return split(self.observation(player), self.players)
 
-    def log(self) -> list[str]:
-        """The events so far, one readable line each (a perfect-information debug log).
+    def log(self, viewer: int | None = None) -> list[str]:
+        """The events so far, one readable line each (``names.log_lines``).
 
-        Repeats of one event in a row (a player drawing, playing, discarding ... the same card
-        one at a time) are one line with their total: "P0 plays 4 x Copper"."""
-        s = self.state
+        ``viewer=None`` (the default): the perfect-information log, every player's cards
+        shown ("P1 draws 3 x Copper, ..."), for debugging. ``viewer=p``: what player p may
+        know, the cards it does not see left out ("P1 draws 5 cards"). Repeats of one event
+        in a row are one line with their total: "P0 plays 4 x Copper"."""
+        if viewer is not None:
+            self._check_player(viewer)
+        return log_lines(self.log_events(), viewer)
+
+    def log_events(self) -> np.ndarray:
+        """The raw events so far, a copy: (n, 5) int32 rows (event ``layout.EV_*``, player,
+        card id or -1, amount, seen: bit set of the players who see the card, -1 all)."""
         buf = self._vec.config.log_buf
-        n = min(int(s["game"][0, LOG_LEN]), buf.shape[0])
-        rows: list[list[int]] = []
-        for row in buf[:n]:
-            ev, p, card, amount = map(int, row)
-            if rows and ev in _COUNTED and rows[-1][:3] == [ev, p, card]:
-                rows[-1][3] += amount
-            else:
-                rows.append([ev, p, card, amount])
-        return [_event_text(*row) for row in rows]
+        n = min(int(self.state["game"][0, LOG_LEN]), buf.shape[0])
+        return buf[:n].copy()
 
     # -- scenarios -----------------------------------------------------------------------
 
@@ -445,37 +433,3 @@ def _parse_cards(cards, allow_zero: bool = False) -> dict[int, int]:
 
 def _counts(row) -> dict:
     return {NAMES[c]: int(row[c]) for c in np.flatnonzero(row)}
-
-
-# events whose amount counts cards, so that repeats add up
-_COUNTED = frozenset(
-    {EV_DRAW, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK, EV_REVEAL, EV_SET_ASIDE}
-)
-
-
-def _event_text(ev: int, p: int, card: int, amount: int) -> str:
-    name = NAMES[card] if card >= 0 else ""
-    who = f"P{p}"
-    many = f"{amount} x {name}" if amount != 1 else name
-    if ev == EV_TURN:
-        return f"--- turn {amount}: {who} ---"
-    if ev == EV_SHUFFLE:
-        return f"{who} shuffles {amount} cards"
-    if ev == EV_END:
-        return "game over: " + ("terminated" if amount == TERMINATED else "truncated")
-    if ev == EV_PHASE:
-        return f"{who} starts the {PHASE_NAMES[amount]} phase"
-    verbs = {
-        EV_DRAW: "draws",
-        EV_PLAY: "plays",
-        EV_BUY: "buys",
-        EV_GAIN: "gains",
-        EV_TRASH: "trashes",
-        EV_DISCARD: "discards",
-        EV_TOPDECK: "puts onto the deck",
-        EV_REVEAL: "reveals",
-        EV_REACT: "reveals in reaction",
-        EV_SET_ASIDE: "sets aside",
-    }
-    verb = verbs.get(ev, f"event {ev}")
-    return f"{who} {verb} {many}"

@@ -24,7 +24,9 @@ it checks:
                   the record's player count, must itself be 2..MAX_PLAYERS).
 ``negative``      no count is negative: zone counts, Supply and trash piles, draw pile sizes
                   (which must also fit the deck array), turns taken, and the turn's Actions,
-                  Buys, $, cost reduction and Actions played.
+                  Buys, $, cost reduction and Actions played; the public record keeps within
+                  what it records: publicly known top cards within the owner's known ones
+                  (within the pile), publicly known hand cards within the hand.
 ``not_ended``     the game ended (terminated by the rules or truncated by the turn limit) within
                   ``max_decisions`` decisions.
 ``reward``        when it ends: a terminated game has either one +1 and -1 for everyone else, or
@@ -65,11 +67,13 @@ from .layout import (
     DEC_KIND,
     DEC_PLAYER,
     DECK_LEN,
+    HAND,
     IN_SUPPLY,
     KNOWN_TOP,
     NUM_ACTIONS,
     NUM_DECISIONS,
     PLAYERS,
+    PUBLIC_TOP,
     RUNNING,
     STATUS,
     SUPPLY,
@@ -186,8 +190,12 @@ def _check_cards(r, expected, work):
     for p in range(S):
         lowest = min(lowest, r.player[p, TURNS_TAKEN])
         n = r.player[p, DECK_LEN]
-        # the known top cards and the unknown rest of the deck are counts too
-        lowest = min(lowest, r.player[p, KNOWN_TOP], n - r.player[p, KNOWN_TOP])
+        # the known top cards and the unknown rest of the deck are counts too, and so are the
+        # publicly known top cards (among the owner's known ones) and the rest of the known
+        known, public = r.player[p, KNOWN_TOP], r.player[p, PUBLIC_TOP]
+        lowest = min(lowest, known, n - known, public, known - public)
+        for c in range(C):  # the publicly known cards of a hand are in it
+            lowest = min(lowest, r.pub_hand[p, c], r.zone[p, HAND, c] - r.pub_hand[p, c])
         if n < 0 or n > K:  # a broken size: do not read outside the deck array
             lowest = -1  # reported under "negative" as well
             conserved = False
