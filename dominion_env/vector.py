@@ -329,10 +329,17 @@ class VecGame:
 
     # -- the batch API -------------------------------------------------------------------
 
-    def reset(self, seed: int = 0) -> Step:
-        """Start every game anew; game g is game number g of a run seeded ``seed``."""
+    def reset(self, seed: int = 0, first_index: int = 0) -> Step:
+        """Start every game anew; game g is game number ``first_index + g`` of a run seeded
+        ``seed`` (the arena's game i of a seed is ``first_index=i`` in a batch of one)."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        if (
+            isinstance(first_index, bool)
+            or not isinstance(first_index, (int, np.integer))
+            or first_index < 0
+        ):
+            raise ValueError(f"first_index must be a non-negative int, got {first_index!r}")
         self._run(
             batch_kernel,
             self.state,
@@ -347,6 +354,7 @@ class VecGame:
             self._policy_rng,
             self._expert_rng,
             int(seed),
+            int(first_index),
         )
         self._ready = True
         if self.shaping is not None:
@@ -377,6 +385,7 @@ class VecGame:
             self._policy_rng,
             self._expert_rng,
             -1,
+            0,
         )
         if self.shaping is not None:
             stepped = np.flatnonzero(actions >= 0)

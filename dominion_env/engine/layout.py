@@ -124,7 +124,8 @@ ATTACK_PENDING = -1  # step of an Attack's frame until its reaction window has c
     EV_PHASE,
     EV_END,
     EV_SET_ASIDE,
-) = range(14)
+    EV_DECIDE,  # a decision answered: (EV_DECIDE, decider, action index, 0), see machine.resolve
+) = range(15)
 EVENT_NAMES = (
     "turn",
     "draw",
@@ -140,6 +141,7 @@ EVENT_NAMES = (
     "phase",
     "end",
     "set_aside",
+    "decide",
 )
 
 
