@@ -264,19 +264,22 @@ class Game:
 
         Repeats of one event in a row (a player drawing, playing, discarding ... the same card
         one at a time) are one line with their total: "P0 plays 4 x Copper"."""
-        s = self.state
-        buf = self._vec.config.log_buf
-        n = min(int(s["game"][0, LOG_LEN]), buf.shape[0])
         rows: list[list[int]] = []
-        for row in buf[:n]:
-            ev, p, card, amount = map(int, row)
-            if ev == EV_DECIDE:  # the decisions are the record's (decisions()), not the story
-                continue
-            if rows and ev in _COUNTED and rows[-1][:3] == [ev, p, card]:
+        for ev, p, card, amount in self.events():
+            if rows and ev in COUNTED_EVENTS and rows[-1][:3] == [ev, p, card]:
                 rows[-1][3] += amount
             else:
                 rows.append([ev, p, card, amount])
-        return [_event_text(*row) for row in rows]
+        return [event_text(*row) for row in rows]
+
+    def events(self) -> list[tuple[int, int, int, int]]:
+        """The raw log so far: (EV_* event, player, card id or -1, amount) per event, one card
+        at a time (``event_text`` reads one). The answered decisions are ``decisions()``."""
+        s = self.state
+        buf = self._vec.config.log_buf
+        n = min(int(s["game"][0, LOG_LEN]), buf.shape[0])
+        rows = buf[:n]
+        return [tuple(map(int, row)) for row in rows[rows[:, 0] != EV_DECIDE]]
 
     # -- records -------------------------------------------------------------------------
 
@@ -574,12 +577,13 @@ def _counts(row) -> dict:
 
 
 # events whose amount counts cards, so that repeats add up
-_COUNTED = frozenset(
+COUNTED_EVENTS = frozenset(
     {EV_DRAW, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK, EV_REVEAL, EV_SET_ASIDE}
 )
 
 
-def _event_text(ev: int, p: int, card: int, amount: int) -> str:
+def event_text(ev: int, p: int, card: int, amount: int) -> str:
+    """One log event as a line: "P0 plays 4 x Copper"."""
     name = NAMES[card] if card >= 0 else ""
     who = f"P{p}"
     many = f"{amount} x {name}" if amount != 1 else name
