@@ -238,12 +238,12 @@ _PAGE = """<!DOCTYPE html>
 <body>
 <header><h1>%TITLE%</h1>
 <div id="controls">
-<button id="first" title="first decision (Home)">&#x23EE;</button>
-<button id="prevTurn" title="previous turn (Up)">&#x23EA; turn</button>
-<button id="prev" title="previous decision (Left)">&#x25C0; step</button>
-<button id="next" title="next decision (Right)">step &#x25B6;</button>
-<button id="nextTurn" title="next turn (Down)">turn &#x23E9;</button>
-<button id="last" title="the end (End)">&#x23ED;</button>
+<button id="first" title="first decision (Home)">|&lt;</button>
+<button id="prevTurn" title="previous turn (Up)">&lt;&lt; turn</button>
+<button id="prev" title="previous decision (Left)">&lt; step</button>
+<button id="next" title="next decision (Right)">step &gt;</button>
+<button id="nextTurn" title="next turn (Down)">turn &gt;&gt;</button>
+<button id="last" title="the end (End)">&gt;|</button>
 <input id="slider" type="range" min="0" value="0">
 <span id="position"></span>
 <label>View <select id="view"></select></label>
@@ -403,7 +403,7 @@ function chart() {
     const pts = F.map((f, i) => X(i).toFixed(1) + "," + Y(f.vp[p]).toFixed(1)).join(" ");
     s += '<polyline class="vp-line" fill="none" stroke-width="2" stroke="' + COLORS[p] +
       '" points="' + pts + '"/>';
-    s += '<text x="' + (L + 6 + 110 * p) + '" y="' + (H - 6) + '" font-size="11" fill="' +
+    s += '<text x="' + (L + 6 + 190 * p) + '" y="' + (H - 6) + '" font-size="11" fill="' +
       COLORS[p] + '">' + label(p) + " " + F[cur].vp[p] + " VP</text>";
   }
   s += '<line id="now" x1="' + X(cur) + '" y1="4" x2="' + X(cur) + '" y2="' + (H - B) +
