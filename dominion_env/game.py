@@ -14,6 +14,12 @@ answer every other seat's decisions, also after ``set_scenario``.
 ``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
 the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
 Draw piles are given top card first.
+
+Records (``dominion_env.records``): ``g.record(players)`` is the game as versioned JSON (seed,
+game number, settings, every decision answered, bots' inside learner mode included, and the
+result); ``Game.from_record(rec)`` / ``Game.replay(rec)`` deal it again and re-step it, checking
+every decision and the result. ``reset(seed, game_index)`` deals game number ``game_index`` of
+the run seeded ``seed``: the arena's and a VecGame's game of that number.
 """
 
 from __future__ import annotations
