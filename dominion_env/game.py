@@ -15,6 +15,12 @@ answer every other seat's decisions, also after ``set_scenario``.
 ``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
 the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
 Draw piles are given top card first.
+
+Records (``dominion_env.records``): ``g.record(players)`` is the game as versioned JSON (seed,
+game number, settings, every decision answered, bots' inside learner mode included, and the
+result); ``Game.from_record(rec)`` / ``Game.replay(rec)`` deal it again and re-step it, checking
+every decision and the result. ``reset(seed, game_index)`` deals game number ``game_index`` of
+the run seeded ``seed``: the arena's and a VecGame's game of that number.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from collections import Counter
 
 import numpy as np
 
+from . import records
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
 from .checks import check_int, is_int
 from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
@@ -44,9 +51,11 @@ from .engine.layout import (
     DECISION_NAMES,
     DECK_LEN,
     DISCARD,
+    EV_DECIDE,
     HAND,
     IN_PLAY,
     IN_SUPPLY,
+    LOG_CAP,
     LOG_LEN,
     MAX_COPIES,
     MAX_THRONE_ROOMS,
@@ -68,7 +77,7 @@ from .engine.layout import (
     TURN_PLAYER,
 )
 from .engine.observation import split
-from .names import action_index, legal_action_names, log_lines
+from .names import action_index, action_name, legal_action_names, log_lines
 from .vector import VecGame
 
 THRONE_ROOM = card_id("Throne Room")
@@ -87,15 +96,21 @@ _PHASES = {
 class Game:
     """One game by card names. ``kingdom``: 'random', a recommended set name, or 10 names."""
 
-    def __init__(self, kingdom="random", players: int = 2, seed: int = 0, **options):
+    def __init__(
+        self, kingdom="random", players: int = 2, seed: int = 0, *, game_index: int = 0, **options
+    ):
         self._vec = VecGame(1, players, kingdom, autoreset=False, log=True, **options)
         self.players = players
-        self.reset(seed)
+        self.reset(seed, game_index)
 
     # -- playing -------------------------------------------------------------------------
 
-    def reset(self, seed: int = 0) -> "Game":
-        self._vec.reset(seed)
+    def reset(self, seed: int = 0, game_index: int = 0) -> "Game":
+        """Deal game number ``game_index`` of the run seeded ``seed`` (the game the arena and
+        a VecGame reset with ``seed`` play as their game ``game_index``)."""
+        self._vec.reset(seed, game_index)
+        self.seed, self.game_index = int(seed), int(game_index)
+        self._scenario = False
         return self
 
     def legal_actions(self) -> list[str]:
@@ -261,6 +276,145 @@ class Game:
         n = min(int(self.state["game"][0, LOG_LEN]), buf.shape[0])
         return buf[:n].copy()
 
+    # -- records -------------------------------------------------------------------------
+
+    def decisions(self) -> list[tuple[int, int]]:
+        """Every decision answered so far, in order, as (player, action index): the players'
+        and, in learner mode, the bots' (auto-resolved decisions are not listed)."""
+        s = self.state
+        n = int(s["game"][0, LOG_LEN])
+        if n > LOG_CAP:
+            raise RuntimeError(
+                f"this game logged {n} events, more than the log keeps ({LOG_CAP}): its "
+                f"decisions are not all known"
+            )
+        buf = self._vec.config.log_buf[:n]
+        rows = buf[buf[:, 0] == EV_DECIDE]
+        return [(int(p), int(a)) for p, a in rows[:, 1:3]]
+
+    def settings(self) -> dict:
+        """Everything that made this game besides its seed and actions, as a record keeps it
+        (``records``): players, how the kingdom was asked for, the rules options."""
+        cfg, setup = self._vec.config, self._vec.setup
+        rnd = bool(setup.random_kingdom)
+        return {
+            "players": self.players,
+            "kingdom": "random" if rnd else [NAMES[int(c)] for c in setup.kingdom],
+            "pool": [NAMES[int(c)] for c in setup.pool] if rnd else None,
+            "autoplay_treasures": bool(cfg.autoplay_treasures),
+            "auto_resolve": bool(cfg.auto_resolve),
+            "turn_limit": int(cfg.turn_limit),
+            "first_player": None if cfg.first_player < 0 else int(cfg.first_player),
+        }
+
+    @property
+    def kingdom(self) -> list[str]:
+        """The 10 kingdom cards of this game, in card-id order."""
+        pile = self.state["pile"][0]
+        return [NAMES[c] for c in range(NUM_CARDS) if pile[IN_SUPPLY, c] and NAMES[c] in KINGDOM]
+
+    def result(self) -> dict:
+        """Status ('running', 'terminated', 'truncated'), rewards, scores and turns now."""
+        status = "terminated" if self.terminated else "truncated" if self.truncated else "running"
+        return {
+            "status": status,
+            "rewards": [int(r) for r in self.rewards],
+            "scores": self.scores(),
+            "turns": int(self.state["game"][0, TURN_NUMBER]),
+        }
+
+    def record(self, players=None, meta: dict | None = None) -> dict:
+        """This game (finished or not) as a record (``dominion_env.records``): seed, settings,
+        every decision and the result. ``players``: who sat in each seat, one entry per seat
+        (``records.player_entries``); ``meta``: any JSON-able facts to keep beside it."""
+        if self._scenario:
+            raise RuntimeError(
+                "a game put in a position by set_scenario is not its seed's game: it has no "
+                "record (records replay games dealt by reset)"
+            )
+        return records.build(
+            seed=self.seed,
+            game_index=self.game_index,
+            players=records.player_entries(players, self.players),
+            kingdom=self.kingdom,
+            settings=self.settings(),
+            decisions=self.decisions(),
+            result=self.result(),
+            meta=meta,
+        )
+
+    @classmethod
+    def replay(cls, record, *, check_version: bool = True):
+        """Replay ``record`` decision by decision: yields (i, game) with the game at decision
+        i (before it is taken) for every recorded decision, then (len(decisions), game) at the
+        end, once the result is checked. Raises ``records.RecordError`` for a bad record or
+        another engine version (``check_version=False`` tries anyway) and
+        ``records.ReplayMismatch`` where the game leaves the record. The game is the same
+        object throughout: copy what you keep."""
+        rec = records.check(record, check_version=check_version)
+        st = rec["settings"]
+        try:
+            g = cls(
+                st["kingdom"],
+                st["players"],
+                rec["seed"],
+                game_index=rec["game_index"],
+                pool=st["pool"],
+                autoplay_treasures=st["autoplay_treasures"],
+                auto_resolve=st["auto_resolve"],
+                turn_limit=st["turn_limit"],
+                first_player=st.get("first_player"),
+            )
+        except (ValueError, TypeError, NotImplementedError) as e:
+            raise records.RecordError(f"the record's settings do not make a game: {e}") from None
+        if g.kingdom != rec["kingdom"]:
+            raise records.ReplayMismatch(
+                f"replay dealt the kingdom {g.kingdom}, the record has {rec['kingdom']}", 0
+            )
+        decisions = rec["decisions"]
+        for i, d in enumerate(decisions):
+            where = f"decision {i} of {len(decisions)} (turn {g.turn['turn_number']})"
+            if g.done:
+                raise records.ReplayMismatch(
+                    f"{where}: the replayed game is already over, the record goes on", i
+                )
+            yield i, g
+            a = d["index"]
+            if action_name(a) != d["action"]:
+                raise records.ReplayMismatch(
+                    f"{where}: the record names action {d['action']!r} but its index {a} is "
+                    f"{action_name(a)!r}",
+                    i,
+                )
+            if g.current_player != d["player"]:
+                raise records.ReplayMismatch(
+                    f"{where}: player {g.current_player} decides in the replay, the record "
+                    f"has player {d['player']} ({d['action']!r})",
+                    i,
+                )
+            if not g.action_mask[a]:
+                raise records.ReplayMismatch(
+                    f"{where}: {d['action']!r} is not legal for player {d['player']} "
+                    f"({g.decision['kind']}); legal: {g.legal_actions()}",
+                    i,
+                )
+            g.step(a)
+        got, want = g.result(), rec["result"]
+        if got != want:
+            diff = {k: (want[k], got[k]) for k in got if got[k] != want.get(k)}
+            raise records.ReplayMismatch(
+                f"the replayed game's result differs from the record's (recorded, replayed): "
+                f"{diff}",
+                len(decisions),
+            )
+        yield len(decisions), g
+
+    @classmethod
+    def from_record(cls, record, *, check_version: bool = True) -> "Game":
+        """The game of ``record`` replayed to its end and checked (see ``replay``)."""
+        *_, (_, g) = cls.replay(record, check_version=check_version)
+        return g
+
     # -- scenarios -----------------------------------------------------------------------
 
     def set_scenario(
@@ -375,6 +529,7 @@ class Game:
         counters = (int(actions), int(buys), int(coins))
         turn = (int(turn_player), *_PHASES[phase], *counters)
         sc = Scenario(zone, deck, deck_len, new_piles, trash_row, turns, *turn)
+        self._scenario = True  # from here on the game is no longer its seed's: no record
         scenario_game(s, 0, TABLE, self._vec.config, self._vec.buffers, self._vec.opponents, sc)
         return self
 

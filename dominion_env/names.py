@@ -16,6 +16,7 @@ import numpy as np
 from .cards import MAX_PLAYERS, NAMES, NUM_CARDS, card_id
 from .engine.layout import (
     EV_BUY,
+    EV_DECIDE,
     EV_DISCARD,
     EV_DRAW,
     EV_END,
@@ -138,6 +139,8 @@ def log_lines(events, viewer: int | None = None) -> list[str]:
     rows: list[list[int]] = []
     for row in events:
         ev, p, card, amount, seen = map(int, row)
+        if ev == EV_DECIDE:  # the record of an answer (Game.decisions), not an event to show
+            continue
         if viewer is not None and card >= 0 and not (seen >> viewer) & 1:
             card = HIDDEN
         if rows and ev in _COUNTED and rows[-1][:3] == [ev, p, card]:

@@ -98,7 +98,7 @@ import numba
 import numpy as np
 
 from .cards import NUM_CARDS, TABLE
-from .checks import check_actions, check_number, check_seed
+from .checks import MAX_SEED, check_actions, check_int, check_number, check_seed
 from .engine.batch import (
     POOL_BITS,
     Buffers,
@@ -347,9 +347,11 @@ class VecGame:
 
     # -- the batch API -------------------------------------------------------------------
 
-    def reset(self, seed: int = 0) -> Step:
-        """Start every game anew; game g is game number g of a run seeded ``seed``."""
+    def reset(self, seed: int = 0, first_index: int = 0) -> Step:
+        """Start every game anew; game g is game number ``first_index + g`` of a run seeded
+        ``seed`` (the arena's game i of a seed is ``first_index=i`` in a batch of one)."""
         seed = check_seed(seed)
+        first_index = check_int("first_index", first_index, 0, MAX_SEED)
         self._run(
             batch_kernel,
             self.state,
@@ -364,6 +366,7 @@ class VecGame:
             self._policy_rng,
             self._expert_rng,
             seed,
+            first_index,
         )
         self._ready = True
         if self.shaping is not None:
@@ -394,6 +397,7 @@ class VecGame:
             self._policy_rng,
             self._expert_rng,
             -1,
+            0,
         )
         if self.shaping is not None:
             stepped = np.flatnonzero(actions >= 0)

@@ -192,12 +192,12 @@ def _start_game(r, g, T, cfg, setup, buf, opp):
 
 
 @njit(inline="always")
-def _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp):
+def _reset_game(s, g, T, cfg, setup, buf, seed, index, write_obs, opp):
     r = s[g]
-    seed_game(r.rng, 0, seed, g, STREAM_GAME)
+    seed_game(r.rng, 0, seed, index, STREAM_GAME)
     buf.learner[g] = -1
     if opp.enabled:
-        seed_game(opp.rng, g, seed, g, STREAM_OPPONENTS)
+        seed_game(opp.rng, g, seed, index, STREAM_OPPONENTS)
     _start_game(r, g, T, cfg, setup, buf, opp)
     for p in range(buf.reward.shape[1]):
         buf.reward[g, p] = 0.0
@@ -256,25 +256,51 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
 
 @njit
 def _reset_or_step(
-    s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seed
+    s,
+    g,
+    T,
+    cfg,
+    setup,
+    buf,
+    actions,
+    autoreset,
+    write_obs,
+    opp,
+    policy_rng,
+    expert_rng,
+    seed,
+    first_index,
 ):
     if seed >= 0:
-        _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
-        seed_game(policy_rng, g, seed, g, STREAM_POLICY)
-        seed_game(expert_rng, g, seed, g, STREAM_BOTS)
+        index = first_index + g
+        _reset_game(s, g, T, cfg, setup, buf, seed, index, write_obs, opp)
+        seed_game(policy_rng, g, seed, index, STREAM_POLICY)
+        seed_game(expert_rng, g, seed, index, STREAM_BOTS)
     else:
         _step_game(s, g, T, cfg, setup, buf, actions[g], autoreset, write_obs, opp)
 
 
 @kernel
 def batch_kernel(
-    s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seed
+    s,
+    T,
+    cfg,
+    setup,
+    buf,
+    actions,
+    autoreset,
+    write_obs,
+    opp,
+    policy_rng,
+    expert_rng,
+    seed,
+    first_index,
 ):
-    """VecGame's reset (seed >= 0: every game anew, game g = game number g of the run seeded
-    ``seed``, the random policy's streams policy_rng the games' STREAM_POLICY streams
-    and the expert bots' streams expert_rng as play_bots_kernel seeds its bots' for game g)
-    or step (seed = -1: answer actions[g] in each game g). One kernel for both: each kernel
-    compiles the whole engine into its own machine code (~8 s cold)."""
+    """VecGame's reset (seed >= 0: every game anew, game g = game number first_index + g of
+    the run seeded ``seed``, the random policy's streams policy_rng the games' STREAM_POLICY
+    streams and the expert bots' streams expert_rng as play_bots_kernel seeds its bots' for
+    that game number) or step (seed = -1: answer actions[g] in each game g). One kernel for
+    both: each kernel compiles the whole engine into its own machine code (~8 s cold)."""
     for g in prange(s.shape[0]):
         _reset_or_step(
             s,
@@ -290,6 +316,7 @@ def batch_kernel(
             policy_rng,
             expert_rng,
             seed,
+            first_index,
         )
 
 

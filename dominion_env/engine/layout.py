@@ -135,7 +135,8 @@ SEEN_ALL = -1
     EV_SET_ASIDE,
     EV_LOOK,  # the player looks at a card (Sentry): it alone sees it
     EV_PASS,  # Masquerade: the player passes the card to its left (seen by both)
-) = range(16)
+    EV_DECIDE,  # a decision answered: (EV_DECIDE, decider, action index, 0), see machine.resolve
+) = range(17)
 EVENT_NAMES = (
     "turn",
     "draw",
@@ -153,6 +154,7 @@ EVENT_NAMES = (
     "set_aside",
     "look",
     "pass",
+    "decide",
 )
 
 

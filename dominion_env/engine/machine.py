@@ -34,6 +34,7 @@ from .layout import (
     DEC_PLAYER,
     DISCARD,
     EV_BUY,
+    EV_DECIDE,
     EV_DISCARD,
     EV_END,
     EV_PHASE,
@@ -378,7 +379,13 @@ def advance(r, T, cfg, mask_row, scratch):
 
 @njit(inline="always")
 def resolve(r, T, cfg, action, mask_row, scratch):
-    """Answer the pending decision with ``action`` (already checked legal) and advance."""
+    """Answer the pending decision with ``action`` (already checked legal) and advance.
+
+    Every answer given from outside the rules (a player's, a bot's inside learner mode) passes
+    here and only here, so the log's EV_DECIDE rows are the game's whole decision list: what a
+    game record keeps (auto-resolved and empty decisions do not pass here: a replay repeats
+    them by itself)."""
+    log_event(r, cfg, EV_DECIDE, r.game[DEC_PLAYER], action, 0, SEEN_ALL)
     r.game[ANSWER] = action
     r.game[DEC_KIND] = DEC_NONE
     advance(r, T, cfg, mask_row, scratch)

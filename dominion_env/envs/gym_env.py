@@ -45,6 +45,11 @@ Reward: 0 until the game ends, then the learner's own result: +1 sole winner, 0 
 rules; ``truncated`` (reward 0) when it reaches ``turn_limit``. The final ``info`` holds
 ``rewards`` (every seat's, by seat) and ``learner_seat``.
 
+``record_dir="folder"`` writes every episode's game as a record there when it ends
+(``dominion_env.records``, ``common.EpisodeRecorder``; ``env.unwrapped.recorder.last_path``
+is the latest): the learner's seat is listed as kind "policy", named "learner", the
+opponents by their bot or policy names; ``dominion replay FILE --html OUT.html`` shows it.
+
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``), the
 learner's hand shown; "human" prints it.
 
@@ -66,15 +71,17 @@ from ..cards import check_players
 from ..checks import check_action, check_int, check_seed
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
-from ..names import IllegalActionError
+from ..names import IllegalActionError, action_name
 from ..vector import check_learner_seat
 from .common import (
+    EpisodeRecorder,
     action_space,
     all_bots,
     check_illegal_action,
     observation_space,
     opponent_list,
     opponents_table,
+    seat_entry,
 )
 from .render import check_render_mode, emit, render_game
 
@@ -102,8 +109,10 @@ class DominionEnv(gym.Env):
         render_mode: str | None = None,
         scale_observations: bool = False,
         log_lines: int = 8,
+        record_dir=None,
     ):
         self.players = check_players(players)
+        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "Dominion-v0")
         self.learner_seat_option = check_learner_seat(learner_seat, self.players)
         self.illegal_action = check_illegal_action(illegal_action)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
@@ -194,6 +203,7 @@ class DominionEnv(gym.Env):
             self._over = True
             info = self._info()
             info["illegal_action"] = True
+            self._record({"illegal_action": action_name(int(action))})
             out = (g.observation(self.learner_seat), -1.0, True, False, info)
             self._maybe_render()
             return out
@@ -201,6 +211,7 @@ class DominionEnv(gym.Env):
         reward, terminated, truncated = 0.0, False, False
         if g.done:
             self._over = True
+            self._record()
             terminated, truncated = g.terminated, g.truncated
             reward = float(g.rewards[self.learner_seat])
             obs = g.observation(self.learner_seat)
@@ -256,6 +267,18 @@ class DominionEnv(gym.Env):
             a = who(g.observation(), g.action_mask.copy())
             g.step(check_action(a, f"the action of the opponent policy at seat {p}"))
             self._over = over
+
+    def _record(self, meta: dict | None = None):
+        if self.recorder is None:
+            return
+        others = iter(self.opponents)
+        seats = [
+            {"kind": "policy", "name": "learner"}
+            if p == self.learner_seat
+            else seat_entry(next(others))
+            for p in range(self.players)
+        ]
+        self.recorder.save(self.game, seats, {"learner_seat": self.learner_seat, **(meta or {})})
 
     def _info(self) -> dict:
         return {"learner_seat": self.learner_seat, "action_mask": self.action_masks()}

@@ -33,6 +33,11 @@ ValueError) instead, and TypeError for what is not an int action index (a float,
 bool, an array of several), before anything moves. Seeds: None or an int 0..2**63-1. A
 ``set_scenario`` that raises leaves the env as it was.
 
+``record_dir="folder"`` writes every game that ends as a record there
+(``dominion_env.records``; ``env.unwrapped.recorder.last_path`` is the latest), every seat
+listed as kind "policy" named by its agent; a game ended by an illegal action under ``env()``'s
+wrapper is not recorded (the wrapper ends it before the game sees the action).
+
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``);
 "human" prints it.
 
@@ -51,7 +56,7 @@ from ..cards import check_players
 from ..checks import check_action, check_int, check_seed
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
-from .common import action_mask_space, action_space, observation_space
+from .common import EpisodeRecorder, action_mask_space, action_space, observation_space
 from .render import check_render_mode, emit, render_game
 
 VERSION = 0
@@ -94,8 +99,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         pool=None,
         render_mode: str | None = None,
         log_lines: int = 8,
+        record_dir=None,
     ):
         super().__init__()
+        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "dominion_v0")
         self.players = check_players(players)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.log_lines = check_int("log_lines", log_lines, 0)
@@ -190,6 +197,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                 self.rewards[a_] = float(rewards[q])
                 self.terminations[a_] = terminated
                 self.truncations[a_] = truncated
+            if self.recorder is not None:
+                seats = [{"kind": "policy", "name": a_} for a_ in self.possible_agents]
+                self.recorder.save(self.game, seats)
             # the agent that ended the game sees the end first; the others follow in seat order
         else:
             for a_ in self.agents:
