@@ -13,9 +13,9 @@ discard sizes, in play, the pending decision's kind and who makes it) and one ``
 per viewer: "all" (everything: hands and discards by name, draw piles in order, the legal
 actions and the answer, the whole log) and "0".."P-1" (what that player may know under the
 rules: its own hand, discard, set-aside cards and draw-pile composition, not its order; its
-own legal actions and answer; the log with other players' draws, discards, top-decks and
-set-asides as counts: ``names.log_lines``, as ``Game.log(viewer)``). The viewer page only draws the frames it is given, so a player's view
-in the page holds nothing that player could not know.
+own legal actions and answer; the log as ``Game.log(viewer)`` writes it, the cards it does not
+see as counts). The viewer page only draws the frames it is given, so a player's view in the
+page holds nothing that player could not know.
 
 The page: buttons and arrow keys step decision by decision (Left/Right) and turn by turn
 (Up/Down, or Shift+arrows), a slider goes anywhere, a selector switches views, and an SVG chart
