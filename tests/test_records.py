@@ -14,6 +14,7 @@ from dominion_env.agents import compile_bots
 from dominion_env.analysis import replay
 from dominion_env.analysis.arena import play_games, record_games
 from dominion_env.cli import main
+from dominion_env.vector import VERSION
 
 ATTACKS = ["Militia", "Double Witch", "Moat"]
 
@@ -79,7 +80,7 @@ def test_save_load_round_trip(tmp_path):
     back = records.load(path)
     assert back == json.loads(json.dumps(rec))
     assert back["settings"]["first_player"] == 1 and back["settings"]["turn_limit"] == 30
-    assert back["engine_version"] == 4 and back["format_version"] == records.FORMAT_VERSION
+    assert back["engine_version"] == VERSION and back["format_version"] == records.FORMAT_VERSION
     assert Game.from_record(back).result() == rec["result"]
 
 
