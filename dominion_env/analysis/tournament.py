@@ -45,6 +45,7 @@ from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.layout import TERMINATED, TRUNCATED
 from .arena import play_games
+from .arena import record_games as record_arena_games
 from .executor import local_map
 from .mixed import is_policy, play_mixed
 from .planning import (
@@ -85,22 +86,38 @@ __all__ = [
 class TableOutcome(NamedTuple):
     """What one table's games add to the tournament, by table-local bot u, v (seat order of
     the table's ids): wins[u, v] games where u's reward beat v's, ties[u, v] where they were
-    equal (0 on the diagonal), won[u] sole wins, truncated games and mean turns per player."""
+    equal (0 on the diagonal), won[u] sole wins, truncated games, mean turns per player, and
+    the table's records (``record_games``; None: a table with a trained agent, not recorded)."""
 
     wins: np.ndarray  # (P, P) int64
     ties: np.ndarray  # (P, P) int64
     won: np.ndarray  # (P,) int64
     truncated: int
     mean_turns: float
+    records: list | None
 
 
 def _play_table(
-    table, *, bots, bot_table, policies, players, per_table, cycle, turn_limit, chunk
+    table,
+    *,
+    bots,
+    names,
+    bot_table,
+    policies,
+    players,
+    per_table,
+    cycle,
+    turn_limit,
+    chunk,
+    record_games,
 ) -> TableOutcome:
-    """Play one table (ids, kingdom, seed, names): a piece of work an executor runs anywhere."""
-    ids, kingdom, seed, names = table
+    """Play one table (its index in the plan, ids, kingdom, seed, bot names): a piece of work
+    an executor runs anywhere."""
+    index, ids, kingdom, seed, table_bots = table
     local = cycle[np.arange(per_table) % len(cycle)]  # (G, P) seat -> table-local bot
-    if policies.isdisjoint(ids.tolist()):
+    bots_only = policies.isdisjoint(ids.tolist())
+    records = []
+    if bots_only:
         res = play_games(
             bot_table,
             per_table,
@@ -111,6 +128,18 @@ def _play_table(
             turn_limit=turn_limit,
             chunk=chunk,
         )
+        if record_games:
+            records = record_arena_games(
+                bot_table,
+                names,
+                res,
+                range(min(record_games, per_table)),
+                players,
+                kingdom,
+                seed=seed,
+                turn_limit=turn_limit,
+                meta={"command": "tournament", "table": index},
+            )
     else:
         res = play_mixed(
             bots,
@@ -122,10 +151,11 @@ def _play_table(
             turn_limit=turn_limit,
             chunk=per_table,
         )
+        records = None if record_games else []
     by_bot = np.take_along_axis(res.reward, np.argsort(local, axis=1), axis=1)  # reward per bot
     trunc = res.status == TRUNCATED
     if not ((res.status == TERMINATED) | trunc).all():
-        raise RuntimeError(f"table {names}: a game neither terminated nor truncated")
+        raise RuntimeError(f"table {table_bots}: a game neither terminated nor truncated")
     u, v = by_bot[:, :, None], by_bot[:, None, :]
     return TableOutcome(
         wins=(u > v).sum(axis=0, dtype=np.int64),
@@ -133,6 +163,7 @@ def _play_table(
         won=(by_bot == 1).sum(axis=0, dtype=np.int64),
         truncated=int(trunc.sum()),
         mean_turns=float(res.turns.mean() / players),
+        records=records,
     )
 
 
@@ -172,6 +203,7 @@ def run_tournament(
     prior: float = 1.0,
     progress=False,
     chunk: int = 16384,
+    record_games: int = 0,
     map=local_map,  # an executor has the builtin map's signature (analysis.executor)
 ) -> TournamentResult:
     """Play a round robin between ``bots`` (``agents.Bot`` objects or library names) and rate them.
@@ -179,15 +211,19 @@ def run_tournament(
     ``games`` per table (rounded up to a whole seating cycle), ``players`` 2-6, ``kingdom`` None
     (each table on ``kingdom_for`` its bots), "random", a recommended set name, 10 card names or
     a comma-separated string of them. ``progress``: True for a tqdm bar, or a callable taking a
-    number of games just played, after each table. ``map``: where the tables play
-    (``executor.local_map``, here; ``executor.RayMap``, as Ray tasks), the same results either
-    way. What every number means: the docstrings of this module and of ``planning``, ``rating``
-    and ``report``."""
+    number of games just played, after each table. What every number means: the docstrings
+    of this module and of ``planning``, ``rating`` and ``report``. ``record_games``: keep the
+    first this many games of every bot table as records (``arena.record_games``; meta: the
+    table's index in ``tables`` and the game's number) in the result's ``records``; tables with
+    a trained agent are not recorded (a note says so). ``map``: where the tables play
+    (``executor.local_map``, here; ``executor.RayMap``, as Ray tasks), the same results and
+    records either way."""
     players = check_players(players)
     _check_int("games", games)
     _check_int("seed", seed, low=0)
     _check_int("turn_limit", turn_limit)
     _check_int("max_tables", max_tables)
+    _check_int("record_games", record_games, low=0)
     bots = resolve_bots(bots)
     n = len(bots)
     if n < players:
@@ -218,6 +254,7 @@ def run_tournament(
     table = partial(
         _play_table,
         bots=bots,
+        names=names,
         bot_table=bot_table,
         policies=frozenset(policies),
         players=players,
@@ -225,6 +262,7 @@ def run_tournament(
         cycle=plan.cycle,
         turn_limit=turn_limit,
         chunk=chunk,
+        record_games=record_games,
     )
 
     bar = None
@@ -237,8 +275,13 @@ def run_tournament(
     elif callable(progress):
         update = progress
     start = time.perf_counter()
+    kept: list[dict] = []
+    unrecorded = 0
     try:
-        tables = [(ids, rec.kingdom, rec.seed, rec.bots) for ids, rec in plan.to_play]
+        tables = [
+            (plan.tables.index(rec), ids, rec.kingdom, rec.seed, rec.bots)
+            for ids, rec in plan.to_play
+        ]
         for (ids, rec), out in zip(plan.to_play, map(table, tables), strict=True):
             rec.truncated, rec.mean_turns = out.truncated, out.mean_turns
             pair = np.ix_(ids, ids)
@@ -248,12 +291,18 @@ def run_tournament(
             tr_mat[pair] += out.truncated * off
             seats[ids] += per_table
             won[ids] += out.won
+            if out.records is None:
+                unrecorded += 1
+            else:
+                kept += out.records
             if update is not None:
                 update(per_table)
     finally:
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - start
+    if unrecorded:
+        notes.append(f"{unrecorded} table(s) with a trained agent: their games are not recorded")
 
     rated = elo_ratings(w_mat + 0.5 * t_mat, prior=prior)
     unrated = [names[i] for i in range(n) if not np.isfinite(rated.strength[i])]
@@ -287,4 +336,5 @@ def run_tournament(
         total_games=total,
         sampled=plan.sampled,
         notes=notes,
+        records=kept,
     )
