@@ -44,7 +44,9 @@ def test_chunks_of_games_on_ray_equal_the_local_run(cluster):
     table = compile_bots([get_bot("Big Money"), get_bot("Smithy")])
     here = play_games(table, 700, 2, "random", seed=4)
     done = []
-    there = play_games(table, 700, 2, "random", seed=4, chunk=150, map=cluster, progress=done.append)
+    there = play_games(
+        table, 700, 2, "random", seed=4, chunk=150, map=cluster, progress=done.append
+    )
     assert done == [150, 150, 150, 150, 100]  # five pieces, in order
     for field in ("seat_bot", "reward", "turns", "status"):
         a, b = getattr(here, field), getattr(there, field)
