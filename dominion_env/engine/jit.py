@@ -53,8 +53,8 @@ __all__ = ["njit", "kernel", "prange", "prefetch_bytes", "switch"]
 
 CACHE_LINE = 64
 COMPILE_NOTICE = (
-    "dominion_env: compiling the engine's kernels (first use with this cache: about a minute "
-    "on 2 cores; cached on disk in {where} for later runs)"
+    "dominion_env: compiling the engine's kernels on first use (about 30 s on 2 idle cores; "
+    "cached in {where} for later runs)"
 )
 
 
