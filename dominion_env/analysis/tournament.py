@@ -8,8 +8,11 @@
 
 The command line is ``dominion tournament BOT BOT ... [--all] [--bots-file F.toml]``. This module
 runs the tournament: it plans the tables, plays them in compiled code (``arena.play_games``),
-counts the pairwise outcomes below, rates the bots and returns a ``TournamentResult``. What each
-number means is told where it is made:
+counts the pairwise outcomes below, rates the bots and returns a ``TournamentResult``. Each
+table is one piece of work (``_play_table``: its games, its counts, its records) for an
+executor (``executor``: here one after another, or Ray tasks with ``--ray``); its seed comes
+from the plan, so where it runs changes nothing. What each number means is told where it is
+made:
 
 - ``planning``: which tables play (every combination of P distinct bots, or ``max_tables`` of
   them sampled), seat orders, games per table, each table's kingdom (or why it is skipped) and
