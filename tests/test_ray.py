@@ -60,3 +60,15 @@ def test_cli_ray_option(cluster, capsys, tmp_path):
     assert main([*argv, "--ray"]) == 0  # joins the running cluster
     there = capsys.readouterr().out
     assert here.split("\n")[:-2] == there.split("\n")[:-2]  # all but the elapsed time
+
+
+def test_evaluation_on_ray_equals_local(cluster):
+    pytest.importorskip("torch", reason="a trained agent needs the train extra")
+    from dominion_env.train import evaluate, load_agent  # optional extra (torch)
+
+    agent = load_agent("ppo-pool")
+    args = (["Big Money", "strongest"], 40)
+    here = evaluate(agent, *args, batch=15, map=local_map)
+    there = evaluate(agent, *args, batch=15, map=cluster)
+    assert here == there
+    assert sum(r["wins"] for r in here) > 0

@@ -11,14 +11,21 @@ wins (sole winner), ties (a shared win), losses, truncated games, the win rate w
 Wilson interval, the agent's mean VP margin (its score minus the best other score at the
 end), the mean game length in turns per player, and the agent's buys per game by card.
 With P players, a fair share of wins is 1/P.
+
+The games play in chunks (``batch`` games, or one kingdom's with ``"strongest"``), each seeded
+by its place in the run (the agent's own stream too), so an executor (``map=RayMap()``) can
+play them as Ray tasks with the same results.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 
 from ..agents import compile_bots, strongest_bot_for
 from ..analysis.arena import wilson
+from ..analysis.executor import local_map
 from ..cards import NAMES, NUM_CARDS
 from ..engine.kingdoms import random_kingdom
 from ..engine.layout import DEC_BUY
@@ -37,8 +44,10 @@ def evaluate(
     seed: int = EVAL_SEED,
     batch: int = 1000,
     turn_limit: int = 100,
+    map=local_map,  # an executor has the builtin map's signature (analysis.executor)
 ) -> list[dict]:
-    """One result dict per opponent (see the module docstring)."""
+    """One result dict per opponent (see the module docstring). ``map``: where the chunks of
+    games play (``local_map``: here; ``RayMap``: Ray tasks), the same results either way."""
     if isinstance(opponents, str):
         opponents = [opponents]
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -48,7 +57,7 @@ def evaluate(
             f"agent {agent.name!r} plays {agent.info.players}-player games; players={players}"
         )
     return [
-        _against(agent, name, games, players, kingdom, seed, batch, turn_limit)
+        _against(agent, name, games, players, kingdom, seed, batch, turn_limit, map)
         for name in opponents
     ]
 
@@ -96,9 +105,16 @@ def _play(agent, table, n, players, kingdom, seed, turn_limit):
     )
 
 
-def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit) -> dict:
+def _play_piece(piece, *, agent, players, turn_limit):
+    """One chunk (bot table, games, kingdom, seed): a piece of work an executor runs anywhere.
+    The agent's own stream (a sampling agent's draws) is seeded by the chunk's seed."""
+    table, n, kingdom, seed = piece
     agent.seed(seed)
-    parts, faced = [], {}
+    return _play(agent, table, n, players, kingdom, seed, turn_limit)
+
+
+def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit, map) -> dict:
+    pieces, faced = [], {}
     if opponent == STRONGEST:
         if kingdom != "random":
             raise ValueError(
@@ -110,12 +126,14 @@ def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit) 
             bot = strongest_bot_for(cards)
             faced[bot.name] = faced.get(bot.name, 0) + 1
             n = min(GAMES_PER_KINGDOM, games - start)
-            parts.append(_play(agent, compile_bots(bot), n, players, cards, seed + k, turn_limit))
+            pieces.append((compile_bots(bot), n, cards, seed + k))
     else:
         table = compile_bots(opponent)
         for chunk, start in enumerate(range(0, games, batch)):
             n = min(batch, games - start)
-            parts.append(_play(agent, table, n, players, kingdom, seed + chunk, turn_limit))
+            pieces.append((table, n, kingdom, seed + chunk))
+    play = partial(_play_piece, agent=agent, players=players, turn_limit=turn_limit)
+    parts = list(map(play, pieces))
     result, margin, turns, truncated = (np.concatenate([p[i] for p in parts]) for i in range(4))
     buys = sum(p[4] for p in parts)
     wins = int(((result == 1) & ~truncated).sum())
