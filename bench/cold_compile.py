@@ -32,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
 SIMULATE = [
     sys.executable,
     "-m",
@@ -86,11 +87,18 @@ print(f"{'whole run (import, reset, step)':<44}{total:>7.2f}")
 def timed(cmd, cache, path=None):
     """(wall, CPU) seconds of one run of cmd."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    if path is not None:
+    if path is not None:  # python -c / -m put the working directory first on sys.path
         env["PYTHONPATH"] = path
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        cmd,
+        env=env,
+        cwd=path or ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
@@ -101,7 +109,7 @@ def checkout(ref):
     """The package at git commit ``ref``, importable from the folder yielded (agents/ and
     train/ linked in as dominion_env.agents and dominion_env.train, as pyproject installs
     them)."""
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(
