@@ -42,7 +42,7 @@ import numpy as np
 from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.layout import TERMINATED, TRUNCATED
-from .arena import play_games
+from .arena import check_run, play_games
 from .mixed import is_policy, play_mixed
 from .planning import (
     DEFAULT_MAX_TABLES,
@@ -124,9 +124,7 @@ def run_tournament(
     number of games just played. What every number means: the docstrings of this module and
     of ``planning``, ``rating`` and ``report``."""
     players = check_players(players)
-    _check_int("games", games)
-    _check_int("seed", seed, low=0)
-    _check_int("turn_limit", turn_limit)
+    games, seed, turn_limit = check_run(games, seed, turn_limit)  # games: per table
     _check_int("max_tables", max_tables)
     bots = resolve_bots(bots)
     n = len(bots)
