@@ -21,7 +21,10 @@ set before either runtime starts, hence here, at import.
 
 import os
 
+from ..extras import require
+
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+require("torch", "dominion_env.train (training, trained agents)")  # one clear error, first
 
 from .evaluate import evaluate  # noqa: E402
 from .policy import Agent, load_agent, save_agent, shipped_agents  # noqa: E402

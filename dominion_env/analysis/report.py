@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..extras import require
 from .arena import wilson
 from .planning import TableRecord
 
@@ -257,7 +258,7 @@ class TournamentResult:
 
     def heatmap(self, ax=None):
         """Draw the win-rate matrix (bots by rating) on ``ax``, or on a new Figure (returned)."""
-        from matplotlib.figure import Figure
+        Figure = require("matplotlib.figure", "the heatmap").Figure
 
         order, n = self.order, len(self.names)
         m = self.score[np.ix_(order, order)]

@@ -49,15 +49,17 @@ from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..cards import check_players
 from ..checks import check_action, check_int, check_seed
 from ..engine.layout import NUM_ACTIONS
+from ..extras import require
 from ..game import Game
 from .common import EpisodeRecorder, action_mask_space, action_space, observation_space
 from .render import check_render_mode, emit, render_game
+
+AECEnv = require("pettingzoo", "the PettingZoo environment").AECEnv
+wrappers = require("pettingzoo.utils.wrappers", "the PettingZoo environment")
 
 VERSION = 0
 
