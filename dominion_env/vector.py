@@ -325,14 +325,23 @@ class VecGame:
         self._expert_rng = np.zeros(n, np.uint64)
         self._serial = n < PARALLEL_MIN_GAMES
         self._no_actions = np.full(n, -1, np.int64)
+        self._step_seeds = np.full(n, -1, np.int64)  # batch_kernel: -1 steps the row
         self._ready = False
 
     # -- the batch API -------------------------------------------------------------------
 
-    def reset(self, seed: int = 0) -> Step:
-        """Start every game anew; game g is game number g of a run seeded ``seed``."""
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    def reset(self, seed=0, *, mask=None) -> Step:
+        """Start every game anew; game g is game number g of a run seeded ``seed``.
+
+        ``seed``: a non-negative int, or (N,) of them: row g plays game g of the run seeded
+        ``seed[g]`` (so ``[s] * N`` is ``s``). ``mask``: (N,) bool, deal only these rows anew
+        (after a first reset); every other game stays as it is (its observation and mask
+        still stand, its rewards and flags read 0)."""
+        seeds = self._check_seeds(seed)
+        if mask is not None:
+            if not self._ready:
+                raise RuntimeError("call reset() without mask first: every row needs a game")
+            seeds = np.where(self._check_reset_mask(mask), seeds, -1)
         self._run(
             batch_kernel,
             self.state,
@@ -346,11 +355,11 @@ class VecGame:
             self.opponents,
             self._policy_rng,
             self._expert_rng,
-            int(seed),
+            seeds,
         )
         self._ready = True
         if self.shaping is not None:
-            self.shaping.reset()
+            self.shaping.reset(None if mask is None else seeds >= 0)
             self._shaped[:] = 0.0
         return self._result()
 
@@ -376,7 +385,7 @@ class VecGame:
             self.opponents,
             self._policy_rng,
             self._expert_rng,
-            -1,
+            self._step_seeds,
         )
         if self.shaping is not None:
             stepped = np.flatnonzero(actions >= 0)
@@ -532,6 +541,39 @@ class VecGame:
                     numba.set_num_threads(prev)
                 return
         kernel(*args)
+
+    def _check_seeds(self, seed) -> np.ndarray:
+        """``seed`` (a non-negative int, or (N,) of them) as (N,) int64 seeds per row."""
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(
+            seed, (int, np.integer, list, tuple, np.ndarray)
+        ):
+            raise ValueError(
+                f"seed must be a non-negative int or ({self.num_games},) of them, got {seed!r}"
+            )
+        if isinstance(seed, (int, np.integer)):
+            if not 0 <= seed < 2**63:
+                raise ValueError(f"seed must be a non-negative int (below 2**63), got {seed!r}")
+            return np.full(self.num_games, int(seed), np.int64)
+        s = np.asarray(seed)
+        if s.shape != (self.num_games,) or s.dtype.kind not in "iu":
+            raise ValueError(
+                f"seed must be a non-negative int or ({self.num_games},) of them, got "
+                f"shape {s.shape}, dtype {s.dtype}"
+            )
+        bad = np.flatnonzero((s < 0) | (s > np.iinfo(np.int64).max))
+        if bad.size:
+            g = int(bad[0])
+            raise ValueError(f"seed[{g}] = {s[g]} is not a non-negative int (below 2**63)")
+        return s.astype(np.int64)
+
+    def _check_reset_mask(self, mask) -> np.ndarray:
+        m = np.asarray(mask)
+        if m.shape != (self.num_games,) or m.dtype != np.bool_:
+            raise ValueError(
+                f"mask must be a ({self.num_games},) bool array (the rows to deal anew), got "
+                f"shape {m.shape}, dtype {m.dtype}"
+            )
+        return m
 
     def _check_bot_ids(self, bots, nb: int) -> np.ndarray:
         """``bots`` (one id, or (N,) ids) as an (N,) int64 array of ids in 0..nb-1."""

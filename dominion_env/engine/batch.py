@@ -250,8 +250,9 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
 
 @njit
 def _reset_or_step(
-    s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seed
+    s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seeds
 ):
+    seed = seeds[g]
     if seed >= 0:
         _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
         _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
@@ -262,13 +263,14 @@ def _reset_or_step(
 
 @kernel
 def batch_kernel(
-    s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seed
+    s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seeds
 ):
-    """VecGame's reset (seed >= 0: every game anew, game g = game number g of the run seeded
-    ``seed``, the random policy's streams policy_rng seeded from ``seed ^ POLICY_SEED_SALT``
-    and the expert bots' streams expert_rng as play_bots_kernel seeds its bots' for game g)
-    or step (seed = -1: answer actions[g] in each game g). One kernel for both: each kernel
-    compiles the whole engine into its own machine code (~8 s cold)."""
+    """VecGame's reset and step, per row: ``seeds[g] >= 0`` deals game g anew as game number
+    g of the run seeded ``seeds[g]`` (the random policy's stream policy_rng[g] seeded from
+    ``seeds[g] ^ POLICY_SEED_SALT`` and the expert bots' stream expert_rng[g] as
+    play_bots_kernel seeds its bots' for game g); ``seeds[g] = -1`` answers actions[g] (-1:
+    skip). One kernel for both: each kernel compiles the whole engine into its own machine
+    code (~8 s cold)."""
     for g in prange(s.shape[0]):
         _reset_or_step(
             s,
@@ -283,7 +285,7 @@ def batch_kernel(
             opp,
             policy_rng,
             expert_rng,
-            seed,
+            seeds,
         )
 
 
