@@ -201,7 +201,9 @@ def test_gymnasium_vector_wrappers_accept_it(mode, name):
     rng = np.random.default_rng(3)
     ended = 0
     for _ in range(300):
-        assert envs.observation_space.contains(obs.astype(envs.observation_space.dtype))
+        assert obs.shape == envs.observation_space.shape
+        if name != "Normalize":  # gymnasium < 1.3 keeps the unnormalised Box as its space
+            assert envs.observation_space.contains(obs.astype(envs.observation_space.dtype))
         obs, _, te, tr, infos = envs.step(masked_random(infos["action_mask"], rng))
         done = te | tr
         ended += int(done.sum())
