@@ -14,6 +14,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers import vector as vw
 
 import dominion_env.envs  # noqa: F401 (registers Dominion-v0)
+from dominion_env import VecGame
+from dominion_env.agents import compile_bots
 from dominion_env.engine.layout import NUM_ACTIONS
 from dominion_env.engine.observation import obs_size
 from dominion_env.envs.gym_env import DominionEnv
@@ -119,39 +121,32 @@ def test_bad_autoreset_mode_and_flag():
 
 def test_next_step_plays_the_same_games_as_same_step():
     """NEXT_STEP shows a finished game's last observation, then (ignoring that row's action)
-    the next game's first, with reward 0: the SAME_STEP env, with that row skipped (-1), shows
-    the same things."""
-    same = make_vec(players=2)
+    the next game's first, with reward 0: the same-step VecGame under it, with that row
+    skipped (-1), shows the same things."""
     nxt = make_vec(players=2, autoreset_mode=AutoresetMode.NEXT_STEP)
     assert nxt.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
-    o_same, i_same = same.reset(seed=4)
+    vec = VecGame(N, 2, opponents=compile_bots("Big Money"))
     o_next, i_next = nxt.reset(seed=4)
+    vec.reset(4)
     rng = np.random.default_rng(1)
     shown_final = np.zeros(N, bool)
     ended = 0
     for _ in range(400):
-        np.testing.assert_array_equal(o_next, o_same)
+        expected = vec.observation.copy()
+        expected[shown_final] = vec.final_observation[shown_final]
+        np.testing.assert_array_equal(o_next, expected)
         a = masked_random(i_next["action_mask"], rng)
         o_next, r_next, te_next, tr_next, i_next = nxt.step(a)
-        o_same, r_same, te_same, tr_same, i_same = same.step(np.where(shown_final, -1, a))
-        np.testing.assert_array_equal(r_next, r_same)
-        np.testing.assert_array_equal(te_next, te_same)
-        np.testing.assert_array_equal(tr_next, tr_same)
-        done = te_same | tr_same
+        vec.step(np.where(shown_final, -1, a))
+        np.testing.assert_array_equal(r_next, vec.learner_rewards)
+        np.testing.assert_array_equal(te_next, vec.terminated)
+        np.testing.assert_array_equal(tr_next, vec.truncated)
+        done = vec.terminated | vec.truncated
         assert not (shown_final & done).any()
-        if done.any():
-            ended += int(done.sum())
-            o_same = o_same.copy()
-            for g in np.flatnonzero(done):
-                o_same[g] = i_same["final_obs"][g]
-            np.testing.assert_array_equal(
-                i_next["rewards"][done], i_same["final_info"]["rewards"][done]
-            )
-            np.testing.assert_array_equal(
-                i_next["learner_seat"][done], i_same["final_info"]["learner_seat"][done]
-            )
+        ended += int(done.sum())
+        np.testing.assert_array_equal(i_next["rewards"][done], vec.rewards[done])
         assert i_next["action_mask"][done].all()  # a finished row's mask is all True
-        np.testing.assert_array_equal(i_next["action_mask"][~done], i_same["action_mask"][~done])
+        np.testing.assert_array_equal(i_next["action_mask"][~done], vec.action_mask[~done])
         shown_final = done
     assert ended >= 2, "no game ended: the test saw no autoreset"
 

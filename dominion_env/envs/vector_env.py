@@ -45,7 +45,12 @@ Seeding: ``reset(seed=s)`` plays game g of the run seeded s in row g, exactly th
 the run seeded s_g in row g (None: a seed drawn from the generator), so ``[s] * N`` is ``s``.
 ``reset(options={"reset_mask": m})`` ((N,) bool numpy array, as gymnasium's vector envs take
 it) deals only the rows m anew, seeded the same way; the other rows go on as they were.
-Actions must be legal (masked): an illegal action raises ValueError naming the game.
+Seeds: None or an int 0..2**63-1.
+Actions: an (N,) int array, each legal (masked): anything else raises before any game moves,
+TypeError for what is not an int array (floats, bools, strings), ValueError for the wrong shape
+(never reshaped) and ``names.IllegalActionError`` (a ValueError) for an index out of range
+(-1 included: VecGame's skip is not an env action) or not legal now (a row showing a finished
+game takes any index 0..70 and ignores it).
 
 Version history
     v0  first release (VecGame v2 learner mode).
@@ -60,6 +65,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..cards import check_players
+from ..checks import check_actions, check_seed
 from ..engine.layout import NUM_ACTIONS
 from ..vector import VecGame, check_learner_seat
 from .common import (
@@ -205,6 +211,7 @@ class DominionVectorEnv(VectorEnv):
         if isinstance(seed, (list, tuple, np.ndarray)):
             seeds = self._row_seeds(seed)
         else:
+            seed = check_seed(seed, allow_none=True)
             super().reset(seed=seed)
             seeds = int(self.np_random.integers(0, 2**62)) if seed is None else seed
         self.vec.reset(seeds, mask=reset_mask)
@@ -213,7 +220,7 @@ class DominionVectorEnv(VectorEnv):
 
     def step(self, actions):
         v = self.vec
-        actions = np.asarray(actions).reshape(self.num_envs).astype(np.int64, copy=False)
+        actions = check_actions(actions, self.num_envs, skip=False)
         if self._finished.any():
             if self.autoreset_mode == AutoresetMode.DISABLED:
                 rows = np.flatnonzero(self._finished)
