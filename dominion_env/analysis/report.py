@@ -266,7 +266,9 @@ class TournamentResult:
         Cells and colour bar are both in percent. The figure grows with the field so that every
         row keeps a cell of at least ``HEATMAP_CELL_IN`` inches and tick labels of
         ``HEATMAP_FONT`` points; above ``HEATMAP_ANNOTATE_MAX`` bots the cells carry no numbers
-        (they would not fit; the numbers are in ``matrix_text`` and winrates.csv)."""
+        (they would not fit; the numbers are in ``matrix_text`` and winrates.csv). In Jupyter,
+        ``%matplotlib inline`` lets the returned Figure show itself (the Figure is made without
+        pyplot, so nothing else registers its display)."""
         from matplotlib.figure import Figure
 
         order, n = self.order, len(self.names)
