@@ -2,6 +2,7 @@
 
 dominion simulate "Big Money Ultimate" "Big Money" --games 100000
 dominion tournament "Big Money" "Big Money Ultimate" Smithy --games 10000
+dominion play --opponent "Big Money Ultimate" --kingdom "First Game"
 dominion bots | dominion cards | dominion kingdoms
 """
 
@@ -14,6 +15,7 @@ import time
 
 from tqdm import tqdm
 
+from . import play
 from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots
 from .analysis.arena import play_games, summarize
 from .analysis.mixed import is_policy, play_mixed
@@ -146,6 +148,14 @@ def _tournament(args) -> int:
         paths = res.save(args.out)
         print(f"wrote {', '.join(str(p) for p in paths.values())}")
     return 0
+
+
+def _play(args) -> int:
+    try:
+        opponents = [resolve_player(n) for n in args.opponent or ["Big Money"]]
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
+    return play.run(opponents, args)
 
 
 def _bots(args) -> int:
@@ -283,6 +293,7 @@ def main(argv=None) -> int:
     )
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
+    play.add_parser(sub).set_defaults(run=_play)
     _add_training_commands(sub)
     for name, fn, text in (
         ("bots", _bots, "list the named bots"),
