@@ -7,8 +7,8 @@ One seat per ``--opponent`` (a bot name, a shipped agent's name or a saved agent
 plus yours: 2 to 6 players. You sit in seat P0; who starts is drawn from ``--seed``. At each of
 your decisions the terminal shows what you may know under the rules and nothing more: your
 hand (and cards you set aside), every player's hand, deck and discard sizes, VP and cards in
-play, the Supply with costs, the trash, and the public events since your last decision (your
-own draws by name, others' draws, discards and cards put on their deck as counts). Then the
+play, the Supply with costs, the trash, and the events since your last decision as you see them
+(``Game.log(viewer)``: your own draws by name, others' as counts). Then the
 pending decision and its legal actions, numbered; answer with a number or a name:
 
     3 | Silver | pass      the action (PASS is always 0 when it is legal)
@@ -18,10 +18,9 @@ pending decision and its legal actions, numbered; answer with a number or a name
     quit                   leave (no record is written)
 
 At the end: the result line ("Result: you won ...", "you lost", "shared win", or "truncated")
-with every player's VP, and the game's record, a JSON file (``--record``, default
-``dominion_game.json``): kingdom (as given and as dealt), players, seats, seed, turn limit and
-every action of every seat in order, so that ``Game(kingdom, players, seed)`` stepped through
-``actions`` is the same game, bit for bit (``replay``); plus the result and the full log.
+with every player's VP, and the game's record (``dominion_env.records``; ``--record``, default
+``dominion_game.json``): who sat where, the deal and every decision, so that
+``dominion replay dominion_game.json`` shows the game again, in any player's view.
 
 Bots answer with their compiled code (``Game.bot_action_id``), agents with their network on
 their own honest observation (scaled as they were trained). Nothing here imports torch: the
@@ -30,13 +29,12 @@ command line resolves agents (``cli.resolve_player``) before calling ``play``.
 
 from __future__ import annotations
 
-import json
-import re
 import sys
 from pathlib import Path
 
 import numpy as np
 
+from . import records
 from .agents import Bot, compile_bots
 from .analysis.mixed import is_policy
 from .cards import BASIC, COST, MAX_PLAYERS, TABLE, TEXT, card_id
@@ -44,7 +42,7 @@ from .engine.kingdoms import kingdom_arg
 from .engine.layout import COST_ANY_HI, NUM_CARDS, PASS
 from .engine.observation import obs_scale
 from .game import Game
-from .names import describe_action
+from .names import describe_action, log_lines
 
 YOU = 0  # your seat
 DEFAULT_RECORD = "dominion_game.json"
@@ -52,8 +50,6 @@ HELP = (
     "Answer with a number or a name from the list (PASS is 0); 'help CARD' or '? CARD': what "
     "a card does; 'log': the public events so far; 'quit': leave."
 )
-# others' events whose card names only their owner sees: shown as counts
-_PRIVATE = re.compile(r"^(P\d+) (draws|discards|puts onto the deck|sets aside) (?:(\d+) x )?.+$")
 
 
 class Quit(Exception):
@@ -106,14 +102,13 @@ def play(
         + ", ".join(f"P{p} {n}" for p, n in enumerate(names))
         + f"; P{game.turn_player} starts.\nKingdom: {', '.join(_kingdom(game))}\n{HELP}"
     )
-    actions: list[int] = []
-    seen = 0  # log lines already shown
+    seen = 0  # log events already shown (events, not lines: a line may sum several)
     while not game.done:
         p = game.current_player
         if p == YOU:
-            log = public_log(game, YOU)
-            write(view(game, names, log[seen:]))
-            seen = len(log)
+            events = game.log_events()
+            write(view(game, names, log_lines(events[seen:], YOU)))
+            seen = len(events)
             a = ask(game, read, write)
         else:
             o = opponents[p - 1]
@@ -123,36 +118,16 @@ def play(
                 obs = game.observation()
                 obs = obs / scale if o.scale_observations else obs
                 a = int(o.act(obs[None], game.action_mask[None].copy())[0])
-        actions.append(int(a))
         game.step(int(a))
-    write("\n".join(public_log(game, YOU)[seen:]))
+    write("\n".join(log_lines(game.log_events()[seen:], YOU)))
     write(result_line(game, names))
     if record:
-        path = save_record(game, names, kingdom, seed, turn_limit, actions, record)
+        path = save_record(game, opponents, record)
         write(f"Record: {path}")
     return game
 
 
 # -- what the person sees -------------------------------------------------------------------
-
-
-def public_log(game: Game, viewer: int) -> list[str]:
-    """The game's events as ``viewer`` may know them: others' draws, discards, cards put on
-    their deck and set aside become counts."""
-    out, hidden = [], None  # hidden: (who, verb, count) of the last anonymised line
-    for line in game.log():
-        m = _PRIVATE.match(line)
-        if not m or m.group(1) == f"P{viewer}":
-            out.append(line)
-            hidden = None
-            continue
-        k = int(m.group(3) or 1)
-        if hidden and hidden[:2] == m.groups()[:2]:  # "draws 3 cards", not 3 x "draws 1 card"
-            k += hidden[2]
-            out.pop()
-        hidden = (m.group(1), m.group(2), k)
-        out.append(f"{m.group(1)} {m.group(2)} {k} card{'s' if k != 1 else ''}")
-    return out
 
 
 def view(game: Game, names: list[str], events: list[str]) -> str:
@@ -250,7 +225,7 @@ def parse(text: str, numbered: list, game: Game):
     if text.startswith("?"):
         return card_text(text[1:])
     if head == "log":
-        return "\n".join(public_log(game, YOU))
+        return "\n".join(game.log(YOU))
     if text.isdigit():
         for k, (a, _) in numbered:
             if k == int(text):
@@ -291,36 +266,12 @@ def result_line(game: Game, names: list[str]) -> str:
 # -- the record -----------------------------------------------------------------------------
 
 
-def save_record(game, names, kingdom, seed, turn_limit, actions, path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    record = {
-        "format": 1,
-        "kingdom": kingdom,
-        "kingdom_cards": _kingdom(game),
-        "players": game.players,
-        "seats": names,
-        "seed": seed,
-        "turn_limit": turn_limit,
-        "actions": actions,
-        "rewards": game.rewards.tolist(),
-        "scores": game.scores(),
-        "truncated": game.truncated,
-        "log": game.log(),
-    }
-    path.write_text(json.dumps(record, indent=1))
-    return path
-
-
-def replay(path) -> Game:
-    """The game of a record file, replayed from its seed and actions."""
-    rec = json.loads(Path(path).read_text())
-    game = Game(
-        rec["kingdom"], players=rec["players"], seed=rec["seed"], turn_limit=rec["turn_limit"]
-    )
-    for a in rec["actions"]:
-        game.step(a)
-    return game
+def save_record(game: Game, opponents: list, path) -> Path:
+    """The game's record (``records``) with who sat where, written to ``path``."""
+    seats = [{"kind": "human", "name": "you"}] + [
+        {"kind": "bot" if isinstance(o, Bot) else "agent", "name": o.name} for o in opponents
+    ]
+    return records.save(game.record(players=seats, meta={"played_by": "dominion play"}), path)
 
 
 # -- the command line -----------------------------------------------------------------------
