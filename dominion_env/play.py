@@ -277,34 +277,6 @@ def save_record(game: Game, opponents: list, path) -> Path:
 # -- the command line -----------------------------------------------------------------------
 
 
-def add_parser(sub):
-    p = sub.add_parser(
-        "play",
-        help="play a game in the terminal against bots or trained agents",
-        description=__doc__.split("\n\n")[2].replace("\n", " "),
-    )
-    p.add_argument(
-        "--opponent",
-        action="append",
-        metavar="BOT_OR_AGENT",
-        help="a bot name, a shipped agent's name or a .pt file; once per seat "
-        "(1-5; default: one Big Money)",
-    )
-    p.add_argument(
-        "--kingdom",
-        default="random",
-        help="'random' (default), a recommended set name, or 10 comma-separated card names",
-    )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--turn-limit", type=int, default=100)
-    p.add_argument(
-        "--record",
-        default=DEFAULT_RECORD,
-        help=f"where to write the game's record (default {DEFAULT_RECORD}; '' for none)",
-    )
-    return p
-
-
 def run(opponents: list, args) -> int:
     """``dominion play`` with resolved opponents."""
     try:

@@ -334,6 +334,7 @@ class VecGame:
         self._expert_rng = np.zeros(n, np.uint64)
         self._serial = n < PARALLEL_MIN_GAMES
         self._no_actions = np.full(n, -1, np.int64)
+        self._step_seeds = np.full(n, -1, np.int64)  # batch_kernel: -1 steps the row
         self._ready = False
         # what callers get: read-only views (a copy per call would cost every step)
         self._view = {
@@ -347,11 +348,20 @@ class VecGame:
 
     # -- the batch API -------------------------------------------------------------------
 
-    def reset(self, seed: int = 0, first_index: int = 0) -> Step:
+    def reset(self, seed=0, first_index: int = 0, *, mask=None) -> Step:
         """Start every game anew; game g is game number ``first_index + g`` of a run seeded
-        ``seed`` (the arena's game i of a seed is ``first_index=i`` in a batch of one)."""
-        seed = check_seed(seed)
+        ``seed`` (the arena's game i of a seed is ``first_index=i`` in a batch of one).
+
+        ``seed`` may also be (N,) seeds: row g plays game ``first_index + g`` of the run seeded
+        ``seed[g]`` (so ``[s] * N`` is ``s``). ``mask``: (N,) bool, deal only these rows anew
+        (after a first reset); every other game stays as it is (its observation and mask
+        still stand, its rewards and flags read 0)."""
+        seeds = self._check_seeds(seed)
         first_index = check_int("first_index", first_index, 0, MAX_SEED)
+        if mask is not None:
+            if not self._ready:
+                raise RuntimeError("call reset() without mask first: every row needs a game")
+            seeds = np.where(self._check_reset_mask(mask), seeds, -1)
         self._run(
             batch_kernel,
             self.state,
@@ -365,12 +375,12 @@ class VecGame:
             self.opponents,
             self._policy_rng,
             self._expert_rng,
-            seed,
+            seeds,
             first_index,
         )
         self._ready = True
         if self.shaping is not None:
-            self.shaping.reset()
+            self.shaping.reset(None if mask is None else seeds >= 0)
             self._shaped[:] = 0.0
         return self._result()
 
@@ -396,7 +406,7 @@ class VecGame:
             self.opponents,
             self._policy_rng,
             self._expert_rng,
-            -1,
+            self._step_seeds,
             0,
         )
         if self.shaping is not None:
@@ -553,6 +563,31 @@ class VecGame:
                     numba.set_num_threads(prev)
                 return
         kernel(*args)
+
+    def _check_seeds(self, seed) -> np.ndarray:
+        """``seed`` (a seed, or (N,) of them) as (N,) int64 seeds per row."""
+        if not isinstance(seed, (list, tuple, np.ndarray)):
+            return np.full(self.num_games, check_seed(seed), np.int64)
+        s = np.asarray(seed)
+        if s.shape != (self.num_games,) or s.dtype.kind not in "iu":
+            raise ValueError(
+                f"seed must be a non-negative int or ({self.num_games},) of them, got "
+                f"shape {s.shape}, dtype {s.dtype}"
+            )
+        bad = np.flatnonzero((s < 0) | (s > MAX_SEED))
+        if bad.size:
+            g = int(bad[0])
+            raise ValueError(f"seed[{g}] must be 0..2**63-1, got {s[g]}")
+        return s.astype(np.int64)
+
+    def _check_reset_mask(self, mask) -> np.ndarray:
+        m = np.asarray(mask)
+        if m.shape != (self.num_games,) or m.dtype != np.bool_:
+            raise ValueError(
+                f"mask must be a ({self.num_games},) bool array (the rows to deal anew), got "
+                f"shape {m.shape}, dtype {m.dtype}"
+            )
+        return m
 
     def _check_bot_ids(self, bots, nb: int) -> np.ndarray:
         """``bots`` (one id, or (N,) ids) as an (N,) int64 array of ids in 0..nb-1."""

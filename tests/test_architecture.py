@@ -2,7 +2,8 @@
 
 Layers, lowest first (a module may import its own layer or a lower one, never a higher one):
 
-    data       cards                                what the game is made of
+    data       cards, extras                        what the game is made of; which extra
+                                                    installs each optional library
     engine     engine/*                             kernels over the state record; what plays
                                                     (kingdoms: the cards the engine implements)
     faces      names, checks, shaping, vector,      Python faces of the engine; take BotTables
@@ -35,7 +36,7 @@ FOLDERS = {
     "train": "dominion_env.train",
 }
 LAYERS = [
-    ("data", ("dominion_env.cards",)),
+    ("data", ("dominion_env.cards", "dominion_env.extras")),
     ("engine", ("dominion_env.engine",)),
     (
         "faces",

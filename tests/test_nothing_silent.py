@@ -226,8 +226,9 @@ def test_a_failing_opponent_policy_aborts_the_episode(policy, error):
     with pytest.raises(error):
         for _ in range(200):
             env.step(int(np.flatnonzero(env.action_masks())[-1]))
-    # the opponent's decision is never played for the learner: the episode is over
-    assert not env.action_masks().any()
+    # the opponent's decision is never played for the learner: the episode is over (its
+    # mask all True, as every finished episode's, and the next step refused)
+    assert env.action_masks().all()
     with pytest.raises(RuntimeError, match="aborted.*call reset"):
         env.step(0)
     calls["n"] = -(10**9)  # the policy works again: a new episode plays

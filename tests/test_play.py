@@ -182,22 +182,26 @@ def test_every_card_has_a_text_agreeing_with_its_row():
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["play", "--opponent", "Nobody"], "Nobody"),
-        (["play", "--kingdom", "Nowhere"], "unknown kingdom 'Nowhere'"),
-        (["play"] + ["--opponent", "Big Money"] * 6, "opponents must be 1 to 5"),
+        (["play", "--opponent", "Nobody"], "argument --opponent: unknown bot 'Nobody'"),
+        (["play", "--kingdom", "Nowhere"], "argument --kingdom: unknown kingdom 'Nowhere'"),
+        (["play"] + ["--opponent", "Big Money"] * 6, "6 opponents; allowed: 1 to 5"),
+        (["play", "--seed", "-1"], "argument --seed: -1 is out of range"),
+        (["play", "--record", "."], "argument --record: cannot write '.': it is a folder"),
     ],
 )
-def test_bad_input(argv, message, tmp_path, monkeypatch):
+def test_bad_input(argv, message, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sys.stdin", None)  # never asks: the error comes first
     with pytest.raises(SystemExit) as e:
         main(argv)
-    assert message in str(e.value)
+    assert e.value.code == 2
+    assert message in capsys.readouterr().err
     assert not list(tmp_path.iterdir())  # nothing written
 
 
-def test_an_agent_for_another_table_size_is_refused(tmp_path, monkeypatch):
+def test_an_agent_for_another_table_size_is_refused(tmp_path, monkeypatch, capsys):
     pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit, match="agent 'ppo-3p' plays 3-player games; this table has 2"):
+    with pytest.raises(SystemExit):
         main(["play", "--opponent", "ppo-3p"])
+    assert "agent 'ppo-3p' plays 3-player games; this table has 2" in capsys.readouterr().err

@@ -179,11 +179,12 @@ def test_cli_save_games_and_replay(tmp_path, capsys):
     assert "<script" in body and "http://" not in body and "https://" not in body
     with pytest.raises(SystemExit):
         main([*args, "--save-games", "0", str(out)])
-    assert "N must be a positive int, got '0'" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="not JSON"):
-        bad = tmp_path / "bad.json"
-        bad.write_text("{")
+    assert "N must be a whole number 1 to 10,000,000, got '0'" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(SystemExit):
         main(["replay", str(bad)])
+    assert "not JSON" in capsys.readouterr().err
 
 
 def test_cli_tournament_save_games(tmp_path):

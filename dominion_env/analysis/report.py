@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..extras import require
 from .arena import wilson
 from .planning import TableRecord
 
@@ -271,7 +272,7 @@ class TournamentResult:
         (they would not fit; the numbers are in ``matrix_text`` and winrates.csv). In Jupyter,
         ``%matplotlib inline`` lets the returned Figure show itself (the Figure is made without
         pyplot, so nothing else registers its display)."""
-        from matplotlib.figure import Figure
+        Figure = require("matplotlib.figure", "the heatmap").Figure
 
         order, n = self.order, len(self.names)
         m = 100.0 * self.score[np.ix_(order, order)]

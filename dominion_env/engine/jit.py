@@ -31,9 +31,20 @@
 
 With ``NUMBA_DISABLE_JIT=1`` both return the plain Python function (``prange`` is ``range``),
 so every kernel line runs as Python for tracebacks and coverage.
+
+Threading layer: importing the engine sets Numba's ``THREADING_LAYER`` to ``"forksafe"``
+unless the user chose one (``NUMBA_THREADING_LAYER``): TBB if it is installed, else Numba's
+workqueue on Linux. Numba's default there is its GNU OpenMP pool, which is started by the
+first kernel call (even a one-game ``Game``) and then kills any forked child that runs a kernel
+("fork() called from a process already using GNU OpenMP, this is unsafe"): gymnasium's
+``AsyncVectorEnv``, Tianshou's ``SubprocVectorEnv`` and TorchRL's ``ParallelEnv`` all fork
+after making an env in the parent. Games do not depend on the layer (each game has its own
+RNG). The workqueue layer is not thread-safe: to call kernels from several Python threads at
+once, install ``tbb`` or set ``NUMBA_THREADING_LAYER=omp`` (and do not fork).
 """
 
 import linecache
+import os
 
 from llvmlite import ir
 from numba import njit as _njit
@@ -43,6 +54,9 @@ from numba.core import config as _config
 from numba.extending import intrinsic
 
 __all__ = ["njit", "kernel", "prange", "prefetch_bytes", "switch"]
+
+if "NUMBA_THREADING_LAYER" not in os.environ and _config.THREADING_LAYER == "default":
+    _config.THREADING_LAYER = "forksafe"
 
 CACHE_LINE = 64
 

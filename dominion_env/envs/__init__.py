@@ -25,7 +25,9 @@ Actions (every env): ``Discrete(71)``, one space for every decision: 0..63 "this
 buy / gain / trash / discard / pass / name / topdeck / reveal ... as the pending decision
 says), 64..69 "option k" (Pawn, Steward, Minion, Nobles, Torturer choices, yes/no ...), 70 PASS /
 DONE / NO / end this phase. ``dominion_env.names.action_name(i)`` names an index. Masks: bool
-``action_masks()`` (Gymnasium, SB3) or the int8 ``action_mask`` of the PettingZoo observation.
+``action_masks()`` (Gymnasium, SB3) or the int8 ``action_mask`` of the PettingZoo observation
+and of the Gymnasium observation with ``mask_in_observation=True``; a finished episode's mask
+is all True. Recipes for RLlib, TorchRL and Tianshou: ``docs/recipes.md``.
 
 Observation: float32 vector of ``obs_size(players)`` from the deciding player's honest view, its
 seat rotated to 0; layout ``dominion_env.engine.observation.obs_layout`` (``split`` names the
@@ -42,6 +44,8 @@ nor stable_baselines3 (nor this package's env modules) is imported until an env 
 Version history
     v0  first release: Dominion-v0 (Gymnasium single agent and vector), dominion_v0 (AEC),
         DominionVecEnv (SB3); all 64 cards, 2-6 players.
+    v1  Gymnasium: ``mask_in_observation``, ``autoreset_mode`` (NEXT_STEP, DISABLED),
+        ``reset_mask``, per-env seed lists; finished masks all True. PettingZoo: ``state()``.
 """
 
 from __future__ import annotations

@@ -51,11 +51,13 @@ Version history
 from __future__ import annotations
 
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
 
 from ..checks import check_actions, check_seed
+from ..extras import require
 from .common import action_space, observation_space
 from .vector_env import make_learner_vecgame
+
+VecEnv = require("stable_baselines3.common.vec_env", "DominionVecEnv (the SB3 VecEnv)").VecEnv
 
 VERSION = 1
 
