@@ -6,6 +6,7 @@
     dominion tournament "Big Money" "Big Money Ultimate" Smithy --games 10000
     dominion simulate Smithy "Big Money" --save-games 5 games   # records of the first 5 games
     dominion replay games/game00000.json --html game.html
+    dominion play --opponent "Big Money Ultimate" --kingdom "First Game"
     dominion bots | dominion cards | dominion kingdoms
 
 Arguments are checked before any game is played (``parse_args``): a bad one ends the command
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import records
+from . import play, records
 from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots, unknown_name
 from .analysis import replay
 from .analysis.arena import (
@@ -613,6 +614,72 @@ def _replay(args) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# play (the game itself: dominion_env/play.py)
+# ---------------------------------------------------------------------------------------------
+
+
+def _add_play(sub) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal against bots or trained agents",
+        description="Play one game of Dominion in the terminal, in seat P0, against one bot or "
+        "trained agent per --opponent (2 to 6 players). You see only what the rules let you "
+        "know; answer each decision with a number or a name, 'help CARD' for a card's text. "
+        "The game's record is saved at the end (see dominion_env/play.py).",
+    )
+    p.add_argument(
+        "--opponent",
+        action="append",
+        metavar="BOT_OR_AGENT",
+        help="a bot name, a shipped agent's name or a .pt file; once per seat, "
+        f"1 to {MAX_PLAYERS - 1} (default: one Big Money)",
+    )
+    p.add_argument(
+        "--kingdom",
+        default="random",
+        help="'random' (default), a recommended set name, or 10 comma-separated card names",
+    )
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--turn-limit", type=TURN_LIMIT, default=100)
+    p.add_argument(
+        "--record",
+        default=play.DEFAULT_RECORD,
+        help=f"where to write the game's record (default {play.DEFAULT_RECORD}; '' for none)",
+    )
+    p.set_defaults(run=_play, check=_check_play, parser=p)
+
+
+def _check_play(args) -> None:
+    names = args.opponent or ["Big Money"]
+    if len(names) > MAX_PLAYERS - 1:
+        args.parser.error(
+            f"argument --opponent: {len(names)} opponents; allowed: 1 to {MAX_PLAYERS - 1} "
+            f"(one seat each beside yours)"
+        )
+    args.opponents = []
+    for name in names:  # the same bot may take several seats
+        try:
+            args.opponents.append(resolve_player(name))
+        except (ValueError, OSError) as e:
+            args.parser.error(f"argument --opponent: {e}")
+    try:
+        play.check_opponents(args.opponents)
+    except (ValueError, TypeError) as e:
+        args.parser.error(f"argument --opponent: {e}")
+    args.players = len(names) + 1
+    _check_kingdom(args)
+    if args.record:
+        path = Path(args.record)
+        why = "it is a folder" if path.is_dir() else _writable_dir(path.parent)
+        if why:
+            args.parser.error(f"argument --record: cannot write {args.record!r}: {why}")
+
+
+def _play(args) -> int:
+    return play.run(args.opponents, args)
+
+
+# ---------------------------------------------------------------------------------------------
 # entry points
 # ---------------------------------------------------------------------------------------------
 
@@ -623,6 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_simulate(sub)
     _add_tournament(sub)
     _add_replay(sub)
+    _add_play(sub)
     _add_training_commands(sub)
     _add_listings(sub)
     return p

@@ -51,7 +51,7 @@ LAYERS = [
     ),
     ("agents", ("dominion_env.agents",)),
     ("analysis", ("dominion_env.analysis",)),
-    ("top", ("dominion_env.envs", "dominion_env.cli", "dominion_env.train")),
+    ("top", ("dominion_env.envs", "dominion_env.cli", "dominion_env.play", "dominion_env.train")),
 ]
 FRONT_DOOR = "dominion_env"
 # the engine runs anywhere numpy and Numba do
