@@ -15,6 +15,14 @@ Version history
            every rule once, golden playthroughs; training that works: dominion train /
            evaluate, our PPO with imitation, self-play and an opponent pool, shipped agent
            ppo-pool, trained agents at simulate/tournament tables; VecGame v4 (same games)
+    0.5.0  nothing silent: independent random streams per game (every game for a seed
+           changes), strict inputs with clear errors on every face, no half-written state,
+           public reveals in every player's observation and a per-viewer log, snapshot /
+           restore / clone; conventions: Gymnasium Dominion-v1 (mask in the observation,
+           autoreset modes, reset masks), PettingZoo dominion_v1 with state(), recipes for
+           TorchRL, Tianshou and RLlib, Ray scale-out, LICENSE; watch and play: game records,
+           dominion play, dominion replay (terminal and HTML), notebooks per user;
+           VecGame v5
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v0" with Gymnasium (cheap)
@@ -36,4 +44,4 @@ __all__ = [
     "RECOMMENDED",
     "random_kingdom",
 ]
-__version__ = "0.4.0"
+__version__ = "0.5.0"

@@ -83,11 +83,20 @@ Version history
         ``shaped_rewards``, ``scores``, ``decision_kind``, ``turn_number``; illegal actions
         raise ``IllegalActionError``. Games, observations, masks and rewards for a seed are
         unchanged from v3, bit for bit (hashed before and after).
-    v5  reliability (issue 15). Every game for a seed changes: each (seed, game index) gets
-        its own streams through a mixing function (``zones.seed_game``; before, game i+k's
-        stream was game i's shifted by k draws, so neighbouring games were correlated), and
-        the random policy, the bots and the opponents draw from streams of their own for the
-        same (seed, index) instead of salted seeds.
+    v5  nothing silent (issue 15), records and conventions (issues 16, 17). Every game for a
+        seed changes: each (seed, game index) gets its own streams through a mixing
+        function (``zones.seed_game``; before, game i+k's stream was game i's shifted by k
+        draws, so neighbouring games were correlated), and the random policy, the bots and
+        the opponents draw from streams of their own for the same (seed, index) instead of
+        salted seeds. The observation appends ``public_hand`` and ``public_top`` (cards every
+        player knows in each seat's hand and on top of its deck: revealed hands, Bureaucrat,
+        Spy, Scout, Wishing Well ...), so obs_size grows by 2 x P x 64; the log's events
+        carry who sees their card (5 columns) and answered decisions (``EV_DECIDE``).
+        ``reset(seed, first_index, *, mask)``: seeds per row, game numbers from
+        ``first_index``, only the masked rows dealt anew. Returned arrays are read-only
+        views; actions, seeds and options are checked strictly (``checks``); ``snapshot`` /
+        ``restore`` / ``clone``. Masks, zones and the v4 part of the observation follow the
+        same rules as v4 (hashed through the merges that did not change the streams).
 """
 
 from __future__ import annotations
