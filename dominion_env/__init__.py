@@ -1,7 +1,7 @@
 """dominion_env: a fast, faithful, vectorised Dominion environment for reinforcement learning.
 
     from dominion_env import Game, VecGame          # one game by names; N games in a batch
-    import gymnasium; gymnasium.make("Dominion-v0", opponents="Big Money")   # registered here
+    import gymnasium; gymnasium.make("Dominion-v1", opponents="Big Money")   # registered here
     from dominion_env.envs import pettingzoo_env    # PettingZoo AEC; sb3_vec_env for SB3
 
 Version history
@@ -25,7 +25,7 @@ Version history
            VecGame v5
 """
 
-from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v0" with Gymnasium (cheap)
+from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v1" with Gymnasium (cheap)
 from .cards import NAMES as CARD_NAMES
 from .cards import NUM_CARDS
 from .engine.kingdoms import RECOMMENDED, random_kingdom

@@ -1,7 +1,7 @@
-"""Gymnasium single-agent environment: one learner against bots or policies, "Dominion-v0".
+"""Gymnasium single-agent environment: one learner against bots or policies, "Dominion-v1".
 
     import gymnasium, dominion_env.envs
-    env = gymnasium.make("Dominion-v0", players=2, opponents="Big Money")
+    env = gymnasium.make("Dominion-v1", players=2, opponents="Big Money")
     obs, info = env.reset(seed=0)
     mask = env.unwrapped.action_masks()        # or info["action_mask"]
 
@@ -63,7 +63,9 @@ play the bots inside the compiled step.
 
 Version history
     v0  first release: all 64 cards, 2-6 players, learner against bots and policies.
-    v1  ``mask_in_observation``; the mask of a finished episode is all True (was all False).
+    v1  Dominion-v1 on VecGame v5 (every episode for a seed changes; the observation gains
+        the public pieces); ``mask_in_observation``; the mask of a finished episode is all
+        True (was all False); a failing Python-policy opponent aborts the episode.
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ class DominionEnv(gym.Env):
         mask_in_observation: bool = False,
     ):
         self.players = check_players(players)
-        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "Dominion-v0")
+        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "Dominion-v1")
         self.learner_seat_option = check_learner_seat(learner_seat, self.players)
         self.illegal_action = check_illegal_action(illegal_action)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environment: every seat is an agent, turn-based, "dominion_v0".
+"""PettingZoo AEC environment: every seat is an agent, turn-based, "dominion_v1".
 
     from dominion_env.envs import pettingzoo_env
     env = pettingzoo_env.env(players=3, kingdom="First Game")
@@ -49,7 +49,8 @@ wrapper is not recorded (the wrapper ends it before the game sees the action).
 
 Version history
     v0  first release: all 64 cards, 2-6 players, every decision of every player an agent step.
-    v1  ``state()`` and ``state_space`` (the joint view). Observations and play unchanged.
+    v1  dominion_v1 on VecGame v5 (every game for a seed changes; the observation gains the
+        public pieces); ``state()`` and ``state_space`` (the joint view).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     kingdom is drawn from), ``render_mode``, ``log_lines`` (events shown by render)."""
 
     metadata = {
-        "name": "dominion_v0",
+        "name": "dominion_v1",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
         "render_fps": 1,
@@ -111,7 +112,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         record_dir=None,
     ):
         super().__init__()
-        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "dominion_v0")
+        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "dominion_v1")
         self.players = check_players(players)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.log_lines = check_int("log_lines", log_lines, 0)

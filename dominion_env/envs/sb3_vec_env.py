@@ -46,6 +46,8 @@ Version history
     v1  ``margin_reward`` (a VP-margin bonus at the end: it taught "lose by less") is gone;
         ``scale_observations``, ``vp_shaping`` (potential-based) and ``opponent_weights``
         instead; the Box bounds are the engine's true bounds (``obs_bounds``).
+    v2  VecGame v5: every game for a seed changes (independent streams), the observation
+        gains the public pieces; actions and seeds are checked strictly (never reshaped).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from .vector_env import make_learner_vecgame
 
 VecEnv = require("stable_baselines3.common.vec_env", "DominionVecEnv (the SB3 VecEnv)").VecEnv
 
-VERSION = 1
+VERSION = 2
 
 
 class DominionVecEnv(VecEnv):

@@ -1,7 +1,7 @@
 """Gymnasium VectorEnv on VecGame: N games stepped by one compiled call, bots inside it.
 
     import gymnasium, dominion_env.envs
-    envs = gymnasium.make_vec("Dominion-v0", num_envs=256, vectorization_mode="vector_entry_point",
+    envs = gymnasium.make_vec("Dominion-v1", num_envs=256, vectorization_mode="vector_entry_point",
                               players=2, opponents="Big Money")
     obs, infos = envs.reset(seed=0)
     masks = envs.unwrapped.action_masks()          # (N, 71) bool, also infos["action_mask"]
@@ -55,7 +55,8 @@ game takes any index 0..70 and ignores it).
 Version history
     v0  first release (VecGame v2 learner mode).
     v1  ``autoreset_mode`` (NEXT_STEP, DISABLED beside SAME_STEP), ``mask_in_observation``,
-        ``reset_mask`` and per-row seeds in reset. Unchanged by default, bit for bit.
+        ``reset_mask`` and per-row seeds in reset; on VecGame v5 (every game for a seed
+        changes; the observation gains the public pieces).
 """
 
 from __future__ import annotations
