@@ -18,6 +18,7 @@ Draw piles are given top card first.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 import numpy as np
@@ -80,6 +81,7 @@ from .engine.layout import (
 )
 from .engine.observation import split
 from .names import action_index, legal_action_names
+from .snapshot import Snapshot
 from .vector import VecGame
 
 _ZONES = {"hand": HAND, "discard": DISCARD, "in_play": IN_PLAY, "aside": ASIDE}
@@ -133,6 +135,28 @@ class Game:
                 self._vec.buffers.scratch[0],
             )
         )
+
+    # -- save, restore, clone (dominion_env.snapshot) ------------------------------------
+
+    def clone(self) -> "Game":
+        """An independent copy of this game, for search: the clone owns copies of everything
+        that playing changes (record, RNG streams, seats, log so far), shares the fixed
+        tables, and plays on exactly as this game would for the same actions."""
+        new = object.__new__(Game)
+        new.__dict__ = {
+            k: v.clone() if k == "_vec" else copy.deepcopy(v) for k, v in self.__dict__.items()
+        }
+        return new
+
+    def snapshot(self) -> Snapshot:
+        """This game as it is now, to ``restore`` later (``VecGame.snapshot``)."""
+        return self._vec.snapshot()
+
+    def restore(self, snapshot: Snapshot) -> "Game":
+        """Put the game back as it was at ``snapshot`` (taken from a Game made with the same
+        settings; otherwise a ValueError says what differs and nothing changes)."""
+        self._vec.restore(snapshot)
+        return self
 
     # -- what is going on ----------------------------------------------------------------
 

@@ -38,7 +38,13 @@ LAYERS = [
     ("engine", ("dominion_env.engine",)),
     (
         "faces",
-        ("dominion_env.names", "dominion_env.shaping", "dominion_env.vector", "dominion_env.game"),
+        (
+            "dominion_env.names",
+            "dominion_env.shaping",
+            "dominion_env.snapshot",
+            "dominion_env.vector",
+            "dominion_env.game",
+        ),
     ),
     ("agents", ("dominion_env.agents",)),
     ("analysis", ("dominion_env.analysis",)),

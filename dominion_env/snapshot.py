@@ -1,0 +1,353 @@
+"""Save, restore and clone VecGames (and so Games): every array that playing changes, by name.
+
+    snap = vec.snapshot()      # a Snapshot: read-only copies, a few KB per game, pickles small
+    ...                        # play on
+    vec.restore(snap)          # back where it was: the same actions now replay bit for bit
+    g2 = g.clone()             # an independent Game sharing only what never changes (search)
+
+A VecGame holds two kinds of arrays. Those that playing changes (``STATE``) are what a snapshot
+copies and a clone owns: the game records (each game's own RNG stream inside), the step's
+outputs (observation, mask, rewards, flags, final observation), the learner's seat and reward
+per row, the opponents' stream and the bots seated in each row, the random policy's and the
+expert bots' streams, the shaping potentials and shaped rewards, and a Game's event log (its
+written rows only: ``config.log_buf`` has room for LOG_CAP events, 1 MB, most of it unused).
+Those fixed when the VecGame is made (``FIXED``: the kingdom or pool, pile sizes, the
+observation layout, the bot tables) are shared by clones and recorded in a snapshot only as
+``settings``, which ``restore`` checks against the VecGame it writes to. Work space written
+before it is read, and answers recomputed at every read (``WORK``), are neither saved nor
+shared: a clone gets its own. ``tests/test_snapshot.py`` fails when a VecGame gains an array
+that none of the three lists names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from types import MappingProxyType
+
+import numpy as np
+
+from .cards import NAMES
+from .engine.batch import Buffers, Opponents
+from .engine.layout import LOG_LEN, Config, new_log, state_dtype
+
+# Arrays a VecGame holds, as attribute paths from the VecGame (see the module docstring)
+STATE = (
+    "state",
+    "buffers.obs",
+    "buffers.mask",
+    "buffers.reward",
+    "buffers.terminated",
+    "buffers.truncated",
+    "buffers.final_obs",
+    "buffers.learner",
+    "buffers.learner_reward",
+    "opponents.rng",
+    "opponents.seat_bots",
+    "opponents.finished_bots",
+    "shaping.previous",
+    "_shaped",
+    "_policy_rng",
+    "_expert_rng",
+)
+WORK = ("buffers.scratch", "_scores")
+FIXED = (
+    "setup.kingdom",
+    "setup.pool",
+    "setup.pile_sizes",
+    "buffers.offsets",
+    "buffers.step_reads",
+    "buffers.obs_scale",
+    "opponents.seat_bot",
+    "opponents.bot_kind",
+    "opponents.bot_rules",
+    "opponents.pool_cum",
+    "_no_actions",
+)
+LOG = "config.log_buf"  # STATE too, but only its first LOG_LEN rows are the game's
+
+
+# the NamedTuples a VecGame keeps arrays in; a clone rebuilds them with its own arrays
+_TUPLES = {"buffers": Buffers, "opponents": Opponents}
+
+
+def _plan():
+    """((holder, copied, fresh), ...): STATE and WORK paths grouped by the attribute holding
+    them ('' the VecGame, else a NamedTuple (fields by index) or an object), worked out once
+    so that a clone does no lookups."""
+    groups: dict[str, tuple[list, list]] = {}
+    for paths, k in ((STATE, 0), (WORK, 1)):
+        for path in paths:
+            holder, _, name = path.rpartition(".")
+            if path == "state":
+                continue
+            key = _TUPLES[holder]._fields.index(name) if holder in _TUPLES else name
+            groups.setdefault(holder, ([], []))[k].append(key)
+    return tuple((h, tuple(c), tuple(f)) for h, (c, f) in groups.items())
+
+
+_CLONE_PLAN = _plan()  # "state" apart: copied as bytes
+_LOG_FIELD = Config._fields.index(LOG.split(".")[1])
+
+
+def get_array(vec, path: str):
+    """The array at ``path`` ('buffers.obs'), or None where its holder is None (no shaping)."""
+    obj = vec
+    for name in path.split("."):
+        obj = getattr(obj, name)
+        if obj is None:
+            return None
+    return obj
+
+
+class Snapshot:
+    """A VecGame's games frozen: read-only copies of every array that playing changes.
+
+    ``arrays``: name -> array (the paths of ``STATE``, and 'log': a Game's written log rows);
+    ``settings``: what the VecGame it came from was made with (``VecGame.restore`` refuses a
+    snapshot whose settings differ); ``ready``: reset had been called. Pickles compressed."""
+
+    __slots__ = ("arrays", "settings", "ready")
+
+    def __init__(self, arrays: dict, settings: dict, ready: bool):
+        for a in arrays.values():
+            a.flags.writeable = False
+        object.__setattr__(self, "arrays", MappingProxyType(arrays))
+        object.__setattr__(self, "settings", MappingProxyType(dict(settings)))
+        object.__setattr__(self, "ready", bool(ready))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Snapshot is read-only")
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of game state held (in memory; a pickle is compressed)."""
+        return sum(a.nbytes for a in self.arrays.values())
+
+    def __repr__(self) -> str:
+        s = self.settings
+        return (
+            f"Snapshot({s['num_games']} game(s), {s['players']} players, "
+            f"VecGame v{s['version']}, {self.nbytes} bytes)"
+        )
+
+    def __reduce__(self):
+        names = tuple(self.arrays)
+        layout = tuple((self.arrays[n].dtype, self.arrays[n].shape) for n in names)
+        blob = zlib.compress(b"".join(self.arrays[n].tobytes() for n in names), 1)
+        return (_unpack, (names, layout, blob, dict(self.settings), self.ready))
+
+
+def _unpack(names, layout, blob, settings, ready) -> Snapshot:
+    raw = zlib.decompress(blob)
+    arrays, at = {}, 0
+    for name, (dtype, shape) in zip(names, layout, strict=True):
+        count = int(np.prod(shape, dtype=np.int64))
+        arrays[name] = np.frombuffer(raw, dtype, count, at).reshape(shape).copy()
+        at += count * dtype.itemsize
+    return Snapshot(arrays, settings, ready)
+
+
+def _digest(*arrays) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(str((a.dtype.str, a.shape)).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def settings(vec, version: int) -> dict:
+    """What ``vec`` was made with, everything a snapshot's arrays depend on (cached: fixed)."""
+    cached = vec.__dict__.get("_snapshot_settings")
+    if cached is not None:
+        return cached
+    cfg, setup, opp = vec.config, vec.setup, vec.opponents
+    out = {
+        "version": version,
+        "record": _digest(np.array(str(vec.state.dtype.descr))),
+        "num_games": vec.num_games,
+        "players": vec.players,
+        "kingdom": "random"
+        if setup.random_kingdom
+        else tuple(NAMES[int(c)] for c in setup.kingdom),
+        "pool": tuple(NAMES[int(c)] for c in setup.pool),
+        "autoplay_treasures": cfg.autoplay_treasures,
+        "auto_resolve": cfg.auto_resolve,
+        "turn_limit": cfg.turn_limit,
+        "first_player": cfg.first_player,
+        "log": (cfg.log, cfg.log_buf.shape),
+        "autoreset": vec.autoreset,
+        "scale_observations": vec.scale_observations,
+        "learner_seat": None if not opp.enabled else opp.fixed_seat,
+        "opponents": None
+        if not opp.enabled
+        else _digest(opp.seat_bot, opp.bot_kind, opp.bot_rules, opp.pool_cum),
+        "vp_shaping": None if vec.shaping is None else vec.shaping.coef,
+    }
+    vec.__dict__["_snapshot_settings"] = out
+    return out
+
+
+# where a logging VecGame's (one game: VecGame refuses more) LOG_LEN lies in its record
+_LOG_LEN_AT = state_dtype().fields["game"][1] + LOG_LEN * np.dtype(np.int64).itemsize
+
+
+def _log_rows(vec) -> int:
+    """Rows of the event log the game has written (0 unless logging: a Game)."""
+    if not vec.config.log:
+        return 0
+    return min(int(vec.state["game"][0, LOG_LEN]), vec.config.log_buf.shape[0])
+
+
+def _copy(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a``; a record array's as one block of bytes (numpy copies records field by
+    field, ten times slower), so a subclass (the recarray of NUMBA_DISABLE_JIT) stays one."""
+    if a.dtype.fields is None:
+        return a.copy()
+    return _records(a.view(np.dtype((np.void, a.dtype.itemsize))).copy(), a)
+
+
+def _records(raw: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """The bytes ``raw`` seen as records of the type, dtype and shape of ``like``."""
+    out = np.ndarray(like.shape, like.dtype, raw)
+    return out if type(like) is np.ndarray else out.view(type(like))
+
+
+def _write(dst: np.ndarray, src: np.ndarray) -> None:
+    """dst[...] = src (same shape and dtype), records as bytes (see _copy)."""
+    if dst.dtype.fields is None:
+        np.copyto(dst, src)
+    else:
+        void = np.dtype((np.void, dst.dtype.itemsize))
+        np.ndarray(dst.shape, void, dst)[...] = np.ndarray(src.shape, void, src)
+
+
+def take_snapshot(vec, version: int) -> Snapshot:
+    """``VecGame.snapshot``: copies of every STATE array and the log's written rows."""
+    arrays = {}
+    for path in STATE:
+        a = get_array(vec, path)
+        if a is not None:
+            arrays[path] = _copy(a)
+    arrays["log"] = vec.config.log_buf[: _log_rows(vec)].copy()
+    return Snapshot(arrays, settings(vec, version), vec._ready)
+
+
+def _short(v) -> str:
+    r = repr(v)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+def restore_snapshot(vec, snap, version: int) -> None:
+    """``VecGame.restore``: check everything, then write everything (nothing on a refusal)."""
+    if not isinstance(snap, Snapshot):
+        raise TypeError(f"snapshot must be a Snapshot from VecGame.snapshot(), got {snap!r}")
+    mine = settings(vec, version)
+    if dict(snap.settings) != mine:
+        keys = sorted(set(mine) | set(snap.settings))
+        diff = [
+            f"{k}: snapshot {_short(snap.settings.get(k))}, this VecGame {_short(mine.get(k))}"
+            for k in keys
+            if snap.settings.get(k) != mine.get(k)
+        ]
+        raise ValueError(
+            "snapshot was taken from a VecGame made differently; it can only be restored "
+            "into one made with the same settings: " + "; ".join(diff)
+        )
+    targets = {p: get_array(vec, p) for p in STATE}
+    targets = {p: a for p, a in targets.items() if a is not None}
+    if set(snap.arrays) != set(targets) | {"log"}:
+        raise ValueError(
+            f"snapshot holds arrays {sorted(snap.arrays)}, this VecGame needs "
+            f"{sorted(set(targets) | {'log'})}"
+        )
+    for p, a in targets.items():
+        s = snap.arrays[p]
+        if s.shape != a.shape or s.dtype != a.dtype:
+            raise ValueError(
+                f"snapshot array {p!r} is {s.dtype} {s.shape}, this VecGame's is "
+                f"{a.dtype} {a.shape}"
+            )
+    log, buf = snap.arrays["log"], vec.config.log_buf
+    if log.dtype != buf.dtype or log.ndim != 2 or log.shape[1:] != buf.shape[1:]:
+        raise ValueError(f"snapshot log is {log.dtype} {log.shape}, the log is {buf.dtype}")
+    if log.shape[0] > buf.shape[0]:
+        raise ValueError(f"snapshot log has {log.shape[0]} rows, the log holds {buf.shape[0]}")
+    for p, a in targets.items():
+        _write(a, snap.arrays[p])
+    buf[: log.shape[0]] = log
+    vec._ready = snap.ready
+
+
+def clone_vec(vec):
+    """``VecGame.clone``: a new VecGame owning copies of the STATE arrays, fresh WORK arrays,
+    the FIXED ones shared. Lean (a search makes many): each array is one copy, nothing is
+    looked up (``_CLONE_PLAN``), the state record is copied as bytes."""
+    d = vec.__dict__.copy()
+    # the record's bytes: a void view of it, kept (viewing costs more than copying 8 KB)
+    state, raw = d.get("_state_bytes", (None, None))
+    if state is not d["state"]:
+        state = d["state"]
+        raw = state.view(np.dtype((np.void, state.dtype.itemsize)))
+        vec.__dict__["_state_bytes"] = (state, raw)
+    raw = raw.copy()
+    d["state"] = _records(raw, state)
+    d["_state_bytes"] = (d["state"], raw)
+    for holder, copied, fresh in _CLONE_PLAN:
+        if not holder:
+            for k in copied:
+                d[k] = d[k].copy()
+            for k in fresh:
+                d[k] = np.empty_like(d[k])
+        elif holder in _TUPLES:
+            values = list(d[holder])
+            for i in copied:
+                values[i] = values[i].copy()
+            for i in fresh:
+                values[i] = np.empty_like(values[i])
+            d[holder] = tuple.__new__(_TUPLES[holder], values)
+        elif d[holder] is not None:  # an object (VPShaping): a shallow copy, its own arrays
+            obj = object.__new__(type(d[holder]))
+            obj.__dict__ = od = d[holder].__dict__.copy()
+            for k in copied:
+                od[k] = od[k].copy()
+            for k in fresh:
+                od[k] = np.empty_like(od[k])
+            d[holder] = obj
+    cfg = d["config"]
+    if cfg.log:
+        log = np.empty_like(cfg.log_buf)  # only the written rows are ever read
+        n = _log_rows(vec)
+        log[:n] = cfg.log_buf[:n]
+    else:  # never written; its own all the same: no two VecGames share a mutable array
+        log = cfg.log_buf.copy()
+    values = list(cfg)
+    values[_LOG_FIELD] = log
+    d["config"] = tuple.__new__(Config, values)
+    new = object.__new__(type(vec))
+    new.__dict__ = d
+    return new
+
+
+def vec_getstate(vec) -> dict:
+    """``VecGame.__getstate__``: the attributes, the log cut to its written rows."""
+    d = vec.__dict__.copy()
+    d["config"] = vec.config._replace(log_buf=vec.config.log_buf[: _log_rows(vec)].copy())
+    d["_log_capacity"] = vec.config.log_buf.shape[0]
+    return d
+
+
+def vec_setstate(vec, d: dict) -> None:
+    """``VecGame.__setstate__``: the log given its whole capacity back."""
+    d = dict(d)
+    capacity = d.pop("_log_capacity")
+    rows = d["config"].log_buf
+    buf = new_log(bool(d["config"].log))
+    if buf.shape[0] != capacity:
+        raise ValueError(
+            f"this pickle's log holds {capacity} events, this version's {buf.shape[0]}"
+        )
+    buf[: rows.shape[0]] = rows
+    d["config"] = d["config"]._replace(log_buf=buf)
+    vec.__dict__.update(d)
