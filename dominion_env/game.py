@@ -14,6 +14,9 @@ answer every other seat's decisions, also after ``set_scenario``.
 ``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
 the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
 Draw piles are given top card first.
+
+``clone()`` gives an independent copy for search (it shares only the fixed tables);
+``snapshot()`` and ``restore()`` save and rewind the game, log included (``dominion_env.snapshot``).
 """
 
 from __future__ import annotations

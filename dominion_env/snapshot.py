@@ -200,36 +200,41 @@ def _log_rows(vec) -> int:
     return min(int(vec.state["game"][0, LOG_LEN]), vec.config.log_buf.shape[0])
 
 
-def _copy(a: np.ndarray) -> np.ndarray:
-    """A copy of ``a``; a record array's as one block of bytes (numpy copies records field by
-    field, ten times slower), so a subclass (the recarray of NUMBA_DISABLE_JIT) stays one."""
-    if a.dtype.fields is None:
-        return a.copy()
-    return _records(a.view(np.dtype((np.void, a.dtype.itemsize))).copy(), a)
-
-
 def _records(raw: np.ndarray, like: np.ndarray) -> np.ndarray:
-    """The bytes ``raw`` seen as records of the type, dtype and shape of ``like``."""
+    """The bytes ``raw`` seen as records of the type, dtype and shape of ``like`` (a record
+    array is copied as bytes: numpy copies records field by field, ten times slower; the
+    recarray of NUMBA_DISABLE_JIT stays one)."""
     out = np.ndarray(like.shape, like.dtype, raw)
     return out if type(like) is np.ndarray else out.view(type(like))
 
 
-def _write(dst: np.ndarray, src: np.ndarray) -> None:
-    """dst[...] = src (same shape and dtype), records as bytes (see _copy)."""
-    if dst.dtype.fields is None:
-        np.copyto(dst, src)
-    else:
-        void = np.dtype((np.void, dst.dtype.itemsize))
-        np.ndarray(dst.shape, void, dst)[...] = np.ndarray(src.shape, void, src)
+def _bytes(vec) -> np.ndarray:
+    """The VecGame's records seen as bytes (one void item per game), kept: making the view
+    costs more than copying a game's 8 KB."""
+    state, raw = vec.__dict__.get("_snapshot_bytes", (None, None))
+    if state is not vec.state:
+        state = vec.state
+        raw = state.view(np.dtype((np.void, state.dtype.itemsize)))
+        vec.__dict__["_snapshot_bytes"] = (state, raw)
+    return raw
+
+
+def _live(vec) -> dict:
+    """path -> the VecGame's STATE array (its records as bytes), kept: a VecGame makes its
+    arrays once (a clone or an unpickled VecGame finds its own)."""
+    live = vec.__dict__.get("_snapshot_live")
+    if live is None:
+        live = {p: get_array(vec, p) for p in STATE}
+        live = {p: a for p, a in live.items() if a is not None}
+        vec.__dict__["_snapshot_live"] = live
+    live["state"] = _bytes(vec)
+    return live
 
 
 def take_snapshot(vec, version: int) -> Snapshot:
     """``VecGame.snapshot``: copies of every STATE array and the log's written rows."""
-    arrays = {}
-    for path in STATE:
-        a = get_array(vec, path)
-        if a is not None:
-            arrays[path] = _copy(a)
+    arrays = {p: a.copy() for p, a in _live(vec).items()}
+    arrays["state"] = _records(arrays["state"], vec.state)
     arrays["log"] = vec.config.log_buf[: _log_rows(vec)].copy()
     return Snapshot(arrays, settings(vec, version), vec._ready)
 
@@ -255,29 +260,49 @@ def restore_snapshot(vec, snap, version: int) -> None:
             "snapshot was taken from a VecGame made differently; it can only be restored "
             "into one made with the same settings: " + "; ".join(diff)
         )
-    targets = {p: get_array(vec, p) for p in STATE}
-    targets = {p: a for p, a in targets.items() if a is not None}
-    if set(snap.arrays) != set(targets) | {"log"}:
+    targets = _live(vec)
+    if snap.arrays.keys() != targets.keys() | {"log"}:
         raise ValueError(
             f"snapshot holds arrays {sorted(snap.arrays)}, this VecGame needs "
-            f"{sorted(set(targets) | {'log'})}"
+            f"{sorted(targets.keys() | {'log'})}"
         )
+    sources = dict(snap.arrays)
+    state = sources["state"]
+    if state.dtype != vec.state.dtype or state.shape != vec.state.shape:
+        raise ValueError(
+            f"snapshot records are {state.shape} of another layout; this VecGame's are "
+            f"{vec.state.shape}"
+        )
+    sources["state"] = (
+        state.base if _same_bytes(state.base, state) else state.view(targets["state"].dtype)
+    )
     for p, a in targets.items():
-        s = snap.arrays[p]
-        if s.shape != a.shape or s.dtype != a.dtype:
+        src = sources[p]
+        if src.shape != a.shape or src.dtype != a.dtype:
             raise ValueError(
-                f"snapshot array {p!r} is {s.dtype} {s.shape}, this VecGame's is "
+                f"snapshot array {p!r} is {src.dtype} {src.shape}, this VecGame's is "
                 f"{a.dtype} {a.shape}"
             )
-    log, buf = snap.arrays["log"], vec.config.log_buf
+    log, buf = sources["log"], vec.config.log_buf
     if log.dtype != buf.dtype or log.ndim != 2 or log.shape[1:] != buf.shape[1:]:
         raise ValueError(f"snapshot log is {log.dtype} {log.shape}, the log is {buf.dtype}")
     if log.shape[0] > buf.shape[0]:
         raise ValueError(f"snapshot log has {log.shape[0]} rows, the log holds {buf.shape[0]}")
     for p, a in targets.items():
-        _write(a, snap.arrays[p])
+        a[...] = sources[p]
     buf[: log.shape[0]] = log
     vec._ready = snap.ready
+
+
+def _same_bytes(raw, records) -> bool:
+    """``raw`` is the block of bytes ``records`` were made from (``_records``)."""
+    return (
+        isinstance(raw, np.ndarray)
+        and raw.dtype.kind == "V"
+        and raw.dtype.fields is None
+        and raw.shape == records.shape
+        and raw.dtype.itemsize == records.dtype.itemsize
+    )
 
 
 def clone_vec(vec):
@@ -285,15 +310,10 @@ def clone_vec(vec):
     the FIXED ones shared. Lean (a search makes many): each array is one copy, nothing is
     looked up (``_CLONE_PLAN``), the state record is copied as bytes."""
     d = vec.__dict__.copy()
-    # the record's bytes: a void view of it, kept (viewing costs more than copying 8 KB)
-    state, raw = d.get("_state_bytes", (None, None))
-    if state is not d["state"]:
-        state = d["state"]
-        raw = state.view(np.dtype((np.void, state.dtype.itemsize)))
-        vec.__dict__["_state_bytes"] = (state, raw)
-    raw = raw.copy()
-    d["state"] = _records(raw, state)
-    d["_state_bytes"] = (d["state"], raw)
+    d.pop("_snapshot_live", None)  # the parent's arrays
+    raw = _bytes(vec).copy()
+    d["state"] = _records(raw, vec.state)
+    d["_snapshot_bytes"] = (d["state"], raw)
     for holder, copied, fresh in _CLONE_PLAN:
         if not holder:
             for k in copied:
@@ -332,7 +352,7 @@ def clone_vec(vec):
 
 def vec_getstate(vec) -> dict:
     """``VecGame.__getstate__``: the attributes, the log cut to its written rows."""
-    d = vec.__dict__.copy()
+    d = {k: v for k, v in vec.__dict__.items() if k not in ("_snapshot_live", "_snapshot_bytes")}
     d["config"] = vec.config._replace(log_buf=vec.config.log_buf[: _log_rows(vec)].copy())
     d["_log_capacity"] = vec.config.log_buf.shape[0]
     return d

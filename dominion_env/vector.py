@@ -62,6 +62,14 @@ bots draw from a per-row stream that reset seeds as the arena seeds its bots for
 (``analysis.arena.play_games``), so answering every seat of a plain VecGame (``first_player=0``)
 with ``bot_actions`` plays exactly the games ``play_games`` plays for the same seed.
 
+Save and restore (``dominion_env.snapshot``): ``snapshot()`` returns a read-only ``Snapshot``
+of everything later steps depend on (records, every RNG stream, learner and opponent seats,
+the step's outputs, shaping, a Game's log); ``restore(snapshot)`` puts it back, after which
+the same actions give the same results bit for bit, and refuses (changing nothing) a snapshot
+of a VecGame made with other settings. ``clone()`` (and ``copy.deepcopy``) gives an
+independent VecGame sharing only the fixed tables. Pickles hold a Game's written log rows,
+not its log's whole room.
+
 Version history
     v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
         Base cards, Intrigue 1st edition), 2-6 players, every decision of every player.
