@@ -8,7 +8,12 @@ draws its actions afresh from them.
 """
 
 import copy
+import os
 import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -305,3 +310,40 @@ def _at(obj, path):
     for name in path.split("."):
         obj = getattr(obj, name)
     return obj
+
+
+def test_clone_and_restore_work_without_the_jit():
+    """Under NUMBA_DISABLE_JIT the records are a recarray (``layout.new_state``), which the
+    kernels read by attribute: a clone's and a restored game's must stay one."""
+    code = textwrap.dedent(
+        """
+        import numpy as np
+        from dominion_env import Game
+        g = Game("First Game", seed=1, turn_limit=6)
+        rng = np.random.default_rng(0)
+        for _ in range(5):
+            g.step(int(rng.choice(np.flatnonzero(g.action_mask))))
+        snap, c = g.snapshot(), g.clone()
+        assert type(c.state) is np.recarray, type(c.state)
+        moves = []
+        while not c.done:
+            moves.append(int(rng.choice(np.flatnonzero(c.action_mask))))
+            c.step(moves[-1])
+        for restored in (False, True):
+            if restored:
+                g.restore(snap)
+            for a in moves:
+                g.step(a)
+            assert g.log() == c.log()
+            assert g.snapshot().arrays["state"].tobytes() == c.snapshot().arrays["state"].tobytes()
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=dict(os.environ, NUMBA_DISABLE_JIT="1"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
