@@ -1,6 +1,6 @@
 """Save, restore and clone VecGames (and so Games): every array that playing changes, by name.
 
-    snap = vec.snapshot()      # a Snapshot: read-only copies, a few KB per game, pickles small
+    snap = vec.snapshot()      # a Snapshot: read-only copies; pickled, ~600 bytes a game
     ...                        # play on
     vec.restore(snap)          # back where it was: the same actions now replay bit for bit
     g2 = g.clone()             # an independent Game sharing only what never changes (search)
@@ -29,7 +29,7 @@ import numpy as np
 
 from .cards import NAMES
 from .engine.batch import Buffers, Opponents
-from .engine.layout import LOG_LEN, Config, new_log, state_dtype
+from .engine.layout import LOG_LEN, Config, new_log
 
 # Arrays a VecGame holds, as attribute paths from the VecGame (see the module docstring)
 STATE = (
@@ -112,7 +112,7 @@ class Snapshot:
     def __init__(self, arrays: dict, settings: dict, ready: bool):
         for a in arrays.values():
             a.flags.writeable = False
-        object.__setattr__(self, "arrays", MappingProxyType(arrays))
+        object.__setattr__(self, "arrays", MappingProxyType(dict(arrays)))
         object.__setattr__(self, "settings", MappingProxyType(dict(settings)))
         object.__setattr__(self, "ready", bool(ready))
 
@@ -165,7 +165,7 @@ def settings(vec, version: int) -> dict:
     cfg, setup, opp = vec.config, vec.setup, vec.opponents
     out = {
         "version": version,
-        "record": _digest(np.array(str(vec.state.dtype.descr))),
+        "record": hashlib.sha256(str(vec.state.dtype.descr).encode()).hexdigest()[:16],
         "num_games": vec.num_games,
         "players": vec.players,
         "kingdom": "random"
@@ -189,14 +189,11 @@ def settings(vec, version: int) -> dict:
     return out
 
 
-# where a logging VecGame's (one game: VecGame refuses more) LOG_LEN lies in its record
-_LOG_LEN_AT = state_dtype().fields["game"][1] + LOG_LEN * np.dtype(np.int64).itemsize
-
-
 def _log_rows(vec) -> int:
     """Rows of the event log the game has written (0 unless logging: a Game)."""
     if not vec.config.log:
         return 0
+    # a logging VecGame holds one game (VecGame refuses more)
     return min(int(vec.state["game"][0, LOG_LEN]), vec.config.log_buf.shape[0])
 
 
@@ -249,7 +246,7 @@ def restore_snapshot(vec, snap, version: int) -> None:
     if not isinstance(snap, Snapshot):
         raise TypeError(f"snapshot must be a Snapshot from VecGame.snapshot(), got {snap!r}")
     mine = settings(vec, version)
-    if dict(snap.settings) != mine:
+    if snap.settings != mine:
         keys = sorted(set(mine) | set(snap.settings))
         diff = [
             f"{k}: snapshot {_short(snap.settings.get(k))}, this VecGame {_short(mine.get(k))}"
@@ -352,7 +349,7 @@ def clone_vec(vec):
 
 def vec_getstate(vec) -> dict:
     """``VecGame.__getstate__``: the attributes, the log cut to its written rows."""
-    d = {k: v for k, v in vec.__dict__.items() if k not in ("_snapshot_live", "_snapshot_bytes")}
+    d = {k: v for k, v in vec.__dict__.items() if not k.startswith("_snapshot")}  # caches
     d["config"] = vec.config._replace(log_buf=vec.config.log_buf[: _log_rows(vec)].copy())
     d["_log_capacity"] = vec.config.log_buf.shape[0]
     return d
@@ -361,7 +358,10 @@ def vec_getstate(vec) -> dict:
 def vec_setstate(vec, d: dict) -> None:
     """``VecGame.__setstate__``: the log given its whole capacity back."""
     d = dict(d)
-    capacity = d.pop("_log_capacity")
+    capacity = d.pop("_log_capacity", None)
+    if capacity is None:  # pickled before snapshot.py: the log has its room
+        vec.__dict__.update(d)
+        return
     rows = d["config"].log_buf
     buf = new_log(bool(d["config"].log))
     if buf.shape[0] != capacity:
