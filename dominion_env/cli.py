@@ -2,6 +2,7 @@
 
 dominion simulate "Big Money Ultimate" "Big Money" --games 100000
 dominion tournament "Big Money" "Big Money Ultimate" Smithy --games 10000
+dominion replay games/game00000.json --html game.html
 dominion bots | dominion cards | dominion kingdoms
 """
 
@@ -11,11 +12,14 @@ import argparse
 import importlib.util
 import sys
 import time
+from pathlib import Path
 
 from tqdm import tqdm
 
+from . import records
 from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots
-from .analysis.arena import play_games, summarize
+from .analysis import replay
+from .analysis.arena import play_games, record_games, summarize
 from .analysis.mixed import is_policy, play_mixed
 from .analysis.tournament import run_tournament
 from .cards import COST, NAMES, SETS, TABLE, types_of
@@ -67,6 +71,26 @@ def _simulate(args) -> int:
         except (ValueError, NotImplementedError) as e:
             raise SystemExit(str(e)) from None
     elapsed = time.perf_counter() - start
+    if args.save_games:
+        if table is None:
+            raise SystemExit(
+                "--save-games records bot games only for now: a table with a trained agent "
+                "is played in batches that a record cannot re-play yet"
+            )
+        n = min(args.save_games[0], args.games)
+        meta = {"command": "simulate", "games": args.games}
+        recs = record_games(
+            table,
+            names,
+            res,
+            range(n),
+            args.players,
+            kingdom,
+            seed=args.seed,
+            turn_limit=args.turn_limit,
+            meta=meta,
+        )
+        _save_records(recs, args.save_games[1], "game")
     rows = summarize(res, names)
     shown = ", ".join(kingdom) if isinstance(kingdom, list) else repr(kingdom)
     print(
@@ -138,14 +162,72 @@ def _tournament(args) -> int:
             turn_limit=args.turn_limit,
             max_tables=args.max_tables,
             progress=not args.quiet,
+            record_games=args.save_games[0] if args.save_games else 0,
         )
     except (ValueError, TypeError, NotImplementedError) as e:
         raise SystemExit(str(e)) from None
     print(res.report())
+    if args.save_games:
+        by_table: dict[int, int] = {}
+        for rec in res.records:
+            t = rec["meta"]["table"]
+            by_table[t] = by_table.get(t, 0) + 1
+            rec_name = f"table{t:04d}_game{rec['meta']['game']:05d}"
+            records.save(rec, Path(args.save_games[1]) / f"{rec_name}.json")
+        print(
+            f"wrote {len(res.records)} game records ({len(by_table)} tables) to "
+            f"{args.save_games[1]}; view one with: dominion replay FILE [--html OUT.html]"
+        )
     if args.out:
         paths = res.save(args.out)
         print(f"wrote {', '.join(str(p) for p in paths.values())}")
     return 0
+
+
+def _save_records(recs, folder, stem) -> None:
+    for rec in recs:
+        records.save(rec, Path(folder) / f"{stem}{rec['meta']['game']:05d}.json")
+    print(
+        f"wrote {len(recs)} game records to {folder}; view one with: "
+        f"dominion replay FILE [--html OUT.html]"
+    )
+
+
+def _replay(args) -> int:
+    try:
+        rec = records.load(args.record, check_version=not args.any_version)
+        if args.html:
+            path = replay.write_html(rec, args.html, check_version=not args.any_version)
+            print(f"wrote {path}")
+        else:
+            print(replay.text(rec, args.viewer, check_version=not args.any_version), end="")
+    except (records.RecordError, ValueError) as e:
+        raise SystemExit(str(e)) from None
+    return 0
+
+
+def _save_games_arg(p, what: str) -> None:
+    p.add_argument(
+        "--save-games",
+        nargs=2,
+        metavar=("N", "DIR"),
+        help=f"save {what} as game records (JSON, one file each) in DIR: re-played "
+        "through Game after the batch run with the same seeds and bots and checked against "
+        "it; view them with `dominion replay`",
+    )
+
+
+def _check_save_games(p, args) -> None:
+    sg = getattr(args, "save_games", None)
+    if sg is None:
+        return
+    try:
+        n = int(sg[0])
+    except ValueError:
+        n = 0
+    if n < 1:
+        p.error(f"--save-games N DIR: N must be a positive int, got {sg[0]!r}")
+    args.save_games = (n, sg[1])
 
 
 def _bots(args) -> int:
@@ -238,6 +320,7 @@ def main(argv=None) -> int:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--turn-limit", type=int, default=100)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    _save_games_arg(sim, "the first N games of the run")
     sim.set_defaults(run=_simulate)
     tour = sub.add_parser(
         "tournament",
@@ -282,7 +365,29 @@ def main(argv=None) -> int:
         help="folder for the CSV files and heatmap.png ('' to write nothing)",
     )
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    _save_games_arg(tour, "the first N games of every table")
     tour.set_defaults(run=_tournament)
+    rep = sub.add_parser(
+        "replay",
+        help="show a game record: in the terminal, or as an HTML page (--html)",
+        description="Replay a game record (see dominion_env/records.py), checking every "
+        "decision: print it, or write one self-contained HTML page to step through it "
+        "(dominion_env/analysis/replay.py).",
+    )
+    rep.add_argument("record", help="a game record (.json)")
+    rep.add_argument("--html", metavar="OUT.html", help="write the viewer page here")
+    rep.add_argument(
+        "--viewer",
+        type=int,
+        default=None,
+        help="terminal: show only what this seat may know (default: everything)",
+    )
+    rep.add_argument(
+        "--any-version",
+        action="store_true",
+        help="replay a record from another engine version anyway",
+    )
+    rep.set_defaults(run=_replay)
     _add_training_commands(sub)
     for name, fn, text in (
         ("bots", _bots, "list the named bots"),
@@ -293,6 +398,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if getattr(args, "games", 1) < 1:
         p.error("--games must be at least 1")
+    _check_save_games(p, args)
     return args.run(args)
 
 

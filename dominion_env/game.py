@@ -6,7 +6,8 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     g = Game(["Village", "Smithy", ...], players=2, seed=7)
     g.legal_actions()          # ['Smithy', 'PASS']
     g.step("Smithy")
-    print("\\n".join(g.log()))
+    print("\\n".join(g.log()))          # perfect information: every player's cards
+    print("\\n".join(g.log(viewer=1)))  # what player 1 may know: "P0 draws 5 cards"
 
 ``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
 answer every other seat's decisions, also after ``set_scenario``.
@@ -14,6 +15,12 @@ answer every other seat's decisions, also after ``set_scenario``.
 ``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
 the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
 Draw piles are given top card first.
+
+Records (``dominion_env.records``): ``g.record(players)`` is the game as versioned JSON (seed,
+game number, settings, every decision answered, bots' inside learner mode included, and the
+result); ``Game.from_record(rec)`` / ``Game.replay(rec)`` deal it again and re-step it, checking
+every decision and the result. ``reset(seed, game_index)`` deals game number ``game_index`` of
+the run seeded ``seed``: the arena's and a VecGame's game of that number.
 
 ``clone()`` gives an independent copy for search (it shares only the fixed tables);
 ``snapshot()`` and ``restore()`` save and rewind the game, log included (``dominion_env.snapshot``).
@@ -26,7 +33,9 @@ from collections import Counter
 
 import numpy as np
 
+from . import records
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
+from .checks import check_int, is_int
 from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
 from .engine.kingdoms import is_implemented
 from .engine.layout import (
@@ -46,25 +55,14 @@ from .engine.layout import (
     DECISION_NAMES,
     DECK_LEN,
     DISCARD,
-    EV_BUY,
-    EV_DISCARD,
-    EV_DRAW,
-    EV_END,
-    EV_GAIN,
-    EV_PHASE,
-    EV_PLAY,
-    EV_REACT,
-    EV_REVEAL,
-    EV_SET_ASIDE,
-    EV_SHUFFLE,
-    EV_TOPDECK,
-    EV_TRASH,
-    EV_TURN,
+    EV_DECIDE,
     HAND,
     IN_PLAY,
     IN_SUPPLY,
+    LOG_CAP,
     LOG_LEN,
     MAX_COPIES,
+    MAX_THRONE_ROOMS,
     NUM_ZONES,
     PHASE,
     PHASE_ACTION,
@@ -83,10 +81,14 @@ from .engine.layout import (
     TURN_PLAYER,
 )
 from .engine.observation import split
-from .names import action_index, legal_action_names
+from .names import action_index, action_name, legal_action_names, log_lines
 from .snapshot import Snapshot
 from .vector import VecGame
 
+THRONE_ROOM = card_id("Throne Room")
+# a scenario's Actions, Buys and $ at most this: far above any turn, and low enough that no
+# turn from there takes the observation's counters past their Box bounds (obs_bounds)
+MAX_SCENARIO_COUNTER = 10_000
 _ZONES = {"hand": HAND, "discard": DISCARD, "in_play": IN_PLAY, "aside": ASIDE}
 # set_scenario's phases: where the turn starts (PHASE_*, the turn frame's step)
 _PHASES = {
@@ -99,15 +101,21 @@ _PHASES = {
 class Game:
     """One game by card names. ``kingdom``: 'random', a recommended set name, or 10 names."""
 
-    def __init__(self, kingdom="random", players: int = 2, seed: int = 0, **options):
+    def __init__(
+        self, kingdom="random", players: int = 2, seed: int = 0, *, game_index: int = 0, **options
+    ):
         self._vec = VecGame(1, players, kingdom, autoreset=False, log=True, **options)
         self.players = players
-        self.reset(seed)
+        self.reset(seed, game_index)
 
     # -- playing -------------------------------------------------------------------------
 
-    def reset(self, seed: int = 0) -> "Game":
-        self._vec.reset(seed)
+    def reset(self, seed: int = 0, game_index: int = 0) -> "Game":
+        """Deal game number ``game_index`` of the run seeded ``seed`` (the game the arena and
+        a VecGame reset with ``seed`` play as their game ``game_index``)."""
+        self._vec.reset(seed, game_index)
+        self.seed, self.game_index = int(seed), int(game_index)
+        self._scenario = False
         return self
 
     def legal_actions(self) -> list[str]:
@@ -152,13 +160,21 @@ class Game:
         return new
 
     def snapshot(self) -> Snapshot:
-        """This game as it is now, to ``restore`` later (``VecGame.snapshot``)."""
-        return self._vec.snapshot()
+        """This game as it is now, to ``restore`` later: its VecGame's snapshot with the
+        Game's own attributes (seed, game number, scenario) as ``extra``."""
+        own = {k: v for k, v in self.__dict__.items() if k != "_vec"}
+        return self._vec.snapshot().with_extra(own)
 
     def restore(self, snapshot: Snapshot) -> "Game":
-        """Put the game back as it was at ``snapshot`` (taken from a Game made with the same
-        settings; otherwise a ValueError says what differs and nothing changes)."""
+        """Put the game back as it was at ``snapshot`` (from ``Game.snapshot`` of a Game made
+        with the same settings; otherwise a ValueError says what differs, nothing changes)."""
+        if isinstance(snapshot, Snapshot) and snapshot.extra is None:
+            raise ValueError(
+                "snapshot is a VecGame's: a Game restores what Game.snapshot() took "
+                "(the game's seed and game number besides its arrays)"
+            )
         self._vec.restore(snapshot)
+        self.__dict__.update(copy.deepcopy(dict(snapshot.extra)))
         return self
 
     # -- what is going on ----------------------------------------------------------------
@@ -277,22 +293,162 @@ class Game:
     def observation_dict(self, player: int | None = None) -> dict:
         return split(self.observation(player), self.players)
 
-    def log(self) -> list[str]:
-        """The events so far, one readable line each (a perfect-information debug log).
+    def log(self, viewer: int | None = None) -> list[str]:
+        """The events so far, one readable line each (``names.log_lines``).
 
-        Repeats of one event in a row (a player drawing, playing, discarding ... the same card
-        one at a time) are one line with their total: "P0 plays 4 x Copper"."""
-        s = self.state
+        ``viewer=None`` (the default): the perfect-information log, every player's cards
+        shown ("P1 draws 3 x Copper, ..."), for debugging. ``viewer=p``: what player p may
+        know, the cards it does not see left out ("P1 draws 5 cards"). Repeats of one event
+        in a row are one line with their total: "P0 plays 4 x Copper"."""
+        if viewer is not None:
+            self._check_player(viewer)
+        return log_lines(self.log_events(), viewer)
+
+    def log_events(self) -> np.ndarray:
+        """The raw events so far, a copy: (n, 5) int32 rows (event ``layout.EV_*``, player,
+        card id or -1, amount, seen: bit set of the players who see the card, -1 all)."""
         buf = self._vec.config.log_buf
-        n = min(int(s["game"][0, LOG_LEN]), buf.shape[0])
-        rows: list[list[int]] = []
-        for row in buf[:n]:
-            ev, p, card, amount = map(int, row)
-            if rows and ev in _COUNTED and rows[-1][:3] == [ev, p, card]:
-                rows[-1][3] += amount
-            else:
-                rows.append([ev, p, card, amount])
-        return [_event_text(*row) for row in rows]
+        n = min(int(self.state["game"][0, LOG_LEN]), buf.shape[0])
+        return buf[:n].copy()
+
+    # -- records -------------------------------------------------------------------------
+
+    def decisions(self) -> list[tuple[int, int]]:
+        """Every decision answered so far, in order, as (player, action index): the players'
+        and, in learner mode, the bots' (auto-resolved decisions are not listed)."""
+        s = self.state
+        n = int(s["game"][0, LOG_LEN])
+        if n > LOG_CAP:
+            raise RuntimeError(
+                f"this game logged {n} events, more than the log keeps ({LOG_CAP}): its "
+                f"decisions are not all known"
+            )
+        buf = self._vec.config.log_buf[:n]
+        rows = buf[buf[:, 0] == EV_DECIDE]
+        return [(int(p), int(a)) for p, a in rows[:, 1:3]]
+
+    def settings(self) -> dict:
+        """Everything that made this game besides its seed and actions, as a record keeps it
+        (``records``): players, how the kingdom was asked for, the rules options."""
+        cfg, setup = self._vec.config, self._vec.setup
+        rnd = bool(setup.random_kingdom)
+        return {
+            "players": self.players,
+            "kingdom": "random" if rnd else [NAMES[int(c)] for c in setup.kingdom],
+            "pool": [NAMES[int(c)] for c in setup.pool] if rnd else None,
+            "autoplay_treasures": bool(cfg.autoplay_treasures),
+            "auto_resolve": bool(cfg.auto_resolve),
+            "turn_limit": int(cfg.turn_limit),
+            "first_player": None if cfg.first_player < 0 else int(cfg.first_player),
+        }
+
+    @property
+    def kingdom(self) -> list[str]:
+        """The 10 kingdom cards of this game, in card-id order."""
+        pile = self.state["pile"][0]
+        return [NAMES[c] for c in range(NUM_CARDS) if pile[IN_SUPPLY, c] and NAMES[c] in KINGDOM]
+
+    def result(self) -> dict:
+        """Status ('running', 'terminated', 'truncated'), rewards, scores and turns now."""
+        status = "terminated" if self.terminated else "truncated" if self.truncated else "running"
+        return {
+            "status": status,
+            "rewards": [int(r) for r in self.rewards],
+            "scores": self.scores(),
+            "turns": int(self.state["game"][0, TURN_NUMBER]),
+        }
+
+    def record(self, players=None, meta: dict | None = None) -> dict:
+        """This game (finished or not) as a record (``dominion_env.records``): seed, settings,
+        every decision and the result. ``players``: who sat in each seat, one entry per seat
+        (``records.player_entries``); ``meta``: any JSON-able facts to keep beside it."""
+        if self._scenario:
+            raise RuntimeError(
+                "a game put in a position by set_scenario is not its seed's game: it has no "
+                "record (records replay games dealt by reset)"
+            )
+        return records.build(
+            seed=self.seed,
+            game_index=self.game_index,
+            players=records.player_entries(players, self.players),
+            kingdom=self.kingdom,
+            settings=self.settings(),
+            decisions=self.decisions(),
+            result=self.result(),
+            meta=meta,
+        )
+
+    @classmethod
+    def replay(cls, record, *, check_version: bool = True):
+        """Replay ``record`` decision by decision: yields (i, game) with the game at decision
+        i (before it is taken) for every recorded decision, then (len(decisions), game) at the
+        end, once the result is checked. Raises ``records.RecordError`` for a bad record or
+        another engine version (``check_version=False`` tries anyway) and
+        ``records.ReplayMismatch`` where the game leaves the record. The game is the same
+        object throughout: copy what you keep."""
+        rec = records.check(record, check_version=check_version)
+        st = rec["settings"]
+        try:
+            g = cls(
+                st["kingdom"],
+                st["players"],
+                rec["seed"],
+                game_index=rec["game_index"],
+                pool=st["pool"],
+                autoplay_treasures=st["autoplay_treasures"],
+                auto_resolve=st["auto_resolve"],
+                turn_limit=st["turn_limit"],
+                first_player=st.get("first_player"),
+            )
+        except (ValueError, TypeError, NotImplementedError) as e:
+            raise records.RecordError(f"the record's settings do not make a game: {e}") from None
+        if g.kingdom != rec["kingdom"]:
+            raise records.ReplayMismatch(
+                f"replay dealt the kingdom {g.kingdom}, the record has {rec['kingdom']}", 0
+            )
+        decisions = rec["decisions"]
+        for i, d in enumerate(decisions):
+            where = f"decision {i} of {len(decisions)} (turn {g.turn['turn_number']})"
+            if g.done:
+                raise records.ReplayMismatch(
+                    f"{where}: the replayed game is already over, the record goes on", i
+                )
+            yield i, g
+            a = d["index"]
+            if action_name(a) != d["action"]:
+                raise records.ReplayMismatch(
+                    f"{where}: the record names action {d['action']!r} but its index {a} is "
+                    f"{action_name(a)!r}",
+                    i,
+                )
+            if g.current_player != d["player"]:
+                raise records.ReplayMismatch(
+                    f"{where}: player {g.current_player} decides in the replay, the record "
+                    f"has player {d['player']} ({d['action']!r})",
+                    i,
+                )
+            if not g.action_mask[a]:
+                raise records.ReplayMismatch(
+                    f"{where}: {d['action']!r} is not legal for player {d['player']} "
+                    f"({g.decision['kind']}); legal: {g.legal_actions()}",
+                    i,
+                )
+            g.step(a)
+        got, want = g.result(), rec["result"]
+        if got != want:
+            diff = {k: (want[k], got[k]) for k in got if got[k] != want.get(k)}
+            raise records.ReplayMismatch(
+                f"the replayed game's result differs from the record's (recorded, replayed): "
+                f"{diff}",
+                len(decisions),
+            )
+        yield len(decisions), g
+
+    @classmethod
+    def from_record(cls, record, *, check_version: bool = True) -> "Game":
+        """The game of ``record`` replayed to its end and checked (see ``replay``)."""
+        *_, (_, g) = cls.replay(record, check_version=check_version)
+        return g
 
     # -- scenarios -----------------------------------------------------------------------
 
@@ -321,23 +477,31 @@ class Game:
         phase with the given Actions/Buys/$; 'buy' starts the Buy phase (treasures are then
         played as configured) and 'buying' goes straight to buying with ``coins``.
         The game may hold at most 127 copies of a card in all (zones, decks, Supply, trash;
-        card counts are int8); everything is checked before anything changes.
+        card counts are int8), at most 490 cards in all (a draw pile's capacity) and at most
+        28 Throne Rooms (``layout.MAX_THRONE_ROOMS``: a chain must fit the frame stack);
+        ``actions``, ``buys`` and ``coins`` are ints 0..10000, ``turns_taken`` ints
+        0..turn_limit. Everything is checked before anything changes: on an error the game
+        is as it was.
         """
         s = self.state
         P = self.players
-        if not _is_count(turn_player) or turn_player >= P:
-            raise ValueError(f"turn_player must be 0..{P - 1}, got {turn_player}")
-        if phase not in _PHASES:
+        check_int("turn_player", turn_player, 0, P - 1)
+        if not isinstance(phase, str) or phase not in _PHASES:
             raise ValueError(f"phase must be one of {list(_PHASES)}, got {phase!r}")
         for name, v in (("actions", actions), ("buys", buys), ("coins", coins)):
-            if not _is_count(v):
-                raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+            check_int(name, v, 0, MAX_SCENARIO_COUNTER)
         turns = np.zeros(P, np.int64)
+        limit = self._vec.config.turn_limit
         if turns_taken is not None:
             if not isinstance(turns_taken, (list, tuple, np.ndarray)) or len(turns_taken) != P:
-                raise ValueError(f"turns_taken needs {P} values, got {turns_taken!r}")
-            if not all(_is_count(t) for t in turns_taken):
-                raise ValueError(f"turns_taken must be non-negative ints, got {turns_taken!r}")
+                raise ValueError(
+                    f"turns_taken must be a list of {P} ints 0..{limit} (turn_limit), "
+                    f"got {turns_taken!r}"
+                )
+            if not all(_is_count(t) and t <= limit for t in turns_taken):
+                raise ValueError(
+                    f"turns_taken must be {P} ints 0..{limit} (turn_limit), got {turns_taken!r}"
+                )
             turns[:] = turns_taken
         # parse and check everything before writing anything: bad input leaves the game as is
         zones = [
@@ -366,6 +530,17 @@ class Game:
         piles = {c: int(k) for c, k in enumerate(s["pile"][0, SUPPLY])}
         piles.update(supply_counts)
         copies.update(piles)
+        total = sum(copies.values())
+        if total > cap:
+            raise ValueError(
+                f"the position holds {total} cards in all (zones, decks, Supply, trash); a game "
+                f"holds at most {cap} (a draw pile's capacity: every card a 6-player game deals)"
+            )
+        if copies[THRONE_ROOM] > MAX_THRONE_ROOMS:
+            raise ValueError(
+                f"{copies[THRONE_ROOM]} Throne Rooms in the game; a game holds at most "
+                f"{MAX_THRONE_ROOMS} (a chain of them must fit the engine's frame stack)"
+            )
         for c, k in copies.items():
             if k > MAX_COPIES:
                 raise ValueError(
@@ -389,13 +564,14 @@ class Game:
         counters = (int(actions), int(buys), int(coins))
         turn = (int(turn_player), *_PHASES[phase], *counters)
         sc = Scenario(zone, deck, deck_len, new_piles, trash_row, turns, *turn)
+        self._scenario = True  # from here on the game is no longer its seed's: no record
         scenario_game(s, 0, TABLE, self._vec.config, self._vec.buffers, self._vec.opponents, sc)
         return self
 
     # -- helpers -------------------------------------------------------------------------
 
     def _check_player(self, p):
-        if not isinstance(p, (int, np.integer)) or not 0 <= p < self.players:
+        if not is_int(p) or not 0 <= p < self.players:
             raise ValueError(f"player must be 0..{self.players - 1}, got {p!r}")
 
     def _per_player(self, arg) -> dict:
@@ -420,7 +596,7 @@ class Game:
 
 def _is_count(v) -> bool:
     """A non-negative int (a numpy int too, not a bool)."""
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v >= 0
+    return is_int(v) and v >= 0
 
 
 def _check_playable(c: int) -> None:
@@ -439,7 +615,7 @@ def _parse_cards(cards, allow_zero: bool = False) -> dict[int, int]:
     for name, k in items:
         c = card_id(name)
         _check_playable(c)
-        if not isinstance(k, (int, np.integer)) or k < 0 or (k == 0 and not allow_zero):
+        if not is_int(k) or k < 0 or (k == 0 and not allow_zero):
             raise ValueError(f"count for {name!r} must be a positive int, got {k!r}")
         out[c] = out.get(c, 0) + int(k)
     return out
@@ -447,37 +623,3 @@ def _parse_cards(cards, allow_zero: bool = False) -> dict[int, int]:
 
 def _counts(row) -> dict:
     return {NAMES[c]: int(row[c]) for c in np.flatnonzero(row)}
-
-
-# events whose amount counts cards, so that repeats add up
-_COUNTED = frozenset(
-    {EV_DRAW, EV_PLAY, EV_BUY, EV_GAIN, EV_TRASH, EV_DISCARD, EV_TOPDECK, EV_REVEAL, EV_SET_ASIDE}
-)
-
-
-def _event_text(ev: int, p: int, card: int, amount: int) -> str:
-    name = NAMES[card] if card >= 0 else ""
-    who = f"P{p}"
-    many = f"{amount} x {name}" if amount != 1 else name
-    if ev == EV_TURN:
-        return f"--- turn {amount}: {who} ---"
-    if ev == EV_SHUFFLE:
-        return f"{who} shuffles {amount} cards"
-    if ev == EV_END:
-        return "game over: " + ("terminated" if amount == TERMINATED else "truncated")
-    if ev == EV_PHASE:
-        return f"{who} starts the {PHASE_NAMES[amount]} phase"
-    verbs = {
-        EV_DRAW: "draws",
-        EV_PLAY: "plays",
-        EV_BUY: "buys",
-        EV_GAIN: "gains",
-        EV_TRASH: "trashes",
-        EV_DISCARD: "discards",
-        EV_TOPDECK: "puts onto the deck",
-        EV_REVEAL: "reveals",
-        EV_REACT: "reveals in reaction",
-        EV_SET_ASIDE: "sets aside",
-    }
-    verb = verbs.get(ev, f"event {ev}")
-    return f"{who} {verb} {many}"

@@ -1,11 +1,43 @@
-"""Names for actions and decisions, for people: logs, errors, notebooks."""
+"""Names for actions, decisions and log events, for people: logs, errors, notebooks.
+
+``log_lines(events, viewer=None)`` turns the engine's event rows (``Game.log_events()``, or
+the first ``LOG_LEN`` rows of a ``Config.log_buf``: (n, 5) ints, event, player, card, amount,
+seen) into readable lines. ``viewer=None`` is the perfect-information log: every card of every
+event ("P1 draws 3 x Copper, Estate"). ``viewer=p`` is what player p may know under the rules:
+the cards of events p does not see are left out ("P1 draws 5 cards", "P1 discards 3 cards" at
+clean-up, "P1 puts a card onto the deck" for a Courtyard), everything public (plays, buys,
+gains, trashes, reveals, a discard of one card) reads as in the full log.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .cards import NAMES, NUM_CARDS, card_id
-from .engine.layout import NUM_ACTIONS, OPTION0, PASS
+from .cards import MAX_PLAYERS, NAMES, NUM_CARDS, card_id
+from .engine.layout import (
+    EV_BUY,
+    EV_DECIDE,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_END,
+    EV_GAIN,
+    EV_LOOK,
+    EV_PASS,
+    EV_PHASE,
+    EV_PLAY,
+    EV_REACT,
+    EV_REVEAL,
+    EV_SET_ASIDE,
+    EV_SHUFFLE,
+    EV_TOPDECK,
+    EV_TRASH,
+    EV_TURN,
+    NUM_ACTIONS,
+    OPTION0,
+    PASS,
+    PHASE_NAMES,
+    TERMINATED,
+)
 
 
 class IllegalActionError(ValueError):
@@ -41,13 +73,100 @@ def action_index(name) -> int:
         raise TypeError(f"an action is a card name, 'option k', 'PASS' or an index; got {name!r}")
     if name.upper() in ("PASS", "DONE", "NO"):
         return PASS
-    if name.startswith("option "):
-        k = int(name.split()[1])
-        if not 0 <= k < PASS - OPTION0:
-            raise ValueError(f"no {name!r}: options are 0..{PASS - OPTION0 - 1}")
-        return OPTION0 + k
+    if name.startswith("option"):
+        k = name[len("option") :].strip()
+        if not (k.isascii() and k.isdigit()) or not 0 <= int(k) < PASS - OPTION0:
+            raise ValueError(
+                f"no action {name!r}: options are 'option 0' .. 'option {PASS - OPTION0 - 1}'"
+            )
+        return OPTION0 + int(k)
     return card_id(name)
 
 
 def legal_action_names(mask_row: np.ndarray) -> list[str]:
     return [action_name(a) for a in np.flatnonzero(mask_row)]
+
+
+# events whose amount counts cards, so that repeats add up
+_COUNTED = frozenset(
+    {
+        EV_DRAW,
+        EV_PLAY,
+        EV_BUY,
+        EV_GAIN,
+        EV_TRASH,
+        EV_DISCARD,
+        EV_TOPDECK,
+        EV_REVEAL,
+        EV_SET_ASIDE,
+        EV_LOOK,
+        EV_PASS,
+    }
+)
+_VERBS = {
+    EV_DRAW: "draws",
+    EV_PLAY: "plays",
+    EV_BUY: "buys",
+    EV_GAIN: "gains",
+    EV_TRASH: "trashes",
+    EV_DISCARD: "discards",
+    EV_TOPDECK: "puts onto the deck",
+    EV_REVEAL: "reveals",
+    EV_REACT: "reveals in reaction",
+    EV_SET_ASIDE: "sets aside",
+    EV_LOOK: "looks at",
+    EV_PASS: "passes",
+}
+HIDDEN = -1  # the card of an event the viewer does not see
+
+
+def log_lines(events, viewer: int | None = None) -> list[str]:
+    """Readable lines of log events (n, 5) (event, player, card, amount, seen), as ``viewer``
+    may know them; ``viewer=None``: the perfect-information log, every card shown.
+
+    Repeats of one event in a row (a player drawing, playing, discarding ... the same card one
+    at a time; for a viewer, any cards it does not see) are one line with their total:
+    "P0 plays 4 x Copper", "P1 draws 5 cards"."""
+    if viewer is not None and (
+        not isinstance(viewer, (int, np.integer))
+        or isinstance(viewer, (bool, np.bool_))
+        or not 0 <= viewer < MAX_PLAYERS
+    ):
+        raise ValueError(f"viewer must be None or a player 0..{MAX_PLAYERS - 1}, got {viewer!r}")
+    events = np.asarray(events)
+    if events.ndim != 2 or events.shape[1] != 5:
+        raise ValueError(f"events must be (n, 5) rows, got shape {events.shape}")
+    rows: list[list[int]] = []
+    for row in events:
+        ev, p, card, amount, seen = map(int, row)
+        if ev == EV_DECIDE:  # the record of an answer (Game.decisions), not an event to show
+            continue
+        if viewer is not None and card >= 0 and not (seen >> viewer) & 1:
+            card = HIDDEN
+        if rows and ev in _COUNTED and rows[-1][:3] == [ev, p, card]:
+            rows[-1][3] += amount
+        else:
+            rows.append([ev, p, card, amount])
+    return [event_text(*row) for row in rows]
+
+
+def event_text(ev: int, p: int, card: int, amount: int) -> str:
+    """One event as a line; ``card`` HIDDEN: the cards are not shown, only how many."""
+    who = f"P{p}"
+    if ev == EV_TURN:
+        return f"--- turn {amount}: {who} ---"
+    if ev == EV_SHUFFLE:
+        return f"{who} shuffles {amount} cards"
+    if ev == EV_END:
+        return "game over: " + ("terminated" if amount == TERMINATED else "truncated")
+    if ev == EV_PHASE:
+        return f"{who} starts the {PHASE_NAMES[amount]} phase"
+    verb = _VERBS.get(ev, f"event {ev}")
+    if card == HIDDEN:
+        many = "a card" if amount == 1 else f"{amount} cards"
+        if ev == EV_TOPDECK:
+            return f"{who} puts {many} onto the deck"
+        return f"{who} {verb} {many}"
+    name = NAMES[card] if card >= 0 else ""
+    many = f"{amount} x {name}" if amount != 1 else name
+    return f"{who} {verb} {many}"

@@ -15,12 +15,17 @@ Those fixed when the VecGame is made (``FIXED``: the kingdom or pool, pile sizes
 observation layout, the bot tables) are shared by clones and recorded in a snapshot only as
 ``settings``, which ``restore`` checks against the VecGame it writes to. Work space written
 before it is read, and answers recomputed at every read (``WORK``), are neither saved nor
-shared: a clone gets its own. ``tests/test_snapshot.py`` fails when a VecGame gains an array
-that none of the three lists names.
+shared: a clone gets its own. The read-only views a VecGame hands out (``VIEWS``) are views
+of those arrays: a clone and an unpickled VecGame make their own. ``tests/test_snapshot.py``
+fails when a VecGame gains an array that none of the three lists names, or a view of one.
+
+A Game's snapshot also holds the Game's own attributes (seed, game number, whether a scenario
+was set: ``Snapshot.extra``), which its ``restore`` puts back with the VecGame's arrays.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import zlib
 from types import MappingProxyType
@@ -65,6 +70,7 @@ FIXED = (
     "_no_actions",
 )
 LOG = "config.log_buf"  # STATE too, but only its first LOG_LEN rows are the game's
+VIEWS = "_view"  # name -> a read-only view of a STATE or WORK array (what callers get)
 
 
 # the NamedTuples a VecGame keeps arrays in; a clone rebuilds them with its own arrays
@@ -107,14 +113,22 @@ class Snapshot:
     ``settings``: what the VecGame it came from was made with (``VecGame.restore`` refuses a
     snapshot whose settings differ); ``ready``: reset had been called. Pickles compressed."""
 
-    __slots__ = ("arrays", "settings", "ready")
+    __slots__ = ("arrays", "settings", "ready", "extra")
 
-    def __init__(self, arrays: dict, settings: dict, ready: bool):
+    def __init__(self, arrays: dict, settings: dict, ready: bool, extra: dict | None = None):
         for a in arrays.values():
-            a.flags.writeable = False
+            if a.flags.writeable:
+                a.flags.writeable = False
         object.__setattr__(self, "arrays", MappingProxyType(dict(arrays)))
         object.__setattr__(self, "settings", MappingProxyType(dict(settings)))
         object.__setattr__(self, "ready", bool(ready))
+        # a Game's own attributes (Game.snapshot), None for a VecGame's snapshot
+        frozen = None if extra is None else MappingProxyType(copy.deepcopy(dict(extra)))
+        object.__setattr__(self, "extra", frozen)
+
+    def with_extra(self, extra: dict) -> Snapshot:
+        """This snapshot with ``extra`` (copied) as its owner's own attributes (Game)."""
+        return Snapshot(self.arrays, self.settings, self.ready, extra)
 
     def __setattr__(self, name, value):
         raise AttributeError("a Snapshot is read-only")
@@ -135,17 +149,18 @@ class Snapshot:
         names = tuple(self.arrays)
         layout = tuple((self.arrays[n].dtype, self.arrays[n].shape) for n in names)
         blob = zlib.compress(b"".join(self.arrays[n].tobytes() for n in names), 1)
-        return (_unpack, (names, layout, blob, dict(self.settings), self.ready))
+        extra = None if self.extra is None else dict(self.extra)
+        return (_unpack, (names, layout, blob, dict(self.settings), self.ready, extra))
 
 
-def _unpack(names, layout, blob, settings, ready) -> Snapshot:
+def _unpack(names, layout, blob, settings, ready, extra=None) -> Snapshot:
     raw = zlib.decompress(blob)
     arrays, at = {}, 0
     for name, (dtype, shape) in zip(names, layout, strict=True):
         count = int(np.prod(shape, dtype=np.int64))
         arrays[name] = np.frombuffer(raw, dtype, count, at).reshape(shape).copy()
         at += count * dtype.itemsize
-    return Snapshot(arrays, settings, ready)
+    return Snapshot(arrays, settings, ready, extra)
 
 
 def _digest(*arrays) -> str:
@@ -306,6 +321,7 @@ def clone_vec(vec):
     """``VecGame.clone``: a new VecGame owning copies of the STATE arrays, fresh WORK arrays,
     the FIXED ones shared. Lean (a search makes many): each array is one copy, nothing is
     looked up (``_CLONE_PLAN``), the state record is copied as bytes."""
+    views = _view_paths(vec) if VIEWS in vec.__dict__ else None
     d = vec.__dict__.copy()
     d.pop("_snapshot_live", None)  # the parent's arrays
     raw = _bytes(vec).copy()
@@ -342,9 +358,41 @@ def clone_vec(vec):
     values = list(cfg)
     values[_LOG_FIELD] = log
     d["config"] = tuple.__new__(Config, values)
+    if views is not None:
+        d[VIEWS] = {name: _read_only(_get_in(d, p)) for name, p in views.items()}
     new = object.__new__(type(vec))
     new.__dict__ = d
     return new
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+def _get_in(d: dict, path: str) -> np.ndarray:
+    """The array at ``path`` of the VecGame whose attributes are ``d``."""
+    holder, _, name = path.partition(".")
+    return getattr(d[holder], name) if name else d[holder]
+
+
+def _view_paths(vec) -> dict:
+    """name -> the path of the array each of the VecGame's views shows (kept: the same for
+    every VecGame made alike, so its clones share it)."""
+    paths = vec.__dict__.get("_snapshot_view_paths")
+    if paths is None:
+        arrays = {id(get_array(vec, p)): p for p in STATE + WORK + FIXED}
+        paths = {}
+        for name, view in getattr(vec, VIEWS).items():
+            if id(view.base) not in arrays:
+                raise RuntimeError(
+                    f"VecGame view {name!r} shows an array that dominion_env.snapshot does not "
+                    f"list (STATE, WORK or FIXED): list it there"
+                )
+            paths[name] = arrays[id(view.base)]
+        vec.__dict__["_snapshot_view_paths"] = paths
+    return paths
 
 
 def vec_getstate(vec) -> dict:
@@ -352,6 +400,8 @@ def vec_getstate(vec) -> dict:
     d = {k: v for k, v in vec.__dict__.items() if not k.startswith("_snapshot")}  # caches
     d["config"] = vec.config._replace(log_buf=vec.config.log_buf[: _log_rows(vec)].copy())
     d["_log_capacity"] = vec.config.log_buf.shape[0]
+    if VIEWS in d:  # a pickled view is a copy: the unpickled VecGame makes its views anew
+        d[VIEWS] = _view_paths(vec)
     return d
 
 
@@ -370,4 +420,6 @@ def vec_setstate(vec, d: dict) -> None:
         )
     buf[: rows.shape[0]] = rows
     d["config"] = d["config"]._replace(log_buf=buf)
+    if VIEWS in d:
+        d[VIEWS] = {name: _read_only(_get_in(d, p)) for name, p in d[VIEWS].items()}
     vec.__dict__.update(d)

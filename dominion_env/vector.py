@@ -23,7 +23,9 @@ next game in that row (same-step autoreset). The finished game's last state is n
 An action of -1 skips a game for that step (it waits, unchanged), so callers can step a
 subset of games, e.g. when different policies play different seats.
 
-Arrays returned are the VecGame's own buffers, overwritten by the next call: copy what you keep.
+Arrays returned are read-only views of the VecGame's own buffers, overwritten by the next
+call: copy what you keep (a write raises ValueError: a mask written to would let an illegal
+action through).
 ``final_observation[g]`` holds the finished game's last observation on the step row g ends
 (from the view of the player who acted last; the learner's in learner mode).
 
@@ -89,6 +91,11 @@ Version history
         ``shaped_rewards``, ``scores``, ``decision_kind``, ``turn_number``; illegal actions
         raise ``IllegalActionError``. Games, observations, masks and rewards for a seed are
         unchanged from v3, bit for bit (hashed before and after).
+    v5  reliability (issue 15). Every game for a seed changes: each (seed, game index) gets
+        its own streams through a mixing function (``zones.seed_game``; before, game i+k's
+        stream was game i's shifted by k draws, so neighbouring games were correlated), and
+        the random policy, the bots and the opponents draw from streams of their own for the
+        same (seed, index) instead of salted seeds.
 """
 
 from __future__ import annotations
@@ -99,6 +106,7 @@ import numba
 import numpy as np
 
 from .cards import NUM_CARDS, TABLE
+from .checks import MAX_SEED, check_actions, check_int, check_number, check_seed
 from .engine.batch import (
     POOL_BITS,
     Buffers,
@@ -135,7 +143,7 @@ from .snapshot import (
     vec_setstate,
 )
 
-VERSION = 4
+VERSION = 5
 # Below this many games a call runs on one thread: waking Numba's thread pool costs more than
 # stepping a handful of games (a 1-game step took 16 ms instead of 25 us on a busy 2-core box).
 PARALLEL_MIN_GAMES = 64
@@ -329,11 +337,12 @@ class VecGame:
             obs_scale=obs_scale(players) if scale_observations else np.zeros(0, np.float32),
         )
         self.opponents = make_opponents(opponents, learner_seat, players, n, opponent_weights)
-        if vp_shaping and not self.opponents.enabled:
+        if check_number("vp_shaping", vp_shaping) and not self.opponents.enabled:
             raise ValueError(
                 "vp_shaping shapes the learner's rewards: it needs opponents "
                 "(learner mode); for every seat, use dominion_env.shaping.VPShaping"
             )
+        vp_shaping = check_number("vp_shaping", vp_shaping)
         self.shaping = VPShaping(n, vp_shaping) if vp_shaping else None
         self._shaped = np.zeros(n, np.float32)
         self._scores = np.zeros((n, players), np.int64)
@@ -342,13 +351,23 @@ class VecGame:
         self._serial = n < PARALLEL_MIN_GAMES
         self._no_actions = np.full(n, -1, np.int64)
         self._ready = False
+        # what callers get: read-only views (a copy per call would cost every step)
+        self._view = {
+            name: _read_only(getattr(self.buffers, name))
+            for name in ("obs", "mask", "reward", "terminated", "truncated", "final_obs")
+            + ("learner", "learner_reward")
+        }
+        self._view["scores"] = _read_only(self._scores)
+        self._view["shaped"] = _read_only(self._shaped)
+        self._view["seat_bots"] = _read_only(self.opponents.seat_bots)
 
     # -- the batch API -------------------------------------------------------------------
 
-    def reset(self, seed: int = 0) -> Step:
-        """Start every game anew; game g is game number g of a run seeded ``seed``."""
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    def reset(self, seed: int = 0, first_index: int = 0) -> Step:
+        """Start every game anew; game g is game number ``first_index + g`` of a run seeded
+        ``seed`` (the arena's game i of a seed is ``first_index=i`` in a batch of one)."""
+        seed = check_seed(seed)
+        first_index = check_int("first_index", first_index, 0, MAX_SEED)
         self._run(
             batch_kernel,
             self.state,
@@ -362,7 +381,8 @@ class VecGame:
             self.opponents,
             self._policy_rng,
             self._expert_rng,
-            int(seed),
+            seed,
+            first_index,
         )
         self._ready = True
         if self.shaping is not None:
@@ -393,6 +413,7 @@ class VecGame:
             self._policy_rng,
             self._expert_rng,
             -1,
+            0,
         )
         if self.shaping is not None:
             stepped = np.flatnonzero(actions >= 0)
@@ -469,52 +490,52 @@ class VecGame:
 
     @property
     def observation(self) -> np.ndarray:
-        return self.buffers.obs
+        return self._view["obs"]
 
     @property
     def action_mask(self) -> np.ndarray:
-        return self.buffers.mask
+        return self._view["mask"]
 
     @property
     def current_player(self) -> np.ndarray:
-        return self.state["game"][:, DEC_PLAYER]
+        return _read_only(self.state["game"][:, DEC_PLAYER])
 
     @property
     def rewards(self) -> np.ndarray:
-        return self.buffers.reward
+        return self._view["reward"]
 
     @property
     def terminated(self) -> np.ndarray:
-        return self.buffers.terminated
+        return self._view["terminated"]
 
     @property
     def truncated(self) -> np.ndarray:
-        return self.buffers.truncated
+        return self._view["truncated"]
 
     @property
     def final_observation(self) -> np.ndarray:
         """(N, O): on the step a game ends, its last observation (see the module docstring)."""
-        return self.buffers.final_obs
+        return self._view["final_obs"]
 
     @property
     def learner_seat(self) -> np.ndarray:
         """(N,) the learner's seat in the game now in each row (learner mode; else -1)."""
-        return self.buffers.learner
+        return self._view["learner"]
 
     @property
     def learner_rewards(self) -> np.ndarray:
         """(N,) the learner's reward in the game that ended on this step (else 0)."""
-        return self.buffers.learner_reward
+        return self._view["learner_reward"]
 
     @property
     def decision_kind(self) -> np.ndarray:
         """(N,) int64: the kind of each game's pending decision (``layout.DECISION_NAMES``)."""
-        return self.state["game"][:, DEC_KIND]
+        return _read_only(self.state["game"][:, DEC_KIND])
 
     @property
     def turn_number(self) -> np.ndarray:
         """(N,) int64: turns started in each game (all players' together)."""
-        return self.state["game"][:, TURN_NUMBER]
+        return _read_only(self.state["game"][:, TURN_NUMBER])
 
     @property
     def truncated_games(self) -> np.ndarray:
@@ -527,7 +548,7 @@ class VecGame:
         autoreset, a game that ended on this step has been replaced: its final scores are
         not kept; ``rewards`` tell its result)."""
         self._run(scores_kernel, self.state, TABLE, self.buffers.scratch, self._scores)
-        return self._scores
+        return self._view["scores"]
 
     @property
     def shaped_rewards(self) -> np.ndarray:
@@ -536,13 +557,13 @@ class VecGame:
         game sum to exactly its result (+1/0/-1; 0 when truncated)."""
         if self.shaping is None:
             raise RuntimeError("shaped_rewards needs VecGame(..., vp_shaping=coef > 0)")
-        return self._shaped
+        return self._view["shaped"]
 
     @property
     def opponent_bots(self) -> np.ndarray:
         """(N, P) bot id (into the opponents table) per seat of the game now in each row; -1
         for the learner's seat, and everywhere outside learner mode."""
-        return self.opponents.seat_bots
+        return self._view["seat_bots"]
 
     @property
     def finished_opponent_bots(self) -> np.ndarray:
@@ -560,9 +581,9 @@ class VecGame:
     # -- internals -----------------------------------------------------------------------
 
     def _result(self) -> Step:
-        b = self.buffers
+        v = self._view
         return Step(
-            b.obs, b.mask, self.state["game"][:, DEC_PLAYER], b.reward, b.terminated, b.truncated
+            v["obs"], v["mask"], self.current_player, v["reward"], v["terminated"], v["truncated"]
         )
 
     def _run(self, kernel, *args):
@@ -608,13 +629,7 @@ class VecGame:
         return np.ascontiguousarray(b, dtype=np.int64)
 
     def _check_actions(self, actions) -> np.ndarray:
-        a = np.asarray(actions)
-        if a.shape != (self.num_games,):
-            raise ValueError(f"actions must have shape ({self.num_games},), got {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-        if a.dtype != np.int64 or not a.flags.c_contiguous:
-            a = np.ascontiguousarray(a, dtype=np.int64)  # one compiled signature
+        a = check_actions(actions, self.num_games)
         g, why = first_bad_action(self.state, self.buffers.mask, a)
         if why == 1:
             raise IllegalActionError(
@@ -635,3 +650,10 @@ class VecGame:
                 int(a[g]),
             )
         return a
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """A view of ``a`` that cannot be written through."""
+    v = a.view()
+    v.flags.writeable = False
+    return v

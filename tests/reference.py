@@ -124,24 +124,26 @@ MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
 
 
+def _mix64(z):
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    return z ^ (z >> 31)
+
+
 class SplitMix64:
     def __init__(self, state):
         self.state = state & MASK64
 
     @classmethod
-    def for_game(cls, seed, index):
-        """Game number ``index`` of a run seeded ``seed``."""
-        rng = cls(seed * MIX2 + index * GOLDEN)
-        rng.next_u64()
-        rng.next_u64()
-        return rng
+    def for_game(cls, seed, index, stream=0):
+        """The ``stream`` stream (0: the game's own) of game number ``index`` of a run seeded
+        ``seed``: the index-th output of a splitmix64 keyed by (seed, stream)."""
+        key = _mix64(_mix64(seed & MASK64) ^ ((stream + MIX1) & MASK64))
+        return cls(_mix64((key + (index + 1) * GOLDEN) & MASK64))
 
     def next_u64(self):
         self.state = (self.state + GOLDEN) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * MIX1) & MASK64
-        z = ((z ^ (z >> 27)) * MIX2) & MASK64
-        return z ^ (z >> 31)
+        return _mix64(self.state)
 
     def below(self, n):
         """A random int in [0, n): the top 31 bits modulo n."""

@@ -5,7 +5,8 @@ Layers, lowest first (a module may import its own layer or a lower one, never a 
     data       cards                                what the game is made of
     engine     engine/*                             kernels over the state record; what plays
                                                     (kingdoms: the cards the engine implements)
-    faces      names, shaping, vector, game         Python faces of the engine; take BotTables
+    faces      names, checks, shaping, vector,      Python faces of the engine; take BotTables
+               records, game
     agents     agents/*  (dominion_env.agents)      bot language and library
     analysis   analysis/*                           arena, tournaments, ratings, reports
     top        envs/*, cli, train/* (dominion_env.train)
@@ -40,9 +41,11 @@ LAYERS = [
         "faces",
         (
             "dominion_env.names",
+            "dominion_env.checks",
             "dominion_env.shaping",
             "dominion_env.snapshot",
             "dominion_env.vector",
+            "dominion_env.records",
             "dominion_env.game",
         ),
     ),

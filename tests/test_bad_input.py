@@ -200,12 +200,12 @@ def test_bad_phase_name():
 @pytest.mark.parametrize(
     "kw,match",
     [
-        (dict(actions=-1), "actions must be a non-negative int"),
-        (dict(buys=1.5), "buys must be a non-negative int"),
-        (dict(coins=-3), "coins must be a non-negative int"),
-        (dict(turn_player=2), "turn_player must be 0..1"),
+        (dict(actions=-1), r"actions must be an int 0\.\.10000, got -1"),
+        (dict(buys=1.5), r"buys must be an int 0\.\.10000, got 1\.5"),
+        (dict(coins=-3), r"coins must be an int 0\.\.10000, got -3"),
+        (dict(turn_player=2), r"turn_player must be an int 0\.\.1, got 2"),
         (dict(hands={2: ["Copper"]}), "player must be 0..1"),
-        (dict(turns_taken=[1, 2, 3]), "turns_taken needs 2 values"),
+        (dict(turns_taken=[1, 2, 3]), "turns_taken must be a list of 2 ints"),
         (dict(hands={0: {"Copper": 0}}), "must be a positive int"),
         (dict(hands={0: {"Copper": -2}}), "must be a positive int"),
         (dict(supply={"Copper": -1}), "must be a positive int"),
@@ -213,7 +213,7 @@ def test_bad_phase_name():
 )
 def test_bad_scenario_values(kw, match):
     g = game()
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises((TypeError, ValueError), match=match):  # TypeError: not an int at all
         g.set_scenario(**kw)
 
 
@@ -258,7 +258,7 @@ def test_deck_must_be_ordered():
         (dict(turn_limit=0), "turn_limit must be a positive int"),
         (dict(first_player=2), "first_player must be None or 0..1"),
         (dict(autoplay_treasures=1), "autoplay_treasures must be True or False"),
-        (dict(seed=-1), "seed must be a non-negative int"),
+        (dict(seed=-1), r"seed must be an int 0\.\.2\*\*63-1, got -1"),
     ],
 )
 def test_bad_game_options(kw, match):

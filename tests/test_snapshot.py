@@ -20,7 +20,7 @@ import pytest
 
 from dominion_env import Game, VecGame
 from dominion_env.agents import compile_bots
-from dominion_env.snapshot import FIXED, LOG, STATE, WORK, Snapshot
+from dominion_env.snapshot import FIXED, LOG, STATE, VIEWS, WORK, Snapshot, _view_paths
 
 STEPS = 1200
 EXPERT = compile_bots(["Random"])  # draws from the expert stream at every call
@@ -274,14 +274,17 @@ def test_snapshot_is_read_only_and_pickles_small():
 
 def arrays_held(vec: VecGame) -> set[str]:
     """The attribute path of every array a VecGame holds (and the NamedTuples and objects it
-    holds hold); the snapshot module's own caches left out."""
+    holds hold, dicts too); the snapshot module's caches and the views of VIEWS (checked
+    apart) left out."""
     out = set()
     for name, value in vars(vec).items():
-        if name.startswith("_snapshot"):
+        if name.startswith("_snapshot") or name == VIEWS:
             continue
         if isinstance(value, np.ndarray):
             out.add(name)
         items = value._asdict().items() if hasattr(value, "_fields") else None
+        if isinstance(value, dict):
+            items = value.items()
         if items is None and hasattr(value, "__dict__") and not isinstance(value, type):
             items = vars(value).items()
         for field, v in items or ():
@@ -299,6 +302,7 @@ def test_every_array_of_a_vecgame_is_saved_shared_or_work_space():
     vec.snapshot()
     listed = set(STATE) | set(WORK) | set(FIXED) | {LOG}
     assert arrays_held(vec) == listed
+    assert set(_view_paths(vec).values()) <= listed  # raises on a view of an unlisted array
     assert not (set(STATE) & set(WORK) or set(STATE) & set(FIXED) or set(WORK) & set(FIXED))
     # and a clone shares exactly the fixed ones
     twin = vec.clone()
@@ -347,3 +351,34 @@ def test_clone_and_restore_work_without_the_jit():
         cwd=Path(__file__).resolve().parents[1],
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_game_restore_puts_back_the_games_own_attributes():
+    """A Game's seed, game number and scenario flag belong to the game: a record taken after
+    a restore is the restored game's, and a scenario set after the snapshot is undone."""
+    g = Game("First Game", seed=7, game_index=3)
+    g.step(int(np.flatnonzero(g.action_mask)[0]))
+    snap = g.snapshot()
+    record = g.record()
+    g.reset(seed=8)
+    g.set_scenario(hands={0: ["Village"]})
+    g.restore(snap)
+    assert (g.seed, g.game_index, g._scenario) == (7, 3, False)
+    assert g.record() == record
+    vec_snap = g._vec.snapshot()
+    with pytest.raises(ValueError, match="a VecGame's"):
+        g.restore(vec_snap)
+
+
+def test_views_handed_out_are_of_the_clones_and_unpickled_arrays():
+    """The read-only arrays a VecGame returns are views of its own buffers: a clone's and an
+    unpickled VecGame's must show their own games, not the original's."""
+    vec = VecGame(**CONFIGS["pool+shaping"])
+    vec.reset(seed=3)
+    for other in (vec.clone(), pickle.loads(pickle.dumps(vec))):
+        assert shown(other) == shown(vec)
+        play(other, 3)
+        assert np.shares_memory(other.observation, other.buffers.obs)
+        assert not np.shares_memory(other.observation, vec.buffers.obs)
+        assert not other.observation.flags.writeable
+        assert shown(other) != shown(vec)

@@ -17,10 +17,23 @@ from dominion_env.agents import compile_bots, get_bot  # noqa: E402
 from dominion_env.analysis.arena import play_games, summarize  # noqa: E402
 from dominion_env.analysis.mixed import play_mixed  # noqa: E402
 from dominion_env.cli import main as cli  # noqa: E402
-from dominion_env.engine.observation import obs_bounds, obs_scale, obs_size  # noqa: E402
+from dominion_env.engine.layout import NUM_ACTIONS  # noqa: E402
+from dominion_env.engine.observation import (  # noqa: E402
+    PIECE_NAMES,
+    obs_bounds,
+    obs_offsets,
+    obs_scale,
+    obs_size,
+)
 from dominion_env.shaping import VPShaping, vp_potential  # noqa: E402
 from dominion_env.train.evaluate import evaluate  # noqa: E402
-from dominion_env.train.policy import Agent, AgentInfo, PolicyNet, load_agent  # noqa: E402
+from dominion_env.train.policy import (  # noqa: E402
+    Agent,
+    AgentInfo,
+    PolicyNet,
+    load_agent,
+    save_agent,
+)
 from dominion_env.train.ppo import TrainConfig, Trainer, train  # noqa: E402
 from dominion_env.train.seats import PolicySeats  # noqa: E402
 
@@ -251,6 +264,27 @@ def test_shipped_agents_load_and_play():
         assert agent.name == name
         rows = evaluate(agent, "Big Money", games=50, players=agent.info.players)
         assert rows[0]["games"] == 50
+
+
+def test_an_agent_saved_for_a_shorter_observation_plays_as_it_did(tmp_path):
+    """The layout only grows at its end: an agent saved before the public pieces (the shipped
+    ones) loads with zero weights for them and computes exactly what it computed."""
+    players = 2
+    old = int(obs_offsets(players)[PIECE_NAMES.index("public_hand")])  # the layout before them
+    net = PolicyNet(old, (16,))
+    save_agent(net, AgentInfo(name="old", players=players, hidden=(16,)), tmp_path / "old.pt")
+    agent = load_agent(tmp_path / "old.pt")
+    obs = np.random.default_rng(0).random((8, obs_size(players))).astype(np.float32)
+    mask = torch.ones((8, NUM_ACTIONS), dtype=torch.bool)
+    with torch.no_grad():
+        logits, value = net(torch.from_numpy(obs[:, :old]), mask)
+        logits2, value2 = agent.net(torch.from_numpy(obs), mask)
+    torch.testing.assert_close(logits2, logits)
+    torch.testing.assert_close(value2, value)
+    big = PolicyNet(obs_size(players) + 1, (16,))
+    save_agent(big, AgentInfo(name="new", players=players, hidden=(16,)), tmp_path / "new.pt")
+    with pytest.raises(ValueError, match="newer"):
+        load_agent(tmp_path / "new.pt")
 
 
 @pytest.mark.parametrize("scaled", [False, True])

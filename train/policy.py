@@ -140,5 +140,23 @@ def load_agent(name_or_path, greedy: bool = True) -> Agent:
         raise ValueError(f"{path} is not a saved agent (format {FORMAT})")
     info = AgentInfo(**{**data["info"], "hidden": tuple(data["info"]["hidden"])})
     net = PolicyNet(obs_size(info.players), info.hidden)
-    net.load_state_dict(data["state_dict"])
+    net.load_state_dict(widen_inputs(data["state_dict"], obs_size(info.players), path))
     return Agent(net, info, greedy)
+
+
+def widen_inputs(state_dict: dict, obs_dim: int, path) -> dict:
+    """The weights of a network saved for a shorter observation, read by this one: the
+    observation layout only grows at its end (``engine.observation``), so the appended
+    entries get zero weights and the network computes what it computed when it was saved."""
+    first = state_dict["trunk.0.weight"]
+    saved = first.shape[1]
+    if saved > obs_dim:
+        raise ValueError(
+            f"{path} was saved for observations of size {saved}, larger than this version's "
+            f"{obs_dim}: it comes from a newer dominion_env"
+        )
+    if saved == obs_dim:
+        return state_dict
+    wide = torch.zeros((first.shape[0], obs_dim), dtype=first.dtype)
+    wide[:, :saved] = first
+    return {**state_dict, "trunk.0.weight": wide}

@@ -2,6 +2,12 @@
 
 ``play_games`` runs whole games inside one prange kernel (no Python per decision). Game i of a
 run seeded ``seed`` is the same game whatever the chunk size or thread count.
+
+``record_games`` keeps chosen games of a run as records (``dominion_env.records``) without
+slowing the run: afterwards it deals each again through ``Game`` (game i of the seed, seat 0
+first, the same turn limit) and lets the same bots answer every decision from the same
+stream (game i's ``STREAM_BOTS`` stream, as ``play_bots_kernel`` seeds it), then
+checks that the re-played game ended as the compiled one did (rewards, turns, status).
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from ..cards import NUM_CARDS, TABLE, check_players
 from ..engine.batch import play_bots_kernel
 from ..engine.config import make_config, make_setup
 from ..engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, new_state
+from ..engine.zones import STREAM_BOTS, seed_game
+from ..game import Game
 
 
 @dataclass
@@ -97,6 +105,52 @@ def play_games(
         if progress is not None:
             progress(n)
     return GameResults(seat_bot, reward, turns, status)
+
+
+def record_games(
+    bot_table,
+    names: list[str],
+    results: GameResults,
+    games,
+    players: int = 2,
+    kingdom="random",
+    *,
+    seed: int = 0,
+    turn_limit: int = 100,
+    meta: dict | None = None,
+) -> list[dict]:
+    """Records of games ``games`` (indices into ``results``) of the ``play_games`` run that
+    made ``results`` with ``bot_table`` (bot b named ``names[b]``), the same ``players``,
+    ``kingdom``, ``seed`` and ``turn_limit``; see the module docstring. Each record's meta
+    holds ``meta`` and the game's number. Raises RuntimeError if a re-played game ends
+    otherwise than the compiled one (which would be an engine bug)."""
+    idx = [int(i) for i in games]
+    bad = [i for i in idx if not 0 <= i < results.turns.shape[0]]
+    if bad:
+        raise ValueError(f"games {bad} are not in the run (0..{results.turns.shape[0] - 1})")
+    out = []
+    g = Game(kingdom, players, seed, first_player=0, turn_limit=turn_limit)
+    rng = np.zeros(1, np.uint64)
+    for i in idx:
+        g.reset(seed, i)
+        seed_game(rng, 0, seed, i, STREAM_BOTS)
+        seats = results.seat_bot[i]
+        while not g.done:
+            g.step(g.bot_action_id(bot_table, int(seats[g.current_player]), rng))
+        status = TERMINATED if g.terminated else TRUNCATED
+        if (
+            not np.array_equal(g.rewards, results.reward[i])
+            or int(g.turn["turn_number"]) != int(results.turns[i])
+            or status != int(results.status[i])
+        ):
+            raise RuntimeError(
+                f"game {i} of seed {seed} re-played through Game ended with rewards "
+                f"{g.rewards.tolist()} after {g.turn['turn_number']} turns, the compiled run "
+                f"with {results.reward[i].tolist()} after {int(results.turns[i])}"
+            )
+        players_ = [{"kind": "bot", "name": names[int(b)]} for b in seats]
+        out.append(g.record(players_, meta={**(meta or {}), "game": i}))
+    return out
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -59,6 +59,8 @@ class TournamentResult:
     total_games: int
     sampled: bool = False
     notes: list[str] = field(default_factory=list)
+    records: list[dict] = field(default_factory=list)  # games kept (run_tournament's
+    #                                                    record_games), meta: table and game
 
     # -- derived numbers --------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.layout import TERMINATED, TRUNCATED
 from .arena import play_games
+from .arena import record_games as record_arena_games
 from .mixed import is_policy, play_mixed
 from .planning import (
     DEFAULT_MAX_TABLES,
@@ -115,6 +116,7 @@ def run_tournament(
     prior: float = 1.0,
     progress=False,
     chunk: int = 16384,
+    record_games: int = 0,
 ) -> TournamentResult:
     """Play a round robin between ``bots`` (``agents.Bot`` objects or library names) and rate them.
 
@@ -122,12 +124,16 @@ def run_tournament(
     (each table on ``kingdom_for`` its bots), "random", a recommended set name, 10 card names or
     a comma-separated string of them. ``progress``: True for a tqdm bar, or a callable taking a
     number of games just played. What every number means: the docstrings of this module and
-    of ``planning``, ``rating`` and ``report``."""
+    of ``planning``, ``rating`` and ``report``. ``record_games``: keep the first this many
+    games of every bot table as records (``arena.record_games``; meta: the table's index in
+    ``tables`` and the game's number) in the result's ``records``; tables with a trained
+    agent are not recorded (a note says so)."""
     players = check_players(players)
     _check_int("games", games)
     _check_int("seed", seed, low=0)
     _check_int("turn_limit", turn_limit)
     _check_int("max_tables", max_tables)
+    _check_int("record_games", record_games, low=0)
     bots = resolve_bots(bots)
     n = len(bots)
     if n < players:
@@ -167,9 +173,12 @@ def run_tournament(
     elif callable(progress):
         update = progress
     start = time.perf_counter()
+    kept: list[dict] = []
+    unrecorded = 0
     try:
         for ids, rec in plan.to_play:
-            if policies.isdisjoint(ids.tolist()):
+            bots_only = policies.isdisjoint(ids.tolist())
+            if bots_only:
                 res = play_games(
                     bot_table,
                     per_table,
@@ -193,6 +202,20 @@ def run_tournament(
                     chunk=per_table,
                     progress=update,
                 )
+            if record_games and bots_only:
+                kept += record_arena_games(
+                    bot_table,
+                    names,
+                    res,
+                    range(min(record_games, per_table)),
+                    players,
+                    rec.kingdom,
+                    seed=rec.seed,
+                    turn_limit=turn_limit,
+                    meta={"command": "tournament", "table": plan.tables.index(rec)},
+                )
+            elif record_games:
+                unrecorded += 1
             by_bot = np.take_along_axis(res.reward, inverse, axis=1)  # (G, P) reward per bot
             trunc = res.status == TRUNCATED
             if not ((res.status == TERMINATED) | trunc).all():
@@ -214,6 +237,8 @@ def run_tournament(
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - start
+    if unrecorded:
+        notes.append(f"{unrecorded} table(s) with a trained agent: their games are not recorded")
 
     rated = elo_ratings(w_mat + 0.5 * t_mat, prior=prior)
     unrated = [names[i] for i in range(n) if not np.isfinite(rated.strength[i])]
@@ -247,4 +272,5 @@ def run_tournament(
         total_games=total,
         sampled=plan.sampled,
         notes=notes,
+        records=kept,
     )

@@ -37,6 +37,7 @@ from .layout import (
     REACTED,
     REACTION_CARDS,
     REVEAL_BITS,
+    SEEN_ALL,
     UNAFFECTED,
     ZONE_HAND,
 )
@@ -107,7 +108,10 @@ def reaction_step(r, T, cfg, f):
                 if REACTION_CARDS[k] == a:
                     word, shift = _reveal_slot(d, k)
                     r.game[word] += 1 << shift
-            log_event(r, cfg, EV_REACT, d, a, 1)
+                    # the revealed copies stay in hand, known to all (each copy shows once)
+                    if r.pub_hand[d, a] < _reveals(r, d, k):
+                        r.pub_hand[d, a] = _reveals(r, d, k)
+            log_event(r, cfg, EV_REACT, d, a, 1, SEEN_ALL)
             return d, a  # then ask the same player again: another Reaction may follow
     while r.frame[f, R0] < P:
         d = (attacker + r.frame[f, R0]) % P

@@ -24,7 +24,9 @@ it checks:
                   the record's player count, must itself be 2..MAX_PLAYERS).
 ``negative``      no count is negative: zone counts, Supply and trash piles, draw pile sizes
                   (which must also fit the deck array), turns taken, and the turn's Actions,
-                  Buys, $, cost reduction and Actions played.
+                  Buys, $, cost reduction and Actions played; the public record keeps within
+                  what it records: publicly known top cards within the owner's known ones
+                  (within the pile), publicly known hand cards within the hand.
 ``not_ended``     the game ended (terminated by the rules or truncated by the turn limit) within
                   ``max_decisions`` decisions.
 ``reward``        when it ends: a terminated game has either one +1 and -1 for everyone else, or
@@ -40,8 +42,8 @@ test can break a position on purpose and see the right check fire.
 
 Record g plays game number ``first_index + g`` of the run seeded ``seed``: the same game, with the
 same random actions, as row ``first_index + g`` of ``VecGame(..., autoreset=False)`` reset with
-``seed`` and stepped with ``VecGame.random_actions()`` (the policy stream is seeded with
-``seed ^ batch.POLICY_SEED_SALT``), so a failing game can be replayed outside the audit.
+``seed`` and stepped with ``VecGame.random_actions()`` (the policy's stream is the run's
+``STREAM_POLICY`` stream for that game), so a failing game can be replayed outside the audit.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cards import COPPER, ESTATE, KINGDOM_SIZE, NUM_CARDS, TABLE, check_players
-from .batch import POLICY_SEED_SALT, new_game
+from .batch import new_game
 from .bots import random_action
 from .config import make_config, make_setup
 from .jit import kernel, njit, prange
@@ -65,11 +67,13 @@ from .layout import (
     DEC_KIND,
     DEC_PLAYER,
     DECK_LEN,
+    HAND,
     IN_SUPPLY,
     KNOWN_TOP,
     NUM_ACTIONS,
     NUM_DECISIONS,
     PLAYERS,
+    PUBLIC_TOP,
     RUNNING,
     STATUS,
     SUPPLY,
@@ -82,7 +86,7 @@ from .layout import (
     new_state,
 )
 from .machine import resolve
-from .zones import seed_game
+from .zones import STREAM_GAME, STREAM_POLICY, seed_game
 
 C = NUM_CARDS
 BASIC_CARDS = 7  # card ids 0..6 are the basic cards, always in the Supply
@@ -186,8 +190,12 @@ def _check_cards(r, expected, work):
     for p in range(S):
         lowest = min(lowest, r.player[p, TURNS_TAKEN])
         n = r.player[p, DECK_LEN]
-        # the known top cards and the unknown rest of the deck are counts too
-        lowest = min(lowest, r.player[p, KNOWN_TOP], n - r.player[p, KNOWN_TOP])
+        # the known top cards and the unknown rest of the deck are counts too, and so are the
+        # publicly known top cards (among the owner's known ones) and the rest of the known
+        known, public = r.player[p, KNOWN_TOP], r.player[p, PUBLIC_TOP]
+        lowest = min(lowest, known, n - known, public, known - public)
+        for c in range(C):  # the publicly known cards of a hand are in it
+            lowest = min(lowest, r.pub_hand[p, c], r.zone[p, HAND, c] - r.pub_hand[p, c])
         if n < 0 or n > K:  # a broken size: do not read outside the deck array
             lowest = -1  # reported under "negative" as well
             conserved = False
@@ -301,11 +309,11 @@ def _record(violations, first_bad, g, bad, decision):
 
 
 @kernel
-def audit_random_games(s, T, cfg, setup, buf, seed, policy_seed, first_index, max_decisions):
+def audit_random_games(s, T, cfg, setup, buf, seed, first_index, max_decisions):
     """Play and audit one random game per record of s (see the module docstring).
 
     Record g plays game number first_index + g of the run seeded ``seed``; the random policy
-    draws from buf.policy_rng[g], seeded with ``policy_seed``. Results go to buf's rows g.
+    draws from buf.policy_rng[g], the game's STREAM_POLICY stream. Results go to buf's rows g.
     """
     # Take the arrays out of the tuple before the parallel loop: with parallel=True, writes
     # through ``buf.x[g] = ...`` inside a prange body are silently lost (numba issues #5872,
@@ -315,8 +323,8 @@ def audit_random_games(s, T, cfg, setup, buf, seed, policy_seed, first_index, ma
     decisions, status, turns = buf.decisions, buf.status, buf.turns
     for g in prange(s.shape[0]):
         r = s[g]
-        seed_game(r.rng, 0, seed, first_index + g)  # the game's own stream, as VecGame.reset
-        seed_game(policy_rng, g, policy_seed, first_index + g)  # the policy's stream
+        seed_game(r.rng, 0, seed, first_index + g, STREAM_GAME)  # as VecGame.reset
+        seed_game(policy_rng, g, seed, first_index + g, STREAM_POLICY)  # as random_actions
         violations[g, :] = 0
         first_bad[g] = -1
         new_game(r, T, cfg, setup, mask[g], scratch[g])  # runs to the first decision
@@ -393,7 +401,6 @@ def audit(
             setup,
             buf,
             int(seed),
-            int(seed) ^ POLICY_SEED_SALT,
             start,
             int(max_decisions),
         )

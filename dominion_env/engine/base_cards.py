@@ -108,7 +108,6 @@ from .layout import (
     DECK_LEN,
     DISCARD,
     EV_DISCARD,
-    EV_DRAW,
     EV_GAIN,
     EV_SET_ASIDE,
     FR_CARD,
@@ -121,9 +120,11 @@ from .layout import (
     OPTION0,
     PASS,
     PLAYERS,
+    PUBLIC_TOP,
     R0,
     R1,
     R2,
+    SEEN_ALL,
     TRASH,
     UNAFFECTED,
     UNIVERSE_LEN,
@@ -136,12 +137,18 @@ from .zones import (
     current_cost,
     discard_zone,
     draw,
+    draw_one,
     empty_piles,
+    enter_hand,
     gain,
     gain_to_deck,
+    leave_hand,
     log_event,
+    look_top,
     move,
+    reveal_hand,
     reveal_top,
+    seen_by,
     take_top,
     topdeck_card,
     trash_card,
@@ -209,7 +216,7 @@ def harbinger(r, T, cfg, f):
         return
     a = r.game[ANSWER]
     if a != PASS:
-        topdeck_card(r, cfg, p, a, DISCARD)
+        topdeck_card(r, cfg, p, a, DISCARD, seen_by(p))  # looked through, not revealed
     pop_frame(r)
 
 
@@ -246,7 +253,7 @@ def vassal(r, T, cfg, f):
             pop_frame(r)
             return
         r.zone[p, DISCARD, c] += 1
-        log_event(r, cfg, EV_DISCARD, p, c, 1)
+        log_event(r, cfg, EV_DISCARD, p, c, 1, SEEN_ALL)
         if not T[c, TYPES] & ACTION:
             pop_frame(r)
             return
@@ -301,7 +308,7 @@ def bureaucrat(r, T, cfg, f):
     if step == 2:
         a = r.game[ANSWER]
         if a != PASS:
-            topdeck_card(r, cfg, current_victim(r, f, p), a, HAND)
+            topdeck_card(r, cfg, current_victim(r, f, p), a, HAND, SEEN_ALL)  # revealed
     while True:
         v = next_victim(r, f, p)
         if v < 0:
@@ -310,7 +317,7 @@ def bureaucrat(r, T, cfg, f):
         if has_type_in_hand(r, T, v, VICTORY):
             ask_card(r, f, 2, DEC_TOPDECK, v, BUREAUCRAT, ZONE_HAND, VICTORY, 0, COST_ANY_HI, 0)
             return
-        # a hand with no Victory card is revealed: nothing to do but show it (public anyway)
+        reveal_hand(r, cfg, v)  # a hand with no Victory card is revealed
 
 
 @njit
@@ -421,7 +428,7 @@ def throne_room(r, T, cfg, f):
             return
         r.frame[f, R0] = a
         r.frame[f, R1] = 0
-        r.zone[p, HAND, a] -= 1
+        leave_hand(r, p, a, SEEN_ALL)
         r.zone[p, IN_PLAY, a] += 1
         r.frame[f, FR_STEP] = 2
         play_card(r, T, cfg, p, a)
@@ -503,11 +510,9 @@ def library(r, T, cfg, f):
     if r.frame[f, FR_STEP] == 1 and r.game[ANSWER] == OPTION0:
         move(r, cfg, p, r.frame[f, R0], HAND, ASIDE, EV_SET_ASIDE)
     while zone_size(r, p, HAND) < 7:
-        c = take_top(r, cfg, p)
+        c = draw_one(r, cfg, p)
         if c < 0:
             break
-        r.zone[p, HAND, c] += 1
-        log_event(r, cfg, EV_DRAW, p, c, 1)
         if T[c, TYPES] & ACTION:
             r.frame[f, R0] = c
             r.frame[f, FR_STEP] = 1
@@ -547,8 +552,8 @@ def sentry(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
     step = r.frame[f, FR_STEP]
     if step == 0:
-        r.frame[f, R0] = reveal_top(r, cfg, p)
-        r.frame[f, R1] = reveal_top(r, cfg, p) if r.frame[f, R0] >= 0 else -1
+        r.frame[f, R0] = look_top(r, cfg, p)
+        r.frame[f, R1] = look_top(r, cfg, p) if r.frame[f, R0] >= 0 else -1
     elif step == 1 or step == 2:  # the answer about card R0 (step 1) or R1 (step 2)
         c = r.frame[f, R0 + step - 1]
         a = r.game[ANSWER]
@@ -557,7 +562,7 @@ def sentry(r, T, cfg, f):
         elif a == OPTION0 + 1:
             move(r, cfg, p, c, ASIDE, DISCARD, EV_DISCARD)
     elif step == 3:
-        topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE)
+        topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE, seen_by(p))
     if step <= 1:
         c = r.frame[f, R0 + step]
         if c >= 0:
@@ -575,7 +580,7 @@ def sentry(r, T, cfg, f):
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         while r.zone[p, ASIDE, c] > 0:
-            topdeck_card(r, cfg, p, c, ASIDE)
+            topdeck_card(r, cfg, p, c, ASIDE, seen_by(p))
     pop_frame(r)
 
 
@@ -614,7 +619,7 @@ def artisan(r, T, cfg, f):
         return
     a = r.game[ANSWER]
     if a != PASS:
-        topdeck_card(r, cfg, p, a, HAND)
+        topdeck_card(r, cfg, p, a, HAND, seen_by(p))
     pop_frame(r)
 
 
@@ -655,6 +660,7 @@ def chancellor(r, T, cfg, f):
             r.deck_count[p, c] = 0
         r.player[p, DECK_LEN] = 0
         r.player[p, KNOWN_TOP] = 0
+        r.player[p, PUBLIC_TOP] = 0
     pop_frame(r)
 
 
@@ -687,7 +693,7 @@ def spy(r, T, cfg, f):
         if r.game[ANSWER] == OPTION0:
             move(r, cfg, o, c, ASIDE, DISCARD, EV_DISCARD)
         else:
-            topdeck_card(r, cfg, o, c, ASIDE)
+            topdeck_card(r, cfg, o, c, ASIDE, SEEN_ALL)  # revealed, put back in view
     while True:
         r.frame[f, R0] += 1
         k = r.frame[f, R0]
@@ -736,7 +742,7 @@ def thief(r, T, cfg, f):
             c = r.frame[f, R1]
             r.pile[TRASH, c] -= 1
             r.zone[p, DISCARD, c] += 1
-            log_event(r, cfg, EV_GAIN, p, c, 1)
+            log_event(r, cfg, EV_GAIN, p, c, 1, SEEN_ALL)
     while True:
         v = next_victim(r, f, p)
         if v < 0:
@@ -778,7 +784,7 @@ def adventurer(r, T, cfg, f):
             break
         if T[c, TYPES] & TREASURE:
             r.zone[p, ASIDE, c] -= 1
-            r.zone[p, HAND, c] += 1
+            enter_hand(r, p, c, SEEN_ALL)
             found += 1
     discard_zone(r, cfg, p, ASIDE)
     pop_frame(r)

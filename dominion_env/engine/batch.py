@@ -19,12 +19,18 @@ from .jit import kernel, njit, prange, prefetch_bytes
 from .layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS, TERMINATED, TRUNCATED, TURN_NUMBER
 from .machine import advance, resolve, setup_game, setup_scenario
 from .observation import write_observation
-from .zones import below, next_u64, seed_game, victory_points
+from .zones import (
+    STREAM_BOTS,
+    STREAM_GAME,
+    STREAM_OPPONENTS,
+    STREAM_POLICY,
+    below,
+    next_u64,
+    seed_game,
+    victory_points,
+)
 
-POLICY_SEED_SALT = 0x5EED  # VecGame.random_actions' stream is not the game's own stream
 PREFETCH_AHEAD = 3  # the step starts loading what the game this many rows ahead needs
-OPPONENT_SEED_SALT = 0x0BB0  # the opponents' stream is not the game's own stream
-BOT_SEED_OFFSET = 1  # game i of a run seeded s: its bots' stream is game i of the run s + 1
 POOL_BITS = 53  # an opponent pool's draw: a 53-bit integer against cumulative thresholds
 _POOL_SHIFT = np.uint64(64 - POOL_BITS)
 
@@ -186,12 +192,12 @@ def _start_game(r, g, T, cfg, setup, buf, opp):
 
 
 @njit(inline="always")
-def _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp):
+def _reset_game(s, g, T, cfg, setup, buf, seed, index, write_obs, opp):
     r = s[g]
-    seed_game(r.rng, 0, seed, g)
+    seed_game(r.rng, 0, seed, index, STREAM_GAME)
     buf.learner[g] = -1
     if opp.enabled:
-        seed_game(opp.rng, g, seed ^ OPPONENT_SEED_SALT, g)
+        seed_game(opp.rng, g, seed, index, STREAM_OPPONENTS)
     _start_game(r, g, T, cfg, setup, buf, opp)
     for p in range(buf.reward.shape[1]):
         buf.reward[g, p] = 0.0
@@ -250,25 +256,51 @@ def _step_game(s, g, T, cfg, setup, buf, action, autoreset, write_obs, opp):
 
 @njit
 def _reset_or_step(
-    s, g, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seed
+    s,
+    g,
+    T,
+    cfg,
+    setup,
+    buf,
+    actions,
+    autoreset,
+    write_obs,
+    opp,
+    policy_rng,
+    expert_rng,
+    seed,
+    first_index,
 ):
     if seed >= 0:
-        _reset_game(s, g, T, cfg, setup, buf, seed, write_obs, opp)
-        _seed_row(policy_rng, g, seed ^ POLICY_SEED_SALT)
-        _seed_row(expert_rng, g, seed + BOT_SEED_OFFSET)
+        index = first_index + g
+        _reset_game(s, g, T, cfg, setup, buf, seed, index, write_obs, opp)
+        seed_game(policy_rng, g, seed, index, STREAM_POLICY)
+        seed_game(expert_rng, g, seed, index, STREAM_BOTS)
     else:
         _step_game(s, g, T, cfg, setup, buf, actions[g], autoreset, write_obs, opp)
 
 
 @kernel
 def batch_kernel(
-    s, T, cfg, setup, buf, actions, autoreset, write_obs, opp, policy_rng, expert_rng, seed
+    s,
+    T,
+    cfg,
+    setup,
+    buf,
+    actions,
+    autoreset,
+    write_obs,
+    opp,
+    policy_rng,
+    expert_rng,
+    seed,
+    first_index,
 ):
-    """VecGame's reset (seed >= 0: every game anew, game g = game number g of the run seeded
-    ``seed``, the random policy's streams policy_rng seeded from ``seed ^ POLICY_SEED_SALT``
-    and the expert bots' streams expert_rng as play_bots_kernel seeds its bots' for game g)
-    or step (seed = -1: answer actions[g] in each game g). One kernel for both: each kernel
-    compiles the whole engine into its own machine code (~8 s cold)."""
+    """VecGame's reset (seed >= 0: every game anew, game g = game number first_index + g of
+    the run seeded ``seed``, the random policy's streams policy_rng the games' STREAM_POLICY
+    streams and the expert bots' streams expert_rng as play_bots_kernel seeds its bots' for
+    that game number) or step (seed = -1: answer actions[g] in each game g). One kernel for
+    both: each kernel compiles the whole engine into its own machine code (~8 s cold)."""
     for g in prange(s.shape[0]):
         _reset_or_step(
             s,
@@ -284,6 +316,7 @@ def batch_kernel(
             policy_rng,
             expert_rng,
             seed,
+            first_index,
         )
 
 
@@ -301,11 +334,6 @@ def first_bad_action(s, mask, actions):
         if a >= 0 and not mask[g, a]:
             return g, 2
     return -1, 0
-
-
-@njit
-def _seed_row(rng, g, seed):
-    seed_game(rng, g, seed, g)
 
 
 @njit
@@ -341,8 +369,8 @@ def _play_bot_game(
     s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
 ):
     r = s[g]
-    seed_game(r.rng, 0, seed, first_index + g)
-    seed_game(bot_rng, g, seed + BOT_SEED_OFFSET, first_index + g)
+    seed_game(r.rng, 0, seed, first_index + g, STREAM_GAME)
+    seed_game(bot_rng, g, seed, first_index + g, STREAM_BOTS)
     new_game(r, T, cfg, setup, mask[g], scratch[g])
     while r.game[STATUS] == RUNNING:
         b = seat_bot[g, r.game[DEC_PLAYER]]

@@ -63,6 +63,11 @@ def make_setup(players: int, kingdom, pool=None) -> Setup:
     if isinstance(kingdom, str) and kingdom == "random":
         pool_ids = np.array(sorted(ID[n] for n in check_pool(pool)), dtype=np.int64)
         return Setup(pool_ids[:KINGDOM_SIZE].copy(), pool_ids, 1, sizes)
+    if pool is not None:
+        raise ValueError(
+            f"pool is the cards a random kingdom is drawn from: give it with kingdom='random' "
+            f"only (kingdom={kingdom!r} would ignore it), got pool={pool!r}"
+        )
     names = resolve_kingdom(kingdom)
     ids = np.array(sorted(ID[n] for n in names), dtype=np.int64)
     return Setup(ids, ids.copy(), 0, sizes)

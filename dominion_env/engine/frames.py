@@ -55,13 +55,14 @@ from .layout import (
     REACTED,
     REACTED_WORDS,
     REACTION_FRAME,
+    SEEN_ALL,
     SILVER_PLAYED,
     SP,
     UNAFFECTED,
     UNIVERSE_LEN,
     ZONE_NONE,
 )
-from .zones import draw, log_event
+from .zones import draw, leave_hand, log_event
 
 
 @njit
@@ -143,7 +144,7 @@ def play_card(r, T, cfg, p, c):
     push a frame for its special effect if it has one. Throne Room calls this twice. An Attack
     first opens the reaction window; its bonuses wait until the window closes."""
     r.game[ACTIONS_PLAYED] += 1
-    log_event(r, cfg, EV_PLAY, p, c, 1)
+    log_event(r, cfg, EV_PLAY, p, c, 1, SEEN_ALL)
     if T[c, TYPES] & ATTACK:
         # the reaction window comes before the Attack does anything (its bonuses included):
         # the card's frame waits at ATTACK_PENDING under the window's frame
@@ -172,7 +173,7 @@ def apply_vanilla(r, T, cfg, p, c):
 
 @njit
 def play_action_from_hand(r, T, cfg, p, c):
-    r.zone[p, HAND, c] -= 1
+    leave_hand(r, p, c, SEEN_ALL)
     r.zone[p, IN_PLAY, c] += 1
     play_card(r, T, cfg, p, c)
 
@@ -180,7 +181,7 @@ def play_action_from_hand(r, T, cfg, p, c):
 @njit
 def play_treasure(r, T, cfg, p, c):
     """Move Treasure c from p's hand into play and add its $ (with Merchant and Coppersmith)."""
-    r.zone[p, HAND, c] -= 1
+    leave_hand(r, p, c, SEEN_ALL)
     r.zone[p, IN_PLAY, c] += 1
     r.game[COINS] += T[c, COIN_VALUE]
     if c == COPPER:
@@ -188,7 +189,7 @@ def play_treasure(r, T, cfg, p, c):
     elif c == SILVER and not r.game[SILVER_PLAYED]:
         r.game[SILVER_PLAYED] = 1
         r.game[COINS] += r.game[MERCHANTS]
-    log_event(r, cfg, EV_PLAY, p, c, 1)
+    log_event(r, cfg, EV_PLAY, p, c, 1, SEEN_ALL)
 
 
 @njit

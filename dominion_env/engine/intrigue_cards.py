@@ -37,7 +37,8 @@ generic rule for their kind, ``bots.py``):
                     once under Throne Room) [you]
                     bot: trash it when its +$2 reaches $6 or $8
     Scout           revealed Victory cards go to hand; the rest are topdecked one at a time
-                    while two different cards remain (mandatory) [you]
+                    while two different cards remain (mandatory) [you]; in view, so every
+                    player knows them on top, in that order
     Minion          after the reaction window: option 0 = +$2, option 1 = discard your hand,
                     +4 Cards, and each victim with 5+ cards discards its hand and draws 4 [you]
                     bot: +$2 when another Minion can follow or the $2 reaches $6 or $8, else
@@ -99,6 +100,7 @@ from .layout import (
     DEC_TRASH,
     DISCARD,
     EV_DISCARD,
+    EV_PASS,
     EV_REVEAL,
     EV_TRASH,
     FR_CARD,
@@ -111,6 +113,7 @@ from .layout import (
     PLAYERS,
     R0,
     R1,
+    SEEN_ALL,
     SP,
     SUPPLY,
     TRASH,
@@ -125,11 +128,15 @@ from .zones import (
     current_cost,
     discard_zone,
     draw,
+    enter_hand,
     gain,
+    leave_hand,
     log_event,
     move,
     put_on_deck,
+    reveal_hand,
     reveal_top,
+    seen_by,
     take_top,
     topdeck_card,
     trash_card,
@@ -167,7 +174,7 @@ def courtyard(r, T, cfg, f):
         ask_card(r, f, 1, DEC_TOPDECK, p, COURTYARD, ZONE_HAND, 0, 0, COST_ANY_HI, 0)
         return
     if r.game[ANSWER] != PASS:
-        topdeck_card(r, cfg, p, r.game[ANSWER], HAND)
+        topdeck_card(r, cfg, p, r.game[ANSWER], HAND, seen_by(p))
     pop_frame(r)
 
 
@@ -209,7 +216,7 @@ def secret_chamber(r, T, cfg, f):
         if step == SC_REACTION_STEP:
             draw(r, cfg, p, 2)
         else:
-            topdeck_card(r, cfg, p, r.game[ANSWER], HAND)
+            topdeck_card(r, cfg, p, r.game[ANSWER], HAND, seen_by(p))
         if step == SC_REACTION_STEP + 2 or zone_size(r, p, HAND) == 0:
             pop_frame(r)
             return
@@ -253,7 +260,7 @@ def masquerade(r, T, cfg, f):
         r.frame[f, R0] = -1
     else:  # step 1: the pick of the player at offset R0 waits face down in its ASIDE zone
         o = (p + r.frame[f, R0]) % P
-        r.zone[o, HAND, r.game[ANSWER]] -= 1
+        leave_hand(r, o, r.game[ANSWER], _pass_seen(o, P))
         r.zone[o, ASIDE, r.game[ANSWER]] += 1
     while True:
         r.frame[f, R0] += 1
@@ -271,15 +278,24 @@ def masquerade(r, T, cfg, f):
             k = r.zone[o, ASIDE, c]
             if k > 0:
                 r.zone[o, ASIDE, c] = 0
-                r.zone[left, HAND, c] += k
+                for _ in range(k):
+                    enter_hand(r, left, c, _pass_seen(o, P))
                 r.masq_out[o, c] += k
                 r.masq_in[left, c] += k
+                log_event(r, cfg, EV_PASS, o, c, k, _pass_seen(o, P))
     ask_card(r, f, 3, DEC_TRASH, p, MASQUERADE, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
+
+
+@njit(inline="always")
+def _pass_seen(o, P):
+    """A card o passes is seen by o and the player on its left."""
+    return seen_by(o) | seen_by((o + 1) % P)
 
 
 @njit
 def shanty_town(r, T, cfg, f):
     p = r.frame[f, FR_PLAYER]
+    reveal_hand(r, cfg, p)
     if not has_type_in_hand(r, T, p, ACTION):
         draw(r, cfg, p, 2)
     pop_frame(r)
@@ -343,7 +359,7 @@ def swindler(r, T, cfg, f):
         if c < 0:
             continue
         r.pile[TRASH, c] += 1
-        log_event(r, cfg, EV_TRASH, v, c, 1)
+        log_event(r, cfg, EV_TRASH, v, c, 1, SEEN_ALL)
         cost = current_cost(r, T, c)
         ask_card(r, f, 2, DEC_GAIN, p, SWINDLER, ZONE_SUPPLY, 0, cost, cost, 0)
         r.game[DEC_TARGET] = v
@@ -366,11 +382,11 @@ def wishing_well(r, T, cfg, f):
     c = take_top(r, cfg, p)
     if c < 0:
         return
-    log_event(r, cfg, EV_REVEAL, p, c, 1)
+    log_event(r, cfg, EV_REVEAL, p, c, 1, SEEN_ALL)
     if c == r.game[ANSWER]:
-        r.zone[p, HAND, c] += 1
+        enter_hand(r, p, c, SEEN_ALL)
     else:
-        put_on_deck(r, p, c)
+        put_on_deck(r, p, c, SEEN_ALL)
 
 
 @njit
@@ -469,9 +485,9 @@ def scout(r, T, cfg, f):
                 break
             if T[c, TYPES] & VICTORY:
                 r.zone[p, ASIDE, c] -= 1
-                r.zone[p, HAND, c] += 1
-    else:
-        topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE)
+                enter_hand(r, p, c, SEEN_ALL)
+    else:  # revealed cards, put back one by one in view: their order is public
+        topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE, SEEN_ALL)
     kinds = 0
     for u in range(r.game[UNIVERSE_LEN]):
         if r.zone[p, ASIDE, r.universe[u]] > 0:
@@ -482,7 +498,7 @@ def scout(r, T, cfg, f):
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         while r.zone[p, ASIDE, c] > 0:
-            topdeck_card(r, cfg, p, c, ASIDE)
+            topdeck_card(r, cfg, p, c, ASIDE, SEEN_ALL)
     pop_frame(r)
 
 

@@ -135,6 +135,11 @@ def resolve_kingdom(kingdom) -> tuple[str, ...]:
                 f"{', '.join(RECOMMENDED)} (or pass a list of 10 card names)"
             )
         kingdom = RECOMMENDED[kingdom]
+    if not _names(kingdom):
+        raise TypeError(
+            f"kingdom must be 'random', a recommended set's name ({', '.join(RECOMMENDED)}) "
+            f"or a list of {KINGDOM_SIZE} card names, got {kingdom!r}"
+        )
     names = tuple(kingdom)
     for n in names:
         if n not in KINGDOM:
@@ -157,6 +162,8 @@ def resolve_kingdom(kingdom) -> tuple[str, ...]:
 
 def check_pool(pool=None) -> tuple[str, ...]:
     """Validate the cards random kingdoms are drawn from (default: every playable card)."""
+    if pool is not None and not _names(pool):
+        raise TypeError(f"pool must be a list of kingdom card names, got {pool!r}")
     names = tuple(pool) if pool is not None else playable_kingdom_cards()
     for n in names:
         if n not in KINGDOM:
@@ -170,6 +177,13 @@ def check_pool(pool=None) -> tuple[str, ...]:
             f"cards, got {len(set(names))}"
         )
     return tuple(sorted(set(names), key=card_id))
+
+
+def _names(x) -> bool:
+    """A collection of card names (not one name, not None)."""
+    return isinstance(x, (list, tuple, set, frozenset, np.ndarray)) and all(
+        isinstance(n, str) for n in x
+    )
 
 
 def random_kingdom(seed: int, pool=None) -> tuple[str, ...]:

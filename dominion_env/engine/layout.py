@@ -37,7 +37,13 @@ PASS = C + NUM_OPTIONS
 NUM_ACTIONS = C + NUM_OPTIONS + 1
 OPTION0 = C  # action index of option 0
 
-FRAME_DEPTH = 32  # Throne Room chains and nested attacks stay far below this
+FRAME_DEPTH = 32
+# The deepest the stack gets: the turn's frame, one per Throne Room in a chain (a copy holds at
+# most one frame at a time: its frame runs while it is in play), and 3 for the card at the
+# chain's end (an Attack's frame, its reaction window, a Secret Chamber revealed to it). A game
+# with more Throne Rooms than this could overflow the stack: ``Game.set_scenario`` refuses one
+# (a dealt game has 10); tests/test_bad_input.py plays the deepest chain it allows.
+MAX_THRONE_ROOMS = FRAME_DEPTH - 1 - 3
 FRAME_REGS = 4  # integer registers per frame
 LOG_CAP = 1 << 16  # events kept when logging is on (Game: a batch of one game)
 
@@ -108,7 +114,10 @@ ATTACK_PENDING = -1  # step of an Attack's frame until its reaction window has c
     T_CLEANUP,
 ) = range(9)
 
-# log events: (event, player, card, amount)
+# log events: (event, player, card, amount, seen); ``seen`` is the bit set of the players who
+# see the card (bit p: player p; SEEN_ALL: every player, the rules' "reveal"). The others see
+# the event without the card: "P1 draws 5 cards" (``names.log_lines`` writes either view)
+SEEN_ALL = -1
 (
     EV_TURN,
     EV_DRAW,
@@ -124,7 +133,10 @@ ATTACK_PENDING = -1  # step of an Attack's frame until its reaction window has c
     EV_PHASE,
     EV_END,
     EV_SET_ASIDE,
-) = range(14)
+    EV_LOOK,  # the player looks at a card (Sentry): it alone sees it
+    EV_PASS,  # Masquerade: the player passes the card to its left (seen by both)
+    EV_DECIDE,  # a decision answered: (EV_DECIDE, decider, action index, 0), see machine.resolve
+) = range(17)
 EVENT_NAMES = (
     "turn",
     "draw",
@@ -140,6 +152,9 @@ EVENT_NAMES = (
     "phase",
     "end",
     "set_aside",
+    "look",
+    "pass",
+    "decide",
 )
 
 
@@ -152,7 +167,7 @@ class Config(NamedTuple):
     turn_limit: int  # the game is truncated before any player would start turn turn_limit+1
     log: int  # 1: record events in log_buf (Game, a batch of one); 0: no logging (batches)
     first_player: int  # -1: random per game; else that seat starts
-    log_buf: np.ndarray  # (L, 4) int32 events (EV_*, player, card, amount), see new_log
+    log_buf: np.ndarray  # (L, 5) int32 events (EV_*, player, card, amount, seen), see new_log
 
 
 # Card bit sets (DEC_EXCLUDE) hold a bit for every card id, whatever NUM_CARDS is: CARD_WORDS
@@ -208,9 +223,11 @@ NUM_GAME_FIELDS = PLAYERS + 1
 
 # Per-player scalars: columns of State.player (N, P, NUM_PLAYER_FIELDS) int64
 # completed turns (tie-break); cards in the draw pile; how many of its top cards the owner
-# knows (it put them there, or they were revealed and put back), never more than DECK_LEN
-TURNS_TAKEN, DECK_LEN, KNOWN_TOP = range(3)
-NUM_PLAYER_FIELDS = 3
+# knows (it put them there, or they were revealed and put back), never more than DECK_LEN;
+# how many of its top cards every player knows (put there in view: a revealed card, a gain),
+# never more than KNOWN_TOP (a card put there unseen on top of them resets it to 0)
+TURNS_TAKEN, DECK_LEN, KNOWN_TOP, PUBLIC_TOP = range(4)
+NUM_PLAYER_FIELDS = 4
 
 # Per-player card zones: State.zone (N, P, NUM_ZONES, C) int8 counts
 HAND, DISCARD, IN_PLAY, ASIDE = range(4)  # ASIDE: set aside / revealed / looked at
@@ -250,11 +267,14 @@ def state_dtype() -> np.dtype:
         [
             ("rng", np.uint64, (1,)),  # splitmix64 state of this game's stream
             ("game", np.int64, (NUM_GAME_FIELDS,)),  # per-game scalars, STATUS .. PLAYERS
-            ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN, DECK_LEN, KNOWN_TOP
+            ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN .. PUBLIC_TOP
             ("zone", np.int8, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts
             # the draw pile's composition, kept with it by every move onto or off it: owned cards,
             # the observation's draw_pile and the bots' counts read this row instead of the pile
             ("deck_count", np.int8, (P, C)),
+            # cards every player knows to be in p's hand (revealed, gained or drawn in view):
+            # a lower bound of the hand, kept by every move out of it (``zones.leave_hand``)
+            ("pub_hand", np.int8, (P, C)),
             ("pile", np.int8, (NUM_PILES, C)),  # SUPPLY / IN_SUPPLY / TRASH per card id
             # ids of the cards that exist in this game (Supply cards plus any a scenario placed),
             # ascending; hot loops run over these ~17 ids instead of all C, in the same order, so
@@ -273,7 +293,16 @@ def state_dtype() -> np.dtype:
 
 
 # fields whose first axis is the seat (room for MAX_PLAYERS; a game uses the first PLAYERS rows)
-PER_PLAYER_FIELDS = ("player", "zone", "deck", "deck_count", "masq_in", "masq_out", "reward")
+PER_PLAYER_FIELDS = (
+    "player",
+    "zone",
+    "deck",
+    "deck_count",
+    "pub_hand",
+    "masq_in",
+    "masq_out",
+    "reward",
+)
 STEP_FRAMES = 4  # bottom frames a step is taken to read (the turn and a card or two above it)
 
 
@@ -320,4 +349,4 @@ def new_state(n: int) -> np.ndarray:
 
 def new_log(log: bool) -> np.ndarray:
     """The event log buffer of a Config: LOG_CAP rows when logging, a dummy row otherwise."""
-    return np.zeros((LOG_CAP if log else 1, 4), np.int32)
+    return np.zeros((LOG_CAP if log else 1, 5), np.int32)

@@ -34,6 +34,7 @@ from .layout import (
     DEC_PLAYER,
     DISCARD,
     EV_BUY,
+    EV_DECIDE,
     EV_DISCARD,
     EV_END,
     EV_PHASE,
@@ -54,6 +55,7 @@ from .layout import (
     PHASE_OVER,
     PLAYERS,
     RUNNING,
+    SEEN_ALL,
     SILVER_PLAYED,
     SP,
     STATUS,
@@ -86,6 +88,7 @@ from .zones import (
     gain,
     log_event,
     piles_end_game,
+    seen_by,
     stack_deck,
     victory_points,
 )
@@ -148,14 +151,15 @@ def setup_scenario(r, cfg, sc):
 @njit
 def clear_game(r, players):
     """Empty the record for a new game of ``players`` players, running: the game row (no turn
-    yet, the log empty) and the players' zones, draw piles, counters, Masquerade counts and
-    rewards. The piles (Supply, trash) are the caller's to set."""
+    yet, the log empty) and the players' zones, draw piles, public hands, counters, Masquerade
+    counts and rewards. The piles (Supply, trash) are the caller's to set."""
     r.game[:] = 0
     r.game[PLAYERS] = players
     r.game[STATUS] = RUNNING
     # only the players' rows: the seats beyond P stay empty all game (new_state zeroes them)
     r.zone[:players] = 0
     r.deck_count[:players] = 0
+    r.pub_hand[:players] = 0
     r.player[:players] = 0
     r.masq_in[:players] = 0
     r.masq_out[:players] = 0
@@ -207,7 +211,7 @@ def finish_game(r, T, cfg, status, scratch):
     r.game[SP] = 0
     for p in range(P):
         r.reward[p] = 0.0
-    log_event(r, cfg, EV_END, -1, -1, status)
+    log_event(r, cfg, EV_END, -1, -1, status, SEEN_ALL)
     if status != TERMINATED:
         return
     # no allocation in helpers: the scores wait in the reward row until turned into rewards
@@ -244,11 +248,13 @@ def _cleanup(r, cfg, p):
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         k = r.zone[p, HAND, c] + r.zone[p, IN_PLAY, c]
+        r.pub_hand[p, c] = 0
         if k > 0:
             r.zone[p, DISCARD, c] += k
             r.zone[p, HAND, c] = 0
             r.zone[p, IN_PLAY, c] = 0
-            log_event(r, cfg, EV_DISCARD, p, c, k)
+            # all at once: the others see how many (the cards in play they saw played)
+            log_event(r, cfg, EV_DISCARD, p, c, k, seen_by(p))
     draw(r, cfg, p, HAND_SIZE)
     r.player[p, TURNS_TAKEN] += 1
 
@@ -271,7 +277,7 @@ def turn_step(r, T, cfg, scratch):
             r.game[MERCHANTS] = 0
             r.game[SILVER_PLAYED] = 0
             r.game[COPPER_BONUS] = 0
-            log_event(r, cfg, EV_TURN, p, -1, r.game[TURN_NUMBER])
+            log_event(r, cfg, EV_TURN, p, -1, r.game[TURN_NUMBER], SEEN_ALL)
             r.frame[f, FR_STEP] = T_ACTION
         elif step == T_ACTION:
             if r.game[ACTIONS] > 0 and has_type_in_hand(r, T, p, ACTION):
@@ -289,7 +295,7 @@ def turn_step(r, T, cfg, scratch):
                 play_action_from_hand(r, T, cfg, p, a)
         elif step == T_BUY_START:
             r.game[PHASE] = PHASE_BUY
-            log_event(r, cfg, EV_PHASE, p, -1, PHASE_BUY)
+            log_event(r, cfg, EV_PHASE, p, -1, PHASE_BUY, SEEN_ALL)
             if cfg.autoplay_treasures:
                 for u in range(r.game[UNIVERSE_LEN]):
                     c = r.universe[u]
@@ -325,7 +331,7 @@ def turn_step(r, T, cfg, scratch):
             else:
                 r.game[BUYS] -= 1
                 r.game[COINS] -= current_cost(r, T, a)
-                log_event(r, cfg, EV_BUY, p, a, 1)
+                log_event(r, cfg, EV_BUY, p, a, 1, SEEN_ALL)
                 gain(r, cfg, p, a, DISCARD)
                 r.frame[f, FR_STEP] = T_BUY
         else:  # T_CLEANUP
@@ -373,7 +379,13 @@ def advance(r, T, cfg, mask_row, scratch):
 
 @njit(inline="always")
 def resolve(r, T, cfg, action, mask_row, scratch):
-    """Answer the pending decision with ``action`` (already checked legal) and advance."""
+    """Answer the pending decision with ``action`` (already checked legal) and advance.
+
+    Every answer given from outside the rules (a player's, a bot's inside learner mode) passes
+    here and only here, so the log's EV_DECIDE rows are the game's whole decision list: what a
+    game record keeps (auto-resolved and empty decisions do not pass here: a replay repeats
+    them by itself)."""
+    log_event(r, cfg, EV_DECIDE, r.game[DEC_PLAYER], action, 0, SEEN_ALL)
     r.game[ANSWER] = action
     r.game[DEC_KIND] = DEC_NONE
     advance(r, T, cfg, mask_row, scratch)

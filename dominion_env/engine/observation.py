@@ -37,9 +37,24 @@ Pieces (C = number of cards, P = players; "seat" pieces are indexed by rotated s
                        this and dec_params are written only when the viewer is the decider
     dec_target    P    one-hot: seat the decision is about (the victim an attacker chooses for)
     dec_params    3    cost floor, cost cap (capped at 20), picks still wanted
+    public_hand   P*C  per seat, the cards every player knows to be in its hand (revealed:
+                       Bureaucrat with no Victory card, Shanty Town, a Moat or Secret Chamber
+                       shown; gained to hand; drawn from a known top; Adventurer's and Scout's
+                       revealed cards taken): a lower bound of that hand, kept as cards leave
+                       it (a card leaving unseen may be any known one: each kind loses one)
+    public_top    P*C  per seat, the cards on top of its draw pile that every player knows
+                       (Bureaucrat's Silver and its victim's Victory card, a Spy's or Scout's
+                       put-back, a Wishing Well miss), counts; gone once drawn or shuffled, or
+                       hidden under a card put there unseen
 
 Everything here is what the viewer may know under the rules: no opponent's hand contents, no
-deck order.
+deck order, but what was revealed to every player. The public pieces come from the record's
+public knowledge (``zones``: every move says who sees the card, and the same ``seen`` writes
+the log), so the observation and the per-viewer log (``names.log_lines``) agree.
+
+The public pieces come last: the layout only grows at its end, so an agent trained on an
+older, shorter observation reads the new one with zero weights for the appended entries
+(``train.policy.load_agent``) and plays as it did.
 
 Values are raw counts by default. ``obs_scale(players)`` gives a fixed divisor per entry, from
 the piece table ``SCALES`` (the Supply by each pile's starting size, counts and counters by
@@ -85,6 +100,7 @@ from .layout import (
     NUM_PHASES,
     PHASE,
     PLAYERS,
+    PUBLIC_TOP,
     SUPPLY,
     TRASH,
     TURN_NUMBER,
@@ -124,6 +140,8 @@ def _pieces(players: int):
         ("dec_card", C),
         ("dec_target", P),
         ("dec_params", 3),
+        ("public_hand", P * C),
+        ("public_top", P * C),
     ]
 
 
@@ -156,6 +174,8 @@ SCALES = {
     "dec_card": 1,
     "dec_target": 1,
     "dec_params": (10, 10, 5),
+    "public_hand": 5,
+    "public_top": 2,
 }
 FLAG_PIECES = (
     "in_supply",
@@ -241,7 +261,10 @@ def obs_bounds(players: int, turn_limit: int = 100, scaled: bool = False):
     O_DEC_CARD,
     O_DEC_TARGET,
     O_DEC_PARAMS,
+    O_PUBLIC_HAND,
+    O_PUBLIC_TOP,
 ) = range(len(PIECE_NAMES))
+PER_SEAT_PIECES = ("owned", "public_hand", "public_top")  # P*C: one row of C per seat
 
 
 def obs_layout(players: int) -> list[tuple[str, int]]:
@@ -265,7 +288,7 @@ def split(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
     out = {}
     for i, (name, _size) in enumerate(_pieces(players)):
         piece = vector[..., off[i] : off[i + 1]]
-        if name == "owned":
+        if name in PER_SEAT_PIECES:
             piece = piece.reshape(piece.shape[:-1] + (players, C))
         out[name] = piece
     return out
@@ -303,10 +326,14 @@ def write_observation(r, T, viewer, off, out):
     o_hand_size, o_draw_size = off[O_HAND_SIZE], off[O_DRAW_SIZE]
     o_discard_size, o_vp, o_turns = off[O_DISCARD_SIZE], off[O_VP], off[O_TURNS_TAKEN]
     o_turn_seat, o_target = off[O_TURN_SEAT], off[O_DEC_TARGET]
+    o_pub_hand, o_pub_top = off[O_PUBLIC_HAND], off[O_PUBLIC_TOP]
     target = r.game[DEC_TARGET]
     for seat in range(P):
         p = (v + seat) % P
         o = o_owned + seat * C
+        top = r.player[p, DECK_LEN] - 1
+        for i in range(r.player[p, PUBLIC_TOP]):
+            out[o_pub_top + seat * C + r.deck[p, top - i]] += 1.0
         # Masquerade passes the viewer took no part in stay unseen
         hide_in = seat > 0 and P > 2 and v != (p + P - 1) % P
         hide_out = seat > 0 and P > 2 and v != (p + 1) % P
@@ -321,6 +348,7 @@ def write_observation(r, T, viewer, off, out):
             c = r.universe[u]
             h = r.zone[p, HAND, c]
             d = r.zone[p, DISCARD, c]
+            out[o_pub_hand + seat * C + c] = r.pub_hand[p, c]
             k = h + d + r.zone[p, IN_PLAY, c] + r.zone[p, ASIDE, c] + r.deck_count[p, c]
             if hide_in:
                 k -= r.masq_in[p, c]

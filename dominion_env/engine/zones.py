@@ -5,6 +5,23 @@ reproducible from its seed whatever the batch size or the thread schedule.
 
 Shuffling happens in exactly one place, ``take_top``: only when a card is needed from an empty
 draw pile, and only the discard pile is shuffled (set-aside and revealed cards stay out).
+
+Who sees what (the rules: "reveal" shows a card to every player, "look at" to its owner
+alone; a discarded card lands face up, but several discarded at once show only the top one;
+gains, plays and trashes are public). A discard the player picks is one card at a time here
+(Cellar, Militia ...), so each is seen, as online play shows them; a hand discarded whole
+(clean-up, Minion) is not. Every move that logs an event passes ``seen``, the bit
+set of the players who see the card (``SEEN_ALL``: everyone; ``seen_by(p)``: p alone). The
+same ``seen`` keeps the public record that observations show to every viewer:
+
+* ``pub_hand[p]``: the cards every player knows to be in p's hand. A card entering the hand
+  in view (a revealed or gained card, a draw from a publicly known top) adds one; a card
+  leaving in view takes one of its kind off (if any was known); a card leaving unseen (put
+  onto the deck, passed) may have been any known card, so every known kind loses one; a
+  revealed hand is known whole. A lower bound of the hand, never more.
+* ``PUBLIC_TOP``: how many top cards of p's draw pile every player knows. A card put there in
+  view adds one, a card put there unseen hides those below it (0), a draw or a shuffle uses
+  them up like KNOWN_TOP; a card drawn from a known top is drawn in view.
 """
 
 import numpy as np
@@ -20,6 +37,7 @@ from .layout import (
     EV_DISCARD,
     EV_DRAW,
     EV_GAIN,
+    EV_LOOK,
     EV_REVEAL,
     EV_SHUFFLE,
     EV_TOPDECK,
@@ -30,6 +48,8 @@ from .layout import (
     KNOWN_TOP,
     LOG_LEN,
     PLAYERS,
+    PUBLIC_TOP,
+    SEEN_ALL,
     SUPPLY,
     TRASH,
     UNIVERSE_LEN,
@@ -41,14 +61,26 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S33 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(33)
 
 
+# The streams of one run: each (seed, index) owns one stream per purpose, so the random policy,
+# the bots and the opponents never replay the game's own draws.
+STREAM_GAME, STREAM_POLICY, STREAM_OPPONENTS, STREAM_BOTS = 0, 1, 2, 3
+
+
+@njit(inline="always")
+def mix64(z):
+    """splitmix64's finaliser: a bijection on 64 bits whose outputs look unrelated for inputs
+    that differ in one bit."""
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
 @njit
 def next_u64(rng, g):
     """splitmix64: advance game g's stream and return 64 random bits."""
     z = rng[g] + _GOLDEN
     rng[g] = z
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+    return mix64(z)
 
 
 @njit
@@ -58,16 +90,23 @@ def below(rng, g, n):
 
 
 @njit
-def seed_game(rng, g, seed, index):
-    """Seed row g as game number ``index`` of a run seeded ``seed``: unrelated streams per
-    (seed, index), independent of where the game sits in a batch."""
-    rng[g] = np.uint64(seed) * _MIX2 + np.uint64(index) * _GOLDEN
-    next_u64(rng, g)
-    next_u64(rng, g)
+def seed_game(rng, g, seed, index, stream):
+    """Seed row g with the ``stream`` stream of game number ``index`` of a run seeded ``seed``,
+    independent of where the game sits in a batch.
+
+    A splitmix64 stream advances its state by a constant, so two streams whose starting states
+    are close replay each other's draws shifted (the engine's first scheme, seed*C1 + index*C2,
+    made game i+k's stream game i's shifted by k draws). Here the starting state is the
+    index-th output of a splitmix64 generator keyed by (seed, stream): starts are spread over
+    all 2**64 states as a random choice would, so streams of up to 2**32 draws overlap with
+    odds below N**2 * 2**-32 for N games."""
+    key = mix64(mix64(np.uint64(seed)) ^ (np.uint64(stream) + _MIX1))
+    rng[g] = mix64(key + (np.uint64(index) + np.uint64(1)) * _GOLDEN)
 
 
 @njit
-def log_event(r, cfg, event, player, card, amount):
+def log_event(r, cfg, event, player, card, amount, seen):
+    """Record an event; ``seen``: the players who see its card (the rest see the event)."""
     if cfg.log:
         i = r.game[LOG_LEN]
         if i < cfg.log_buf.shape[0]:
@@ -75,7 +114,54 @@ def log_event(r, cfg, event, player, card, amount):
             cfg.log_buf[i, 1] = player
             cfg.log_buf[i, 2] = card
             cfg.log_buf[i, 3] = amount
+            cfg.log_buf[i, 4] = seen
         r.game[LOG_LEN] = i + 1
+
+
+@njit(inline="always")
+def seen_by(p):
+    """The ``seen`` bit set of player p alone."""
+    return np.int64(1) << p
+
+
+@njit(inline="always")
+def is_public(r, seen):
+    """Every player of the game sees it (two players passing between them see all)."""
+    everyone = (np.int64(1) << r.game[PLAYERS]) - 1
+    return (seen & everyone) == everyone
+
+
+@njit
+def enter_hand(r, p, c, seen):
+    """Card c enters p's hand, seen by ``seen``."""
+    r.zone[p, HAND, c] += 1
+    if is_public(r, seen):
+        r.pub_hand[p, c] += 1
+
+
+@njit
+def leave_hand(r, p, c, seen):
+    """Card c leaves p's hand (the caller puts it somewhere), seen by ``seen``."""
+    r.zone[p, HAND, c] -= 1
+    if is_public(r, seen):
+        if r.pub_hand[p, c] > 0:
+            r.pub_hand[p, c] -= 1
+        return
+    for u in range(r.game[UNIVERSE_LEN]):  # any known card may be the one that left
+        k = r.universe[u]
+        if r.pub_hand[p, k] > 0:
+            r.pub_hand[p, k] -= 1
+
+
+@njit
+def reveal_hand(r, cfg, p):
+    """p reveals its hand: every player knows it whole."""
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        k = r.zone[p, HAND, c]
+        r.pub_hand[p, c] = k
+        if k > 0:
+            log_event(r, cfg, EV_REVEAL, p, c, k, SEEN_ALL)
 
 
 @njit
@@ -86,6 +172,8 @@ def shuffle_discard_into_deck(r, cfg, p):
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         k = r.zone[p, DISCARD, c]
+        if n + k > r.deck.shape[1]:
+            raise RuntimeError("draw pile overflow")  # see put_on_deck
         for _ in range(k):
             r.deck[p, n] = c
             n += 1
@@ -100,33 +188,53 @@ def shuffle_discard_into_deck(r, cfg, p):
         r.deck[p, j] = t
     r.player[p, DECK_LEN] = n
     r.player[p, KNOWN_TOP] = 0
-    log_event(r, cfg, EV_SHUFFLE, p, -1, n)
+    r.player[p, PUBLIC_TOP] = 0
+    log_event(r, cfg, EV_SHUFFLE, p, -1, n, SEEN_ALL)
     return n
 
 
 @njit
 def take_top(r, cfg, p):
-    """Remove and return the top card of p's deck, shuffling first if it is empty; -1 if none."""
+    """Remove and return the top card of p's deck, shuffling first if it is empty; -1 if none.
+    Whether every player knows that card: ``top_seen`` before the call."""
     if r.player[p, DECK_LEN] == 0 and shuffle_discard_into_deck(r, cfg, p) == 0:
         return -1  # nothing to shuffle: no shuffle happens (nor is logged)
     n = r.player[p, DECK_LEN] - 1
     r.player[p, DECK_LEN] = n
     if r.player[p, KNOWN_TOP] > 0:
         r.player[p, KNOWN_TOP] -= 1
+    if r.player[p, PUBLIC_TOP] > 0:
+        r.player[p, PUBLIC_TOP] -= 1
     c = np.int64(r.deck[p, n])
     r.deck_count[p, c] -= 1
     return c
 
 
+@njit(inline="always")
+def top_seen(r, p):
+    """The ``seen`` of p's top card: everyone when it is publicly known, else p alone (a
+    shuffle before the draw leaves nothing known: PUBLIC_TOP is 0 on an empty pile)."""
+    return SEEN_ALL if r.player[p, PUBLIC_TOP] > 0 else seen_by(p)
+
+
 @njit
-def put_on_deck(r, p, c):
+def put_on_deck(r, p, c, seen):
     """Card c onto p's draw pile; p knows it is there (every card put onto a deck by these
-    cards is one its owner chose, gained or saw revealed)."""
+    cards is one its owner chose, gained or saw revealed), every player when it is public."""
     n = r.player[p, DECK_LEN]
+    # a pile past its row would overwrite the next player's (or the next game's record): a
+    # game never holds more cards than a row (Game.set_scenario refuses such positions and
+    # no move creates a card), so this never fires; it is a bound, not a rule
+    if n >= r.deck.shape[1]:
+        raise RuntimeError("draw pile overflow")
     r.deck[p, n] = c
     r.deck_count[p, c] += 1
     r.player[p, DECK_LEN] = n + 1
     r.player[p, KNOWN_TOP] += 1
+    if is_public(r, seen):
+        r.player[p, PUBLIC_TOP] += 1
+    else:
+        r.player[p, PUBLIC_TOP] = 0
 
 
 @njit
@@ -134,8 +242,19 @@ def stack_deck(r, p, cards, n):
     """Make cards[:n] (top card first) p's draw pile, which is empty now, face down: p knows
     none of them (a scenario's deck, as if just shuffled)."""
     for i in range(n - 1, -1, -1):
-        put_on_deck(r, p, cards[i])
+        put_on_deck(r, p, cards[i], seen_by(p))
     r.player[p, KNOWN_TOP] = 0
+
+
+@njit
+def draw_one(r, cfg, p):
+    """p draws a card (p alone sees it, unless it was known on top); returns it or -1."""
+    seen = top_seen(r, p)
+    c = take_top(r, cfg, p)
+    if c >= 0:
+        enter_hand(r, p, c, seen)
+        log_event(r, cfg, EV_DRAW, p, c, 1, seen)
+    return c
 
 
 @njit
@@ -143,12 +262,9 @@ def draw(r, cfg, p, n):
     """p draws up to n cards; returns how many were drawn."""
     drawn = 0
     for _ in range(n):
-        c = take_top(r, cfg, p)
-        if c < 0:
+        if draw_one(r, cfg, p) < 0:
             break
-        r.zone[p, HAND, c] += 1
         drawn += 1
-        log_event(r, cfg, EV_DRAW, p, c, 1)
     return drawn
 
 
@@ -158,8 +274,11 @@ def gain(r, cfg, p, c, zone):
     if r.pile[SUPPLY, c] <= 0:
         return False
     r.pile[SUPPLY, c] -= 1
-    r.zone[p, zone, c] += 1
-    log_event(r, cfg, EV_GAIN, p, c, 1)
+    if zone == HAND:
+        enter_hand(r, p, c, SEEN_ALL)
+    else:
+        r.zone[p, zone, c] += 1
+    log_event(r, cfg, EV_GAIN, p, c, 1, SEEN_ALL)
     return True
 
 
@@ -206,27 +325,40 @@ def victory_points(r, T, p, owned):
 
 
 @njit
+def take_from(r, p, c, src, seen):
+    """Card c leaves p's zone src (the caller puts it somewhere), seen by ``seen``."""
+    if src == HAND:
+        leave_hand(r, p, c, seen)
+    else:
+        r.zone[p, src, c] -= 1
+
+
+@njit
 def move(r, cfg, p, c, src, dst, event):
-    """Move one card c of player p from zone src to zone dst (HAND, DISCARD, IN_PLAY, ASIDE)."""
-    r.zone[p, src, c] -= 1
-    r.zone[p, dst, c] += 1
-    log_event(r, cfg, event, p, c, 1)
+    """Move one card c of player p from zone src to zone dst (HAND, DISCARD, IN_PLAY, ASIDE),
+    in view (every such move of these cards is: a discard of one card, a set-aside)."""
+    take_from(r, p, c, src, SEEN_ALL)
+    if dst == HAND:
+        enter_hand(r, p, c, SEEN_ALL)
+    else:
+        r.zone[p, dst, c] += 1
+    log_event(r, cfg, event, p, c, 1, SEEN_ALL)
 
 
 @njit
 def trash_card(r, cfg, p, c, src):
     """Player p trashes card c from zone src."""
-    r.zone[p, src, c] -= 1
+    take_from(r, p, c, src, SEEN_ALL)
     r.pile[TRASH, c] += 1
-    log_event(r, cfg, EV_TRASH, p, c, 1)
+    log_event(r, cfg, EV_TRASH, p, c, 1, SEEN_ALL)
 
 
 @njit
-def topdeck_card(r, cfg, p, c, src):
-    """Player p puts card c from zone src onto its draw pile."""
-    r.zone[p, src, c] -= 1
-    put_on_deck(r, p, c)
-    log_event(r, cfg, EV_TOPDECK, p, c, 1)
+def topdeck_card(r, cfg, p, c, src, seen):
+    """Player p puts card c from zone src onto its draw pile, seen by ``seen``."""
+    take_from(r, p, c, src, seen)
+    put_on_deck(r, p, c, seen)
+    log_event(r, cfg, EV_TOPDECK, p, c, 1, seen)
 
 
 @njit
@@ -239,24 +371,39 @@ def zone_size(r, p, z):
 
 @njit
 def discard_zone(r, cfg, p, z):
-    """Discard every card of p's zone z (revealed or set-aside cards, afterwards)."""
+    """Discard every card of p's zone z: revealed or set-aside cards (seen), or the whole hand
+    at once (the others see only how many: the rules show only the top card)."""
+    seen = seen_by(p) if z == HAND else SEEN_ALL
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         k = r.zone[p, z, c]
+        if z == HAND:
+            r.pub_hand[p, c] = 0
         if k > 0:
             r.zone[p, DISCARD, c] += k
             r.zone[p, z, c] = 0
-            log_event(r, cfg, EV_DISCARD, p, c, k)
+            log_event(r, cfg, EV_DISCARD, p, c, k, seen)
+
+
+@njit
+def _top_to_aside(r, cfg, p, event, seen):
+    c = take_top(r, cfg, p)
+    if c >= 0:
+        r.zone[p, ASIDE, c] += 1
+        log_event(r, cfg, event, p, c, 1, seen)
+    return c
 
 
 @njit
 def reveal_top(r, cfg, p):
-    """Take p's top card (shuffling if needed) into p's ASIDE zone; return it or -1."""
-    c = take_top(r, cfg, p)
-    if c >= 0:
-        r.zone[p, ASIDE, c] += 1
-        log_event(r, cfg, EV_REVEAL, p, c, 1)
-    return c
+    """Reveal p's top card (shuffling if needed) into p's ASIDE zone; return it or -1."""
+    return _top_to_aside(r, cfg, p, EV_REVEAL, SEEN_ALL)
+
+
+@njit
+def look_top(r, cfg, p):
+    """p looks at its top card (shuffling if needed), into its ASIDE zone; return it or -1."""
+    return _top_to_aside(r, cfg, p, EV_LOOK, top_seen(r, p))
 
 
 @njit
@@ -265,8 +412,8 @@ def gain_to_deck(r, cfg, p, c):
     if r.pile[SUPPLY, c] <= 0:
         return False
     r.pile[SUPPLY, c] -= 1
-    put_on_deck(r, p, c)
-    log_event(r, cfg, EV_GAIN, p, c, 1)
+    put_on_deck(r, p, c, SEEN_ALL)
+    log_event(r, cfg, EV_GAIN, p, c, 1, SEEN_ALL)
     return True
 
 

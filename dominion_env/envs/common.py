@@ -5,9 +5,12 @@ Nothing here imports pettingzoo or stable_baselines3.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from gymnasium import spaces
 
+from .. import records
 from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.bots import BotTable
@@ -150,3 +153,41 @@ def all_bots(opponents) -> bool:
         return True
     items = opponents if isinstance(opponents, (list, tuple)) else [opponents]
     return all(_is_bot_like(x) or _is_table(x) for x in items)
+
+
+# -- episode records -----------------------------------------------------------------------
+
+
+class EpisodeRecorder:
+    """Writes each finished episode's game as a record (``dominion_env.records``) into
+    ``record_dir``: ``<env>-<episode number>-seed<game seed>.json``. What the envs'
+    ``record_dir`` option makes; replay a file with ``Game.from_record`` or
+    ``dominion replay``."""
+
+    def __init__(self, record_dir, env_name: str):
+        if not isinstance(record_dir, (str, Path)) or not str(record_dir):
+            raise TypeError(f"record_dir must be None or a folder path, got {record_dir!r}")
+        self.dir = Path(record_dir)
+        self.env_name = env_name
+        self.episodes = 0
+        self.last_path: Path | None = None
+
+    def save(self, game, players: list, meta: dict | None = None) -> Path:
+        rec = game.record(
+            players, meta={"env": self.env_name, "episode": self.episodes, **(meta or {})}
+        )
+        name = f"{self.env_name}-{self.episodes:06d}-seed{game.seed}.json"
+        self.last_path = records.save(rec, self.dir / name)
+        self.episodes += 1
+        return self.last_path
+
+
+def seat_entry(player) -> dict:
+    """A record's ``players`` entry for an opponent of ``opponent_list``."""
+    if isinstance(player, Bot):
+        return {"kind": "bot", "name": player.name}
+    if isinstance(player, tuple):  # a row of a BotTable: the table knows no names
+        return {"kind": "bot", "name": f"BotTable row {player[2]}"}
+    if isinstance(player, AgentPolicy):
+        return {"kind": "agent", "name": str(getattr(player.agent, "name", "agent"))}
+    return {"kind": "policy", "name": str(getattr(player, "name", type(player).__name__))}

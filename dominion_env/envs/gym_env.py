@@ -24,7 +24,15 @@ topdeck / reveal ... as the pending decision says), 64..69 option k, 70 PASS / D
 this phase. ``action_masks()`` returns the legal actions (bool, (71,)) for sb3-contrib's
 MaskablePPO; ``info["action_mask"]`` holds the same. An illegal action ends the episode as a loss
 (reward -1, ``info["illegal_action"] = True``) with ``illegal_action="lose"`` (the default, so
-that random-action checkers run), or raises ValueError with ``illegal_action="raise"``.
+that random-action checkers run), or raises ``names.IllegalActionError`` (a ValueError) with
+``illegal_action="raise"``. What is not an action index at all (a float, a string, a bool,
+None, an array of several) raises TypeError under either rule, and nothing moves.
+
+A Python-policy opponent that raises, returns something that is not an int action index, or
+returns an illegal action aborts the episode: the error propagates (the policy's own, or a
+TypeError / ``IllegalActionError`` naming the seat and the value), the env is over and the
+next ``step`` raises RuntimeError until ``reset``. The opponent's decision is never played
+for the learner.
 
 Observation: ``Box(float32, (obs_size(P),))``, the learner's honest view, its seat rotated to
 seat 0; the layout is ``dominion_env.engine.observation`` (``split(obs, players)`` names the
@@ -36,6 +44,11 @@ Reward: 0 until the game ends, then the learner's own result: +1 sole winner, 0 
 -1 otherwise (the rules' tie-break on turns applies). ``terminated`` when the game ends by the
 rules; ``truncated`` (reward 0) when it reaches ``turn_limit``. The final ``info`` holds
 ``rewards`` (every seat's, by seat) and ``learner_seat``.
+
+``record_dir="folder"`` writes every episode's game as a record there when it ends
+(``dominion_env.records``, ``common.EpisodeRecorder``; ``env.unwrapped.recorder.last_path``
+is the latest): the learner's seat is listed as kind "policy", named "learner", the
+opponents by their bot or policy names; ``dominion replay FILE --html OUT.html`` shows it.
 
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``), the
 learner's hand shown; "human" prints it.
@@ -55,17 +68,20 @@ import numpy as np
 
 from ..agents import Bot, compile_bots
 from ..cards import check_players
+from ..checks import check_action, check_int, check_seed
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
-from ..names import IllegalActionError
+from ..names import IllegalActionError, action_name
 from ..vector import check_learner_seat
 from .common import (
+    EpisodeRecorder,
     action_space,
     all_bots,
     check_illegal_action,
     observation_space,
     opponent_list,
     opponents_table,
+    seat_entry,
 )
 from .render import check_render_mode, emit, render_game
 
@@ -93,12 +109,14 @@ class DominionEnv(gym.Env):
         render_mode: str | None = None,
         scale_observations: bool = False,
         log_lines: int = 8,
+        record_dir=None,
     ):
         self.players = check_players(players)
+        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "Dominion-v0")
         self.learner_seat_option = check_learner_seat(learner_seat, self.players)
         self.illegal_action = check_illegal_action(illegal_action)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.log_lines = log_lines
+        self.log_lines = check_int("log_lines", log_lines, 0)
         self.observation_space = observation_space(self.players, turn_limit, scale_observations)
         self.action_space = action_space()
         # opponents[k] plays the k-th non-learner seat
@@ -143,6 +161,8 @@ class DominionEnv(gym.Env):
     # -- the Gymnasium API ----------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        seed = check_seed(seed, allow_none=True)
+        self._over = True  # until a new episode is dealt (an opponent policy may fail first)
         super().reset(seed=seed)
         P = self.players
         while self.compiled_opponents:
@@ -171,16 +191,19 @@ class DominionEnv(gym.Env):
 
     def step(self, action):
         if self._over:
-            raise RuntimeError("the episode is over: call reset()")
+            raise RuntimeError("the episode is over (or was aborted by an opponent): call reset()")
         g = self.game
         try:
-            g.step(int(action))  # the one legality check (VecGame's); nothing moves if illegal
+            # not an index at all: TypeError, whatever the rule; then the one legality check
+            # (VecGame's): nothing moves if illegal
+            g.step(check_action(action))
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
             self._over = True
             info = self._info()
             info["illegal_action"] = True
+            self._record({"illegal_action": action_name(int(action))})
             out = (g.observation(self.learner_seat), -1.0, True, False, info)
             self._maybe_render()
             return out
@@ -188,6 +211,7 @@ class DominionEnv(gym.Env):
         reward, terminated, truncated = 0.0, False, False
         if g.done:
             self._over = True
+            self._record()
             terminated, truncated = g.terminated, g.truncated
             reward = float(g.rewards[self.learner_seat])
             obs = g.observation(self.learner_seat)
@@ -235,9 +259,26 @@ class DominionEnv(gym.Env):
             kind, who, b = self._seat_player[p]
             if kind == "bot":
                 a = g.bot_action_id(who, b, self._bot_rng)
-            else:
-                a = who(g.observation(), g.action_mask.copy())
-            g.step(int(a))
+                g.step(a)
+                continue
+            # a policy that fails aborts the episode (over until it has answered): its
+            # decision must never pass to the learner's next step
+            over, self._over = self._over, True
+            a = who(g.observation(), g.action_mask.copy())
+            g.step(check_action(a, f"the action of the opponent policy at seat {p}"))
+            self._over = over
+
+    def _record(self, meta: dict | None = None):
+        if self.recorder is None:
+            return
+        others = iter(self.opponents)
+        seats = [
+            {"kind": "policy", "name": "learner"}
+            if p == self.learner_seat
+            else seat_entry(next(others))
+            for p in range(self.players)
+        ]
+        self.recorder.save(self.game, seats, {"learner_seat": self.learner_seat, **(meta or {})})
 
     def _info(self) -> dict:
         return {"learner_seat": self.learner_seat, "action_mask": self.action_masks()}

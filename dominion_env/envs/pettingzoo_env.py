@@ -28,7 +28,15 @@ Rewards: zero until the game ends; then +1 to the sole winner, 0 to each player 
 -1 to everyone else (the rules' tie-break on turns taken applies), and every agent is
 terminated. A game reaching ``turn_limit`` is truncated for every agent with zero rewards. With
 ``env()`` an illegal action ends the game: -1 to the agent that took it, 0 to the others
-(PettingZoo's TerminateIllegalWrapper); ``raw_env`` raises ValueError instead.
+(PettingZoo's TerminateIllegalWrapper); ``raw_env`` raises ``names.IllegalActionError`` (a
+ValueError) instead, and TypeError for what is not an int action index (a float, a string, a
+bool, an array of several), before anything moves. Seeds: None or an int 0..2**63-1. A
+``set_scenario`` that raises leaves the env as it was.
+
+``record_dir="folder"`` writes every game that ends as a record there
+(``dominion_env.records``; ``env.unwrapped.recorder.last_path`` is the latest), every seat
+listed as kind "policy" named by its agent; a game ended by an illegal action under ``env()``'s
+wrapper is not recorded (the wrapper ends it before the game sees the action).
 
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``);
 "human" prints it.
@@ -45,9 +53,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..cards import check_players
+from ..checks import check_action, check_int, check_seed
 from ..engine.layout import NUM_ACTIONS
 from ..game import Game
-from .common import action_mask_space, action_space, observation_space
+from .common import EpisodeRecorder, action_mask_space, action_space, observation_space
 from .render import check_render_mode, emit, render_game
 
 VERSION = 0
@@ -90,11 +99,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         pool=None,
         render_mode: str | None = None,
         log_lines: int = 8,
+        record_dir=None,
     ):
         super().__init__()
+        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "dominion_v0")
         self.players = check_players(players)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.log_lines = log_lines
+        self.log_lines = check_int("log_lines", log_lines, 0)
         self.kingdom = kingdom
         self.possible_agents = [f"player_{p}" for p in range(self.players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
@@ -115,6 +126,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             pool=pool,
         )
         self._np_random = None
+        self.game_seed = None
         self._zero_mask = np.zeros(NUM_ACTIONS, np.int8)
         self.agents = []
 
@@ -131,6 +143,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Start a new game. ``seed`` seeds the env's generator, which draws each game's seed:
         the same seed gives the same game and, with the same actions, the same play."""
+        seed = check_seed(seed, allow_none=True)
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         self.game_seed = int(self._np_random.integers(0, 2**62))
@@ -141,9 +154,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         """``Game.set_scenario`` (this exact hand, this deck, this phase ...), then the AEC
         bookkeeping of a game that starts there: rewards cleared, every agent live, the agent
         who decides first selected."""
-        if self._np_random is None:
-            self.reset()
-        self.game.set_scenario(**scenario)
+        self.game.set_scenario(**scenario)  # checks everything first: on error nothing changed
+        if self._np_random is None:  # later resets draw from an unseeded generator
+            self._np_random = np.random.default_rng()
+        self.game_seed = None  # the position is not a dealt game
         self._new_game_bookkeeping()
 
     def _new_game_bookkeeping(self):
@@ -172,7 +186,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         p = self.agent_name_mapping[agent]
         if p != self.game.current_player:  # cannot happen through agent_selection
             raise RuntimeError(f"{agent} does not decide now")
-        self.game.step(int(action))  # the one legality check (VecGame's): raises before moving
+        # not an index at all: TypeError; then the one legality check (VecGame's): raises
+        # before moving
+        self.game.step(check_action(action))
         self._cumulative_rewards[agent] = 0.0
         if self.game.done:
             rewards = self.game.rewards
@@ -181,6 +197,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                 self.rewards[a_] = float(rewards[q])
                 self.terminations[a_] = terminated
                 self.truncations[a_] = truncated
+            if self.recorder is not None:
+                seats = [{"kind": "policy", "name": a_} for a_ in self.possible_agents]
+                self.recorder.save(self.game, seats)
             # the agent that ended the game sees the end first; the others follow in seat order
         else:
             for a_ in self.agents:

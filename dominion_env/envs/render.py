@@ -14,7 +14,8 @@
       ...
 
 Only the deciding player's hand is shown by names (``viewer`` names another seat); other hands,
-decks and discards are sizes. The log lines are the engine's perfect-information debug log.
+decks and discards are sizes. The log lines are what that player may know (``Game.log(viewer)``:
+others' draws as counts); once the game is over, the perfect-information log.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def render_game(
     else:
         lines.append("Rewards: " + ", ".join(f"P{p} {r:+.0f}" for p, r in enumerate(game.rewards)))
     if log_lines:
-        log = game.log()[-log_lines:]
+        log = game.log(who if who is not None and who >= 0 else None)[-log_lines:]
         if log:
             lines.append("Last events:")
             lines.extend("  " + x for x in log)

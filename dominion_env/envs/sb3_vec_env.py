@@ -37,7 +37,9 @@ returns the same array, not N calls.
 
 Seeding: ``seed(s)`` (MaskablePPO(seed=s) calls it) then ``reset()`` plays game g of the run
 seeded s in row g; a reset without a seed draws one from the generator seeded by the
-constructor's ``seed``. Illegal actions raise ValueError (use masks).
+constructor's ``seed``; seeds are None or ints 0..2**63-1. Actions are checked as the
+Gymnasium vector env checks them (``vector_env``): an (N,) int array of legal indices, else an
+error before any game moves (``names.IllegalActionError``, a ValueError, for illegal ones).
 
 Version history
     v0  first release (VecGame v2 learner mode).
@@ -51,6 +53,7 @@ from __future__ import annotations
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from ..checks import check_actions, check_seed
 from .common import action_space, observation_space
 from .vector_env import make_learner_vecgame
 
@@ -95,7 +98,7 @@ class DominionVecEnv(VecEnv):
         )
         self.players = self.vec.players
         self.render_mode = None
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed, allow_none=True))
         self._actions = None
         space = observation_space(self.players, turn_limit, scale_observations)
         super().__init__(int(num_envs), space, action_space())
@@ -119,8 +122,7 @@ class DominionVecEnv(VecEnv):
     def step_wait(self):
         v = self.vec
         seat_before = v.learner_seat.copy()
-        a = np.asarray(self._actions).reshape(self.num_envs).astype(np.int64, copy=False)
-        v.step(a)
+        v.step(check_actions(self._actions, self.num_envs, skip=False))
         rewards = (v.shaped_rewards if v.shaping is not None else v.learner_rewards).copy()
         truncated = v.truncated
         dones = v.terminated | truncated
@@ -135,6 +137,9 @@ class DominionVecEnv(VecEnv):
                     "learner_seat": int(seat_before[g]),
                 }
         return v.observation.copy(), rewards, dones, infos
+
+    def seed(self, seed: int | None = None):
+        return super().seed(check_seed(seed, allow_none=True))
 
     def close(self) -> None:
         pass

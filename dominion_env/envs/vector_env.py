@@ -27,7 +27,11 @@ for the games now in the rows.
 
 Seeding: ``reset(seed=s)`` plays game g of the run seeded s in row g, exactly the games of
 ``VecGame(...).reset(s)``; ``reset()`` without a seed draws one from the env's generator.
-Actions must be legal (masked): an illegal action raises ValueError naming the game.
+Actions: an (N,) int array, each legal (masked): anything else raises before any game moves,
+TypeError for what is not an int array (floats, bools, strings), ValueError for the wrong shape
+(never reshaped) and ``names.IllegalActionError`` (a ValueError) for an index out of range
+(-1 included: VecGame's skip is not an env action) or not legal now. Seeds: None or an int
+0..2**63-1.
 
 Version history
     v0  first release (VecGame v2 learner mode).
@@ -40,6 +44,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..cards import check_players
+from ..checks import check_actions, check_seed
 from ..vector import VecGame, check_learner_seat
 from .common import action_space, all_bots, observation_space, opponents_table
 
@@ -150,8 +155,7 @@ class DominionVectorEnv(VectorEnv):
         self._all = np.ones(self.num_envs, np.bool_)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if isinstance(seed, (list, tuple, np.ndarray)):
-            raise TypeError("give one int seed: row g plays game g of the run it seeds")
+        seed = check_seed(seed, allow_none=True)  # one seed: row g plays game g of its run
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**62))
@@ -161,7 +165,7 @@ class DominionVectorEnv(VectorEnv):
     def step(self, actions):
         v = self.vec
         seat_before = v.learner_seat.copy()  # the seat of each game the step may finish
-        v.step(np.asarray(actions).reshape(self.num_envs).astype(np.int64, copy=False))
+        v.step(check_actions(actions, self.num_envs, skip=False))
         terminated = v.terminated.copy()
         truncated = v.truncated.copy()
         infos = self._infos()

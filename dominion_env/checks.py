@@ -1,0 +1,108 @@
+"""Checks of the arguments the faces take (Game, VecGame and the env adapters), in one place.
+
+Every check refuses rather than coerces: no float rounded to an action, no string parsed into
+one, no bool taken for 0 or 1, no array reshaped, no unsigned value wrapped to -1. Its error
+names the argument, the value and what is allowed, and is raised before anything changes:
+
+    TypeError                  the wrong kind of value (a float, a string, a bool, None ...)
+    ValueError                 the right kind out of range (a seed of -1, a seat of 7 ...)
+    names.IllegalActionError   an action out of range or not legal now (a ValueError)
+
+Seeds are ints 0 .. 2**63 - 1 on every face: a game's stream is seeded from a signed 64-bit
+int, and negative seeds are refused rather than folded onto positive ones (numpy's and
+Gymnasium's generators refuse them too). ``None`` is allowed where a face documents it (the
+envs then draw a seed from their generator).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .engine.layout import NUM_ACTIONS
+from .names import IllegalActionError
+
+MAX_SEED = 2**63 - 1
+
+
+def is_int(value) -> bool:
+    """A Python or numpy integer, not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_int(name: str, value, lo: int, hi: int | None = None) -> int:
+    """``value`` as an int in lo..hi (hi None: no upper bound)."""
+    allowed = f"an int {lo}..{hi}" if hi is not None else f"an int >= {lo}"
+    if not is_int(value):
+        raise TypeError(f"{name} must be {allowed}, got {value!r} ({type(value).__name__})")
+    if value < lo or (hi is not None and value > hi):
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    return int(value)
+
+
+def check_seed(seed, name: str = "seed", allow_none: bool = False) -> int | None:
+    """A seed: an int 0 .. 2**63 - 1 (or None where ``allow_none``)."""
+    if seed is None and allow_none:
+        return None
+    if not is_int(seed) or not 0 <= seed <= MAX_SEED:
+        allowed = "None or an int" if allow_none else "an int"
+        kind = TypeError if not is_int(seed) else ValueError
+        raise kind(f"{name} must be {allowed} 0..2**63-1, got {seed!r}")
+    return int(seed)
+
+
+def check_number(name: str, value, lo: float = 0.0) -> float:
+    """A finite real number >= lo (an int or a float, not a bool)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"{name} must be a number >= {lo}, got {value!r}")
+    if not np.isfinite(value) or value < lo:
+        raise ValueError(f"{name} must be a finite number >= {lo}, got {value!r}")
+    return float(value)
+
+
+def check_action(action, name: str = "action") -> int:
+    """One action index: an int (or a 0-d integer array) 0..NUM_ACTIONS-1. Out of range is an
+    ``IllegalActionError``; anything but an integer is a TypeError."""
+    a = action
+    if isinstance(a, np.ndarray) and a.ndim == 0 and a.dtype.kind in "iu":
+        a = a[()]
+    if not is_int(a):
+        raise TypeError(
+            f"{name} must be an int action index 0..{NUM_ACTIONS - 1}, got {action!r} "
+            f"({type(action).__name__})"
+        )
+    if not 0 <= a < NUM_ACTIONS:
+        raise IllegalActionError(f"{name} {int(a)} out of range 0..{NUM_ACTIONS - 1}", -1, int(a))
+    return int(a)
+
+
+def check_actions(actions, n: int, name: str = "actions", skip: bool = True) -> np.ndarray:
+    """One action per game: an (n,) array (or list) of ints, as int64. The range is checked
+    against the masks by the step (``VecGame._check_actions``) except for what the cast to
+    int64 would hide: unsigned values past NUM_ACTIONS-1 (2**64-1 would become -1, a skip),
+    and -1 where ``skip`` is False."""
+    allowed = f"an integer array of shape ({n},), action indices 0..{NUM_ACTIONS - 1}" + (
+        " (or -1 to skip a game)" if skip else ""
+    )
+    if isinstance(actions, (str, bytes)) or actions is None:
+        raise TypeError(f"{name} must be {allowed}, got {actions!r}")
+    a = np.asarray(actions)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be {allowed}, got dtype {a.dtype} ({_short(a)})")
+    if a.shape != (n,):
+        raise ValueError(f"{name} must be {allowed}, got shape {a.shape} ({_short(a)})")
+    lo = -1 if skip else 0
+    if a.dtype.kind == "u":
+        bad = np.flatnonzero(a > NUM_ACTIONS - 1)
+    else:
+        bad = np.flatnonzero((a < lo) | (a > NUM_ACTIONS - 1))
+    if bad.size:
+        g = int(bad[0])
+        raise IllegalActionError(
+            f"{name}[{g}] = {a[g]} out of range: {name} must be {allowed}", g, int(a[g])
+        )
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def _short(a: np.ndarray) -> str:
+    text = np.array2string(a.reshape(-1)[:8], separator=", ")
+    return text if a.size <= 8 else text[:-1] + ", ...]"

@@ -1,0 +1,267 @@
+"""Game records: one game as a versioned JSON document that ``Game`` replays bit for bit.
+
+    rec = game.record(players=[{"kind": "bot", "name": "Big Money"}, {"kind": "human"}])
+    records.save(rec, "games/0001.json")
+    rec = records.load("games/0001.json")          # checked: format, versions, fields
+    g = Game.from_record(rec)                      # re-steps every decision, checks each one
+    for g, decision in Game.replay(rec): ...       # the same, one decision at a time
+
+A game of this engine is fixed by its deal (seed, game number, kingdom, settings) and the
+actions taken, so that is what a record keeps; everything else (zones, the log) comes back by
+replaying it. The record is plain JSON::
+
+    {
+      "format": "dominion-env game record",   # what the file is
+      "format_version": 1,                     # FORMAT_VERSION: the layout of this document
+      "package_version": "0.4.0",              # dominion-env that played it
+      "engine_version": 4,                     # VecGame.VERSION that played it (rules, RNG)
+      "seed": 7, "game_index": 0,              # game number game_index of the run seeded seed
+      "players": [{"seat": 0, "kind": "bot", "name": "Big Money"}, ...],
+      "kingdom": ["Cellar", ...],              # the 10 kingdom cards this game was dealt
+      "settings": {"players": 2, "kingdom": "random" or [10 names], "pool": [names] or null,
+                   "autoplay_treasures": true, "auto_resolve": true, "turn_limit": 100,
+                   "first_player": null or a seat},
+      "decisions": [{"player": 0, "action": "Village", "index": 12}, ...],
+      "result": {"status": "terminated" | "truncated" | "running", "rewards": [1, -1],
+                 "scores": [31, 22], "turns": 34},
+      "meta": {...}                            # free: what played it, when, the tournament ...
+    }
+
+``players[p].kind`` says who sat in seat p: "bot" (``name``: a library or file bot), "agent"
+(a trained agent: its name or file), "policy" (any other program), "human", "random", or
+"unknown". ``decisions`` are every answer the players gave, in order, bots' answers inside
+learner mode included (the engine logs each, ``machine.resolve``); decisions the engine takes
+by itself (a single legal action with ``auto_resolve``) are not listed, the replay takes them
+too. ``settings.kingdom`` is how the kingdom was asked for ("random" draws it from the game's
+own RNG out of ``pool``, so a replay must ask the same way); ``kingdom`` is what was dealt.
+
+A replay refuses a record from another engine version (the same actions may make another game
+there) unless asked not to check, and stops at the first decision that does not fit: the wrong
+player, an illegal action, a name that is not the index's, or a result that differs.
+
+This module is the format (build, check, save, load); ``Game.record``, ``Game.from_record`` and
+``Game.replay`` are the game side.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import metadata
+from pathlib import Path
+
+from .cards import KINGDOM_SIZE, NAMES
+from .engine.layout import NUM_ACTIONS
+from .names import action_name
+from .vector import VERSION as ENGINE_VERSION
+
+FORMAT = "dominion-env game record"
+FORMAT_VERSION = 1
+PLAYER_KINDS = ("bot", "agent", "policy", "human", "random", "unknown")
+STATUSES = ("running", "terminated", "truncated")
+SETTINGS = ("players", "kingdom", "pool", "autoplay_treasures", "auto_resolve", "turn_limit")
+FIELDS = (
+    "format",
+    "format_version",
+    "package_version",
+    "engine_version",
+    "seed",
+    "game_index",
+    "players",
+    "kingdom",
+    "settings",
+    "decisions",
+    "result",
+)
+
+
+class RecordError(ValueError):
+    """A record that is not one, or one this version cannot replay (see ``check``)."""
+
+
+class ReplayMismatch(RecordError):
+    """The replay left the record: a decision or the result differs from what was recorded.
+    ``step`` is the index of the decision (len(decisions) for the result)."""
+
+    def __init__(self, message: str, step: int):
+        super().__init__(message)
+        self.step = step
+
+
+def package_version() -> str:
+    try:
+        return metadata.version("dominion-env")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown"
+
+
+def player_entries(players, n: int) -> list[dict]:
+    """``players`` as the record's per-seat list: None (every seat "unknown"), or one entry per
+    seat: a dict with ``kind`` (PLAYER_KINDS) and optional ``name`` and other JSON fields, or a
+    string: a bot name (kind "bot"), "human" or "random"."""
+    if players is None:
+        return [{"seat": p, "kind": "unknown"} for p in range(n)]
+    if not isinstance(players, (list, tuple)) or len(players) != n:
+        raise ValueError(f"players must list one entry per seat ({n}), got {players!r}")
+    out = []
+    for p, e in enumerate(players):
+        if isinstance(e, str):
+            e = {"kind": e} if e in ("human", "random") else {"kind": "bot", "name": e}
+        if not isinstance(e, dict) or e.get("kind") not in PLAYER_KINDS:
+            raise ValueError(
+                f"players[{p}] must be a dict with 'kind' one of {PLAYER_KINDS} (and a 'name'), "
+                f"or a bot name, 'human' or 'random'; got {e!r}"
+            )
+        entry = {"seat": p, **e}
+        try:
+            json.dumps(entry)
+        except TypeError as err:
+            raise ValueError(f"players[{p}] must be JSON data: {err}") from None
+        out.append(entry)
+    return out
+
+
+def build(
+    *,
+    seed: int,
+    game_index: int,
+    players: list[dict],
+    kingdom: list[str],
+    settings: dict,
+    decisions: list[tuple[int, int]],
+    result: dict,
+    meta: dict | None = None,
+) -> dict:
+    """A record from its parts (``Game.record`` calls this); ``decisions`` as (player, index)."""
+    rec = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "package_version": package_version(),
+        "engine_version": ENGINE_VERSION,
+        "seed": int(seed),
+        "game_index": int(game_index),
+        "players": players,
+        "kingdom": list(kingdom),
+        "settings": dict(settings),
+        "decisions": [
+            {"player": int(p), "action": action_name(a), "index": int(a)} for p, a in decisions
+        ],
+        "result": result,
+        "meta": dict(meta or {}),
+    }
+    return check(rec)
+
+
+def _fail(msg: str):
+    raise RecordError(f"not a valid game record: {msg}")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check(record, *, check_version: bool = True) -> dict:
+    """The record, checked: every field there and of its type, format and engine version this
+    package's (``check_version=False`` skips the engine version only). Raises RecordError."""
+    if not isinstance(record, dict):
+        _fail(f"a record is a JSON object (dict), got {type(record).__name__}")
+    if record.get("format") != FORMAT:
+        _fail(f"'format' must be {FORMAT!r}, got {record.get('format')!r}")
+    missing = [k for k in FIELDS if k not in record]
+    if missing:
+        _fail(f"missing field(s) {missing}")
+    fv = record["format_version"]
+    if not _is_int(fv) or not 1 <= fv <= FORMAT_VERSION:
+        raise RecordError(
+            f"record format_version {fv!r} is not one this package reads (1..{FORMAT_VERSION}); "
+            f"it was written by dominion-env {record.get('package_version')!r}"
+        )
+    ev = record["engine_version"]
+    if check_version and ev != ENGINE_VERSION:
+        raise RecordError(
+            f"record played by engine version {ev!r} (dominion-env "
+            f"{record.get('package_version')!r}); this is engine version {ENGINE_VERSION} "
+            f"(dominion-env {package_version()}): the same actions may make another game. "
+            f"Replay it with check_version=False to try anyway"
+        )
+    for k in ("seed", "game_index"):
+        if not _is_int(record[k]) or record[k] < 0:
+            _fail(f"{k!r} must be a non-negative int, got {record[k]!r}")
+    st = record["settings"]
+    if not isinstance(st, dict) or [k for k in SETTINGS if k not in st]:
+        _fail(f"'settings' must hold {SETTINGS} (and 'first_player'), got {st!r}")
+    n = st["players"]
+    if not _is_int(n) or not 2 <= n <= 6:
+        _fail(f"settings.players must be 2..6, got {n!r}")
+    pl = record["players"]
+    if not isinstance(pl, list) or len(pl) != n:
+        _fail(f"'players' must list {n} seats, got {pl!r}")
+    for p, e in enumerate(pl):
+        if not isinstance(e, dict) or e.get("seat") != p or e.get("kind") not in PLAYER_KINDS:
+            _fail(f"players[{p}] must be {{'seat': {p}, 'kind': one of {PLAYER_KINDS}}}, got {e!r}")
+    k = record["kingdom"]
+    if not isinstance(k, list) or len(k) != KINGDOM_SIZE or any(c not in NAMES for c in k):
+        _fail(f"'kingdom' must list {KINGDOM_SIZE} card names, got {k!r}")
+    decs = record["decisions"]
+    if not isinstance(decs, list):
+        _fail("'decisions' must be a list")
+    for i, d in enumerate(decs):
+        if (
+            not isinstance(d, dict)
+            or not _is_int(d.get("player"))
+            or not 0 <= d["player"] < n
+            or not _is_int(d.get("index"))
+            or not 0 <= d["index"] < NUM_ACTIONS
+            or not isinstance(d.get("action"), str)
+        ):
+            _fail(
+                f"decisions[{i}] must be {{'player': 0..{n - 1}, 'action': name, 'index': "
+                f"0..{NUM_ACTIONS - 1}}}, got {d!r}"
+            )
+    res = record["result"]
+    if (
+        not isinstance(res, dict)
+        or res.get("status") not in STATUSES
+        or not isinstance(res.get("rewards"), list)
+        or len(res["rewards"]) != n
+        or not isinstance(res.get("scores"), list)
+        or len(res["scores"]) != n
+        or not _is_int(res.get("turns"))
+    ):
+        _fail(
+            f"'result' must be {{'status': one of {STATUSES}, 'rewards': {n} numbers, "
+            f"'scores': {n} ints, 'turns': int}}, got {res!r}"
+        )
+    return record
+
+
+def dumps(record) -> str:
+    """The record as JSON text: one decision per line, so records diff line by line."""
+    check(record, check_version=False)
+    fields = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in record.items() if k != "decisions"]
+    lines = [json.dumps(d) for d in record["decisions"]]
+    decisions = "[\n    " + ",\n    ".join(lines) + "\n  ]" if lines else "[]"
+    fields.append(f'  "decisions": {decisions}')
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
+def save(record, path) -> Path:
+    """Write ``record`` to ``path`` (folders made as needed); returns the path."""
+    path = Path(path)
+    text = dumps(record)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def load(path, *, check_version: bool = True) -> dict:
+    """Read and check a record file (see ``check``)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read record {str(path)!r}: {e}") from None
+    try:
+        rec = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{str(path)!r} is not JSON: {e}") from None
+    return check(rec, check_version=check_version)

@@ -1,0 +1,247 @@
+"""Game records: made by Game, the arena, the envs and the command line; replayed bit for bit;
+refused with a clear error when they do not fit (dominion_env/records.py)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+
+from dominion_env import Game, records
+from dominion_env.agents import compile_bots
+from dominion_env.analysis import replay
+from dominion_env.analysis.arena import play_games, record_games
+from dominion_env.cli import main
+from dominion_env.vector import VERSION
+
+ATTACKS = ["Militia", "Double Witch", "Moat"]
+
+
+@pytest.fixture(scope="module")
+def arena_records():
+    table = compile_bots(ATTACKS)
+    res = play_games(table, 40, 3, "random", seed=11, turn_limit=60)
+    recs = record_games(table, ATTACKS, res, [0, 7, 39], 3, "random", seed=11, turn_limit=60)
+    return res, recs
+
+
+def _random_game(seed=5, **kw) -> Game:
+    g = Game("random", 2, seed, **kw)
+    rng = np.random.default_rng(seed)
+    while not g.done:
+        g.step(int(rng.choice(np.flatnonzero(g.action_mask))))
+    return g
+
+
+def test_arena_games_replay_to_the_batch_result(arena_records):
+    res, recs = arena_records
+    for i, rec in zip([0, 7, 39], recs, strict=True):
+        assert rec["game_index"] == i and rec["seed"] == 11 and rec["meta"]["game"] == i
+        assert [e["name"] for e in rec["players"]] == [ATTACKS[b] for b in res.seat_bot[i]]
+        g = Game.from_record(rec)
+        assert g.rewards.tolist() == res.reward[i].tolist()
+        assert g.turn["turn_number"] == res.turns[i]
+        assert g.result() == rec["result"]
+        assert {d["player"] for d in rec["decisions"]} == {0, 1, 2}
+
+
+def test_replay_is_bit_for_bit():
+    g = _random_game(seed=3)
+    rec = g.record(["human", "random"])
+    r = Game.from_record(rec)
+    assert r.log() == g.log()
+    for name in ("zone", "deck", "pile", "game", "player"):
+        np.testing.assert_array_equal(r.state[name], g.state[name])
+    # the decisions replay one by one, the game at each decision before it is taken
+    steps = [(i, gm.current_player) for i, gm in Game.replay(rec)]
+    assert [p for _, p in steps[:-1]] == [d["player"] for d in rec["decisions"]]
+    assert steps[-1] == (len(rec["decisions"]), -1)
+
+
+def test_learner_mode_records_the_bots_decisions_too():
+    g = Game("First Game", 2, 9, opponents=compile_bots("Big Money"), learner_seat=1)
+    rng = np.random.default_rng(0)
+    while not g.done:
+        g.step(int(rng.choice(np.flatnonzero(g.action_mask))))
+    rec = g.record([{"kind": "bot", "name": "Big Money"}, {"kind": "policy", "name": "me"}])
+    assert {d["player"] for d in rec["decisions"]} == {0, 1}
+    r = Game.from_record(rec)  # a plain Game: the record's decisions answer every seat
+    assert r.log() == g.log() and r.result() == g.result()
+
+
+def test_save_load_round_trip(tmp_path):
+    g = _random_game(seed=4, first_player=1, turn_limit=30)
+    rec = g.record(meta={"note": "x"})
+    path = records.save(rec, tmp_path / "a" / "g.json")
+    text = path.read_text()
+    assert text.count('{"player": ') == len(rec["decisions"])  # one decision per line
+    back = records.load(path)
+    assert back == json.loads(json.dumps(rec))
+    assert back["settings"]["first_player"] == 1 and back["settings"]["turn_limit"] == 30
+    assert back["engine_version"] == VERSION and back["format_version"] == records.FORMAT_VERSION
+    assert Game.from_record(back).result() == rec["result"]
+
+
+def _mutated(rec, fn):
+    r = copy.deepcopy(rec)
+    fn(r)
+    return r
+
+
+@pytest.mark.parametrize(
+    "change, error, words",
+    [
+        (lambda r: r.update(engine_version=3), records.RecordError, "engine version 3"),
+        (lambda r: r.update(format_version=2), records.RecordError, "format_version 2"),
+        (lambda r: r.pop("seed"), records.RecordError, "missing field(s) ['seed']"),
+        (lambda r: r.update(format="x"), records.RecordError, "'format' must be"),
+        (lambda r: r["decisions"][2].update(action="Gold"), records.ReplayMismatch, "names"),
+        (
+            lambda r: r["decisions"][2].update(player=1 - r["decisions"][2]["player"]),
+            records.ReplayMismatch,
+            "decides in the replay",
+        ),
+        (
+            lambda r: r["decisions"][2].update(index=63, action="Nobles"),
+            records.ReplayMismatch,
+            "is not legal",
+        ),
+        (lambda r: r["result"].update(turns=999), records.ReplayMismatch, "result differs"),
+        (lambda r: r.update(seed=r["seed"] + 1), records.ReplayMismatch, ""),
+        (lambda r: r["decisions"].append(r["decisions"][-1]), records.ReplayMismatch, "over"),
+        (lambda r: r["decisions"][0].update(index=71), records.RecordError, "decisions[0]"),
+    ],
+)
+def test_bad_records_are_refused_clearly(change, error, words):
+    rec = _random_game(seed=8).record()
+    bad = _mutated(rec, change)
+    with pytest.raises(error, match=None) as e:
+        Game.from_record(bad)
+    assert words in str(e.value)
+
+
+def test_other_engine_version_replays_when_asked():
+    rec = _mutated(_random_game(seed=8).record(), lambda r: r.update(engine_version=3))
+    assert Game.from_record(rec, check_version=False).done
+
+
+def test_scenario_games_have_no_record():
+    g = Game("First Game", 2, 0)
+    g.set_scenario(hands={0: ["Village", "Copper"]})
+    with pytest.raises(RuntimeError, match="set_scenario"):
+        g.record()
+
+
+def test_players_argument_checked():
+    g = Game("First Game", 2, 0)
+    with pytest.raises(ValueError, match="one entry per seat"):
+        g.record(["human"])
+    with pytest.raises(ValueError, match="players\\[1\\]"):
+        g.record(["human", {"kind": "alien"}])
+
+
+def test_views_hold_only_what_each_player_may_know(arena_records):
+    _, recs = arena_records
+    rec = recs[1]
+    fs = replay.frames(rec)
+    assert len(fs) == len(rec["decisions"]) + 1 and fs[-1]["result"] == rec["result"]
+    for i, f in enumerate(fs):
+        for p in range(3):
+            v = f["views"][str(p)]
+            assert set(v["hands"]) == set(v["decks"]) == set(v["discards"]) == {str(p)}
+            mine = f["decision"] is not None and f["decision"]["player"] == p
+            assert (v["legal"] is not None) == mine
+            if mine:
+                assert v["chosen"] == rec["decisions"][i]["action"]
+            for line in v["log"]:
+                for q in range(3):
+                    if q != p and line.startswith(f"P{q} draws"):
+                        assert line.endswith(("card", "cards")), line
+        full = f["views"]["all"]
+        assert set(full["hands"]) == {"0", "1", "2"}
+
+
+def test_cli_save_games_and_replay(tmp_path, capsys):
+    out = tmp_path / "games"
+    args = ["simulate", "Militia", "Big Money", "--games", "50", "--quiet", "--seed", "2"]
+    assert main([*args, "--kingdom", "random", "--save-games", "2", str(out)]) == 0
+    files = sorted(out.glob("*.json"))
+    assert [f.name for f in files] == ["game00000.json", "game00001.json"]
+    capsys.readouterr()
+    assert main(["replay", str(files[1]), "--viewer", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "View: P1" in text and "Result: terminated" in text
+    page = tmp_path / "g.html"
+    assert main(["replay", str(files[1]), "--html", str(page)]) == 0
+    body = page.read_text()
+    assert "<script" in body and "http://" not in body and "https://" not in body
+    with pytest.raises(SystemExit):
+        main([*args, "--save-games", "0", str(out)])
+    assert "N must be a positive int, got '0'" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="not JSON"):
+        bad = tmp_path / "bad.json"
+        bad.write_text("{")
+        main(["replay", str(bad)])
+
+
+def test_cli_tournament_save_games(tmp_path):
+    out = tmp_path / "t"
+    assert (
+        main(
+            [
+                "tournament",
+                "Big Money",
+                "Smithy",
+                "Militia",
+                "--games",
+                "20",
+                "--quiet",
+                "--out",
+                "",
+                "--save-games",
+                "1",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 3  # one game of each of the 3 tables
+    for f in files:
+        rec = records.load(f)
+        assert rec["meta"]["command"] == "tournament"
+        Game.from_record(rec)
+
+
+def test_gym_env_records_episodes(tmp_path):
+    gymnasium = pytest.importorskip("gymnasium", reason="the train extra")
+    env = gymnasium.make("Dominion-v0", opponents="Big Money", record_dir=tmp_path)
+    env.reset(seed=1)
+    done = False
+    rng = np.random.default_rng(1)
+    while not done:
+        mask = env.unwrapped.action_masks()
+        _, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        done = term or trunc
+    path = env.unwrapped.recorder.last_path
+    rec = records.load(path)
+    seat = info["learner_seat"]
+    assert rec["players"][seat]["name"] == "learner"
+    assert rec["players"][1 - seat] == {"seat": 1 - seat, "kind": "bot", "name": "Big Money"}
+    assert Game.from_record(rec).rewards[seat] == reward
+
+
+def test_pettingzoo_env_records_games(tmp_path):
+    from dominion_env.envs import pettingzoo_env
+
+    env = pettingzoo_env.env(players=3, record_dir=tmp_path)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    rec = records.load(env.unwrapped.recorder.last_path)
+    assert Game.from_record(rec).result() == rec["result"]
+    assert rec["result"]["status"] in ("terminated", "truncated")
