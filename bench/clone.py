@@ -66,9 +66,8 @@ def game_rows(name: str, g: Game, seconds: float) -> None:
     print(f"  deepcopy (baseline)   {deep:>10,.0f} /s   clone is {clone / deep:.1f}x")
     print(f"  Game.snapshot         {rate(g.snapshot, seconds):>10,.0f} /s")
     print(f"  Game.restore          {rate(lambda: g.restore(snap), seconds):>10,.0f} /s")
-    print(
-        f"  snapshot bytes        {snap.nbytes:>10,d}   in memory (log {snap.arrays['log'].nbytes:,d})"
-    )
+    log_bytes = snap.arrays["log"].nbytes
+    print(f"  snapshot bytes        {snap.nbytes:>10,d}   in memory (log {log_bytes:,d})")
     print(f"  snapshot pickled      {len(pickle.dumps(snap)):>10,d}")
     print(f"  Game pickled          {len(pickle.dumps(g)):>10,d}")
     print(f"  pickle (baseline)     {len(pickle.dumps(attrs)):>10,d}   the same attributes")

@@ -89,6 +89,8 @@ THRONE_ROOM = card_id("Throne Room")
 # a scenario's Actions, Buys and $ at most this: far above any turn, and low enough that no
 # turn from there takes the observation's counters past their Box bounds (obs_bounds)
 MAX_SCENARIO_COUNTER = 10_000
+_ATOMIC = (int, bool, str, float, type(None))  # attribute values a clone may share
+
 _ZONES = {"hand": HAND, "discard": DISCARD, "in_play": IN_PLAY, "aside": ASIDE}
 # set_scenario's phases: where the turn starts (PHASE_*, the turn frame's step)
 _PHASES = {
@@ -155,7 +157,8 @@ class Game:
         tables, and plays on exactly as this game would for the same actions."""
         new = object.__new__(Game)
         new.__dict__ = {
-            k: v.clone() if k == "_vec" else copy.deepcopy(v) for k, v in self.__dict__.items()
+            k: v.clone() if k == "_vec" else v if type(v) in _ATOMIC else copy.deepcopy(v)
+            for k, v in self.__dict__.items()
         }
         return new
 

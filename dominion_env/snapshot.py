@@ -359,10 +359,25 @@ def clone_vec(vec):
     values[_LOG_FIELD] = log
     d["config"] = tuple.__new__(Config, values)
     if views is not None:
-        d[VIEWS] = {name: _read_only(_get_in(d, p)) for name, p in views.items()}
+        d[VIEWS] = _Views({name: _get_in(d, p) for name, p in views.items()})
     new = object.__new__(type(vec))
     new.__dict__ = d
     return new
+
+
+class _Views(dict):
+    """A clone's read-only views, each made when first asked for (a search's clone is asked
+    for its mask and observation, not for the other nine): name -> view of ``arrays[name]``."""
+
+    __slots__ = ("arrays",)
+
+    def __init__(self, arrays: dict):
+        super().__init__()
+        self.arrays = arrays
+
+    def __missing__(self, name: str) -> np.ndarray:
+        view = self[name] = _read_only(self.arrays[name])
+        return view
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -384,7 +399,10 @@ def _view_paths(vec) -> dict:
     if paths is None:
         arrays = {id(get_array(vec, p)): p for p in STATE + WORK + FIXED}
         paths = {}
-        for name, view in getattr(vec, VIEWS).items():
+        views = getattr(vec, VIEWS)
+        if isinstance(views, _Views):  # a clone's: the arrays, not all of them viewed yet
+            views = {name: a.view() for name, a in views.arrays.items()}
+        for name, view in views.items():
             if id(view.base) not in arrays:
                 raise RuntimeError(
                     f"VecGame view {name!r} shows an array that dominion_env.snapshot does not "
