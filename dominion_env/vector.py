@@ -64,6 +64,14 @@ bots draw from a per-row stream that reset seeds as the arena seeds its bots for
 (``analysis.arena.play_games``), so answering every seat of a plain VecGame (``first_player=0``)
 with ``bot_actions`` plays exactly the games ``play_games`` plays for the same seed.
 
+Save and restore (``dominion_env.snapshot``): ``snapshot()`` returns a read-only ``Snapshot``
+of everything later steps depend on (records, every RNG stream, learner and opponent seats,
+the step's outputs, shaping, a Game's log); ``restore(snapshot)`` puts it back, after which
+the same actions give the same results bit for bit, and refuses (changing nothing) a snapshot
+of a VecGame made with other settings. ``clone()`` (and ``copy.deepcopy``) gives an
+independent VecGame sharing only the fixed tables. Pickles hold a Game's written log rows,
+not its log's whole room.
+
 Version history
     v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
         Base cards, Intrigue 1st edition), 2-6 players, every decision of every player.
@@ -135,6 +143,14 @@ from .engine.layout import (
 from .engine.observation import obs_offsets, obs_scale, obs_size
 from .names import IllegalActionError, action_name, legal_action_names
 from .shaping import VPShaping, vp_potential
+from .snapshot import (
+    Snapshot,
+    clone_vec,
+    restore_snapshot,
+    take_snapshot,
+    vec_getstate,
+    vec_setstate,
+)
 
 VERSION = 5
 # Below this many games a call runs on one thread: waking Numba's thread pool costs more than
@@ -458,6 +474,36 @@ class VecGame:
             out,
         )
         return out
+
+    # -- save, restore, clone (dominion_env.snapshot) ------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        """Every game as it is now, frozen: a read-only ``Snapshot`` of every array that
+        playing changes (records, every RNG stream, learner and opponent seats, the step's
+        outputs, shaping, a Game's log), to ``restore`` later. Pickles small."""
+        return take_snapshot(self, VERSION)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put every game back as it was when ``snapshot`` was taken: the same actions then
+        give the same observations, masks, rewards and logs, bit for bit. The snapshot must
+        come from a VecGame made with the same settings (batch size, players, kingdom, rules
+        options, opponents, shaping, version); otherwise a ValueError names what differs and
+        nothing changes."""
+        restore_snapshot(self, snapshot, VERSION)
+
+    def clone(self) -> VecGame:
+        """An independent copy: its own copies of everything that playing changes, the fixed
+        tables (kingdom, bots, layout) shared. Stepping either leaves the other as it is."""
+        return clone_vec(self)
+
+    def __deepcopy__(self, memo) -> VecGame:
+        return clone_vec(self)
+
+    def __getstate__(self) -> dict:
+        return vec_getstate(self)  # the log's written rows, not its 1 MB of room
+
+    def __setstate__(self, state: dict) -> None:
+        vec_setstate(self, state)
 
     # -- views ---------------------------------------------------------------------------
 
