@@ -68,6 +68,7 @@ FIXED = (
     "opponents.bot_rules",
     "opponents.pool_cum",
     "_no_actions",
+    "_step_seeds",
 )
 LOG = "config.log_buf"  # STATE too, but only its first LOG_LEN rows are the game's
 VIEWS = "_view"  # name -> a read-only view of a STATE or WORK array (what callers get)
