@@ -15,6 +15,7 @@ import numpy as np
 
 from .cards import MAX_PLAYERS, NAMES, NUM_CARDS, card_id
 from .engine.layout import (
+    COST_ANY_HI,
     EV_BUY,
     EV_DECIDE,
     EV_DISCARD,
@@ -217,3 +218,22 @@ def event_text(ev: int, p: int, card: int, amount: int) -> str:
     name = NAMES[card] if card >= 0 else ""
     many = f"{amount} x {name}" if amount != 1 else name
     return f"{who} {verb} {many}"
+
+
+def decision_text(decision: dict) -> str:
+    """A pending decision (``Game.decision``) in words: "buy, costing $0+" or "discard, for
+    Militia, 2 to pick"."""
+    d = decision
+    parts = [d["kind"].replace("_", " ")]
+    if d["source"]:
+        parts.append(f"for {d['source']}")
+    if d["card"]:
+        parts.append(f"about {d['card']}")
+    if d["target"] >= 0:
+        parts.append(f"about P{d['target']}")
+    lo, hi = d["cost_range"]
+    if d["kind"] in ("buy", "gain") or lo > 0:
+        parts.append(f"costing ${lo}..{hi}" if hi < COST_ANY_HI else f"costing ${lo}+")
+    if d["count"]:
+        parts.append(f"{d['count']} to pick")
+    return ", ".join(parts)

@@ -39,10 +39,10 @@ from .agents import Bot, compile_bots
 from .analysis.mixed import is_policy
 from .cards import BASIC, COST, MAX_PLAYERS, TABLE, TEXT, card_id
 from .engine.kingdoms import kingdom_arg
-from .engine.layout import COST_ANY_HI, NUM_CARDS, PASS
+from .engine.layout import NUM_CARDS, PASS
 from .engine.observation import obs_scale
 from .game import Game
-from .names import describe_action, log_lines
+from .names import decision_text, describe_action, log_lines
 
 YOU = 0  # your seat
 DEFAULT_RECORD = "dominion_game.json"
@@ -178,20 +178,7 @@ def choices(game: Game) -> list[tuple[int, str]]:
 
 
 def decision_line(game: Game) -> str:
-    d = game.decision
-    parts = [f"Your decision: {d['kind'].replace('_', ' ')}"]
-    if d["source"]:
-        parts.append(f"for {d['source']}")
-    if d["card"]:
-        parts.append(f"about {d['card']}")
-    if d["target"] >= 0:
-        parts.append(f"about P{d['target']}")
-    lo, hi = d["cost_range"]
-    if d["kind"] in ("buy", "gain") or lo > 0:
-        parts.append(f"costing ${lo}..{hi}" if hi < COST_ANY_HI else f"costing ${lo}+")
-    if d["count"]:
-        parts.append(f"{d['count']} to pick")
-    return ", ".join(parts)
+    return "Your decision: " + decision_text(game.decision)
 
 
 def ask(game: Game, read, write) -> int:
