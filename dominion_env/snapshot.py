@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import weakref
 import zlib
 from types import MappingProxyType
 
@@ -359,25 +360,32 @@ def clone_vec(vec):
     values = list(cfg)
     values[_LOG_FIELD] = log
     d["config"] = tuple.__new__(Config, values)
-    if views is not None:
-        d[VIEWS] = _Views({name: _get_in(d, p) for name, p in views.items()})
     new = object.__new__(type(vec))
+    if views is not None:
+        d[VIEWS] = _Views(weakref.ref(new), views)
     new.__dict__ = d
     return new
 
 
 class _Views(dict):
     """A clone's read-only views, each made when first asked for (a search's clone is asked
-    for its mask and observation, not for the other nine): name -> view of ``arrays[name]``."""
+    for its mask and observation, not for the other nine): name -> view of the array at
+    ``paths[name]`` of the clone (held weakly: no reference cycle, clones die by refcount)."""
 
-    __slots__ = ("arrays",)
+    __slots__ = ("owner", "paths")
 
-    def __init__(self, arrays: dict):
+    def __init__(self, owner, paths: dict):
         super().__init__()
-        self.arrays = arrays
+        self.owner = owner
+        self.paths = paths
+
+    @property
+    def arrays(self) -> dict:
+        d = self.owner().__dict__
+        return {name: _get_in(d, p) for name, p in self.paths.items()}
 
     def __missing__(self, name: str) -> np.ndarray:
-        view = self[name] = _read_only(self.arrays[name])
+        view = self[name] = _read_only(_get_in(self.owner().__dict__, self.paths[name]))
         return view
 
 
