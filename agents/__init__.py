@@ -17,8 +17,9 @@ from .library import (
     compile_bots,
     get_bot,
     strongest_bot_for,
+    unknown_name,
 )
-from .strategy import Bot, compile_table, kingdom_for, load_bots
+from .strategy import Bot, bots_from_toml, compile_table, kingdom_for, load_bots
 
 __all__ = [
     "BOTS",
@@ -27,9 +28,11 @@ __all__ = [
     "as_bot",
     "strongest_bot_for",
     "bot_action",
+    "bots_from_toml",
     "compile_bots",
     "compile_table",
     "get_bot",
     "kingdom_for",
     "load_bots",
+    "unknown_name",
 ]

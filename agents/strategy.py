@@ -21,10 +21,17 @@ for Province simply never fires below $8). A condition is ``quantity [card] op n
     vp               its score now                       vp_lead      score minus best other's
     action_cards / treasure_cards / victory_cards        cards of that type it owns
 
-with op one of < <= > >= == !=. Every other decision uses the engine's documented defaults
+with op one of < <= > >= == != and number a whole number of at most ``MAX_VALUE`` in size. Every
+other decision uses the engine's documented defaults
 (``dominion_env.engine.bots``). ``compile_bots`` turns bots into one ``BotTable``.
 
-Bots can also be written in TOML (``load_bots(path)``)::
+A ``Bot`` is checked when it is made: a non-empty name, rules that are card names or
+(card, condition, ...) tuples of strings, ``random`` True or False (a random bot has no rules),
+``source`` a string; anything else raises ValueError (TypeError for a wrong type) naming the
+bot, the rule and what is allowed.
+
+Bots can also be written in TOML (``load_bots(path)``; keys ``name``, ``rules``, ``random``
+(true/false), ``source``; names are unique in a file, ignoring case)::
 
     [[bot]]
     name = "Smithy BM"
@@ -40,9 +47,16 @@ Bots can also be written in TOML (``load_bots(path)``)::
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, from PyPI (a dependency there)
+    import tomli as tomllib
 
 from ..cards import BASIC, KINGDOM_SIZE, NAMES, card_id
 from ..engine.bots import (
@@ -57,11 +71,16 @@ from ..engine.bots import (
 )
 
 _NEEDS_CARD = {"count", "pile", "hand"}
-_COND = re.compile(r"^\s*([a-z_]+)\s*([A-Za-z][A-Za-z' ]*?)?\s*(<=|>=|==|!=|<|>)\s*(-?\d+)\s*$")
+_COND = re.compile(r"^\s*([a-z_]+)\s*([A-Za-z][A-Za-z' ]*?)?\s*(<=|>=|==|!=|<|>)\s*(-?[0-9]+)\s*$")
+# a condition's number: every quantity the language reads is far below this, and the compiled
+# rule keeps it in an int64
+MAX_VALUE = 10**9
 
 
 def parse_condition(text: str) -> tuple[int, int, int, int]:
     """'pile Province <= 4' -> (quantity, card arg, op, value)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a condition is a string such as 'money > 18', got {text!r}")
     m = _COND.match(text)
     if not m:
         raise ValueError(
@@ -77,7 +96,26 @@ def parse_condition(text: str) -> tuple[int, int, int, int]:
         need = "needs a card name" if q in _NEEDS_CARD else "takes no card name"
         raise ValueError(f"quantity {q!r} {need}: {text!r}")
     arg = card_id(card) if card else 0
+    if abs(int(value)) > MAX_VALUE:
+        raise ValueError(
+            f"number {value} in {text!r} is out of range: at most {MAX_VALUE:,} in size"
+        )
     return QUANTITY_NAMES.index(q), arg, OP_SYMBOLS.index(op), int(value)
+
+
+def _check_rule(rule, i: int, bot: str) -> None:
+    """A rule is a card name or a non-empty tuple/list of strings (card, conditions...)."""
+    parts = (rule,) if isinstance(rule, str) else rule
+    if not isinstance(parts, (tuple, list)) or not parts:
+        raise TypeError(
+            f"bot {bot!r}, rule {i + 1}: expected a card name or (card, condition, ...), "
+            f"got {rule!r}"
+        )
+    for x in parts:
+        if not isinstance(x, str):
+            raise TypeError(
+                f"bot {bot!r}, rule {i + 1}: card and conditions are strings, got {x!r} in {rule!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -88,6 +126,23 @@ class Bot:
     rules: list = field(default_factory=list)
     random: bool = False
     source: str = ""  # whose definition it follows
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"a bot's name is a non-empty string, got {self.name!r}")
+        if not isinstance(self.random, (bool, np.bool_)):
+            raise TypeError(f"bot {self.name!r}: random must be True or False, got {self.random!r}")
+        if not isinstance(self.source, str):
+            raise TypeError(f"bot {self.name!r}: source must be a string, got {self.source!r}")
+        if not isinstance(self.rules, (list, tuple)):
+            raise TypeError(f"bot {self.name!r}: rules must be a list of rules, got {self.rules!r}")
+        if self.random and self.rules:
+            raise ValueError(f"bot {self.name!r}: a random bot takes no rules (random=True)")
+        if not self.random and not self.rules:
+            raise ValueError(f"bot {self.name!r}: no rules (give rules, or random=True)")
+        for i, rule in enumerate(self.rules):
+            _check_rule(rule, i, self.name)
+        self.compiled_rules()  # unknown cards and bad conditions raise now, naming the bot
 
     def compiled_rules(self) -> np.ndarray:
         out = np.zeros((MAX_RULES, RULE_WIDTH), np.int64)
@@ -164,15 +219,29 @@ def kingdom_for(bots, filler=FILLER) -> list[str]:
     return need
 
 
-def _bot_from_dict(d: dict, where: str) -> Bot:
-    unknown = set(d) - {"name", "rules", "random", "source"}
+# TOML key -> (type, what the error says is allowed)
+_TOML_KEYS = {
+    "name": (str, "a non-empty string"),
+    "rules": (list, "an array of rules"),
+    "random": (bool, "true or false"),
+    "source": (str, "a string"),
+}
+
+
+def _bot_from_dict(d, where: str) -> Bot:
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: expected a [[bot]] table, got {d!r}")
+    unknown = set(d) - set(_TOML_KEYS)
     if unknown:
         raise ValueError(
             f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
-            "expected name, rules, random, source"
+            f"expected {', '.join(_TOML_KEYS)}"
         )
-    if "name" not in d or not isinstance(d["name"], str):
-        raise ValueError(f"{where}: every bot needs a name (a string)")
+    if "name" not in d or not isinstance(d["name"], str) or not d["name"].strip():
+        raise ValueError(f"{where}: every bot needs a name (a non-empty string)")
+    for key, (kind, allowed) in _TOML_KEYS.items():
+        if key in d and not isinstance(d[key], kind):
+            raise ValueError(f"{where}, bot {d['name']!r}: {key} must be {allowed}, got {d[key]!r}")
     rules = []
     for i, rule in enumerate(d.get("rules", [])):
         if isinstance(rule, str):
@@ -184,30 +253,42 @@ def _bot_from_dict(d: dict, where: str) -> Bot:
                 f"{where}, bot {d['name']!r}, rule {i + 1}: expected a card name or "
                 f"[card, condition, ...], got {rule!r}"
             )
-    bot = Bot(
-        d["name"], rules, random=bool(d.get("random", False)), source=str(d.get("source", ""))
-    )
-    bot.compiled_rules()  # refuse unknown cards and bad conditions now, naming the bot
-    return bot
+    try:
+        return Bot(d["name"], rules, random=d.get("random", False), source=d.get("source", ""))
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{where}: {e}") from None
+
+
+def bots_from_toml(data, where: str = "TOML") -> list[Bot]:
+    """Bots from a parsed TOML document (a dict with a ``bot`` array of tables); ``where``
+    names the source in errors. Names must be unique, ignoring case."""
+    bots = data.get("bot") if isinstance(data, dict) else None
+    if not isinstance(bots, list) or not bots:
+        raise ValueError(f"{where}: expected one or more [[bot]] tables")
+    out = [_bot_from_dict(d, where) for d in bots]
+    first: dict[str, int] = {}
+    for i, b in enumerate(out):
+        key = b.name.casefold()
+        if key in first:
+            raise ValueError(
+                f"{where}: bot name {b.name!r} is used twice (bots {first[key] + 1} and "
+                f"{i + 1}; names are compared ignoring case): give each bot its own name"
+            )
+        first[key] = i
+    return out
 
 
 def load_bots(path) -> list[Bot]:
     """Bots from a TOML file: a ``[[bot]]`` table per bot (see the module docstring)."""
     try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
-    from pathlib import Path
-
-    text = Path(path).read_text()
+        text = Path(path).read_text()
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not a text file: {e}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"{path}: not valid TOML: {e}") from None
-    bots = data.get("bot")
-    if not isinstance(bots, list) or not bots:
-        raise ValueError(f"{path}: expected one or more [[bot]] tables")
-    return [_bot_from_dict(d, str(path)) for d in bots]
+    return bots_from_toml(data, str(path))
 
 
 def compile_table(bots) -> BotTable:

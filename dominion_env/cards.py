@@ -224,3 +224,102 @@ def check_players(players) -> int:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"number of players must be 2 to 6, got {players}")
     return int(players)
+
+
+# What each card does, in a line, for people (``dominion play``'s ``help CARD``, notebooks). The
+# numbers repeat the table's columns; a test checks that they agree.
+TEXT: dict[str, str] = {
+    "Copper": "Treasure: $1.",
+    "Silver": "Treasure: $2.",
+    "Gold": "Treasure: $3.",
+    "Estate": "Victory: 1 VP.",
+    "Duchy": "Victory: 3 VP.",
+    "Province": "Victory: 6 VP.",
+    "Curse": "Curse: -1 VP.",
+    "Cellar": "+1 Action. Discard any number of cards, then draw that many.",
+    "Chapel": "Trash up to 4 cards from your hand.",
+    "Moat": "+2 Cards. Reaction: when another player plays an Attack, you may reveal this from "
+    "your hand to be unaffected by it.",
+    "Harbinger": "+1 Card, +1 Action. Look through your discard pile; you may put a card from it "
+    "onto your deck.",
+    "Merchant": "+1 Card, +1 Action. The first time you play a Silver this turn, +$1.",
+    "Vassal": "+$2. Discard the top card of your deck; if it is an Action card, you may play it.",
+    "Village": "+1 Card, +2 Actions.",
+    "Workshop": "Gain a card costing up to $4.",
+    "Bureaucrat": "Gain a Silver onto your deck. Each other player reveals a Victory card from "
+    "their hand and puts it onto their deck (or reveals a hand with none).",
+    "Gardens": "Victory: worth 1 VP per 10 cards you have (round down).",
+    "Militia": "+$2. Each other player discards down to 3 cards in hand.",
+    "Moneylender": "You may trash a Copper from your hand for +$3.",
+    "Poacher": "+1 Card, +1 Action, +$1. Discard a card per empty Supply pile.",
+    "Remodel": "Trash a card from your hand. Gain a card costing up to $2 more than it.",
+    "Smithy": "+3 Cards.",
+    "Throne Room": "You may play an Action card from your hand twice.",
+    "Bandit": "Gain a Gold. Each other player reveals the top 2 cards of their deck, trashes a "
+    "revealed Treasure other than Copper, and discards the rest.",
+    "Council Room": "+4 Cards, +1 Buy. Each other player draws a card.",
+    "Festival": "+2 Actions, +1 Buy, +$2.",
+    "Laboratory": "+2 Cards, +1 Action.",
+    "Library": "Draw until you have 7 cards in hand, skipping any Action cards you choose to; set "
+    "those aside, discarding them afterwards.",
+    "Market": "+1 Card, +1 Action, +1 Buy, +$1.",
+    "Mine": "You may trash a Treasure from your hand. Gain a Treasure to your hand costing up to "
+    "$3 more than it.",
+    "Sentry": "+1 Card, +1 Action. Look at the top 2 cards of your deck. Trash and/or discard any "
+    "number of them. Put the rest back on top in any order.",
+    "Witch": "+2 Cards. Each other player gains a Curse.",
+    "Artisan": "Gain a card to your hand costing up to $5. Put a card from your hand onto your "
+    "deck.",
+    "Chancellor": "+$2. You may immediately put your deck into your discard pile.",
+    "Woodcutter": "+1 Buy, +$2.",
+    "Feast": "Trash this card. Gain a card costing up to $5.",
+    "Spy": "+1 Card, +1 Action. Each player (including you) reveals the top card of their deck "
+    "and either discards it or puts it back, your choice.",
+    "Thief": "Each other player reveals the top 2 cards of their deck. If they revealed any "
+    "Treasure cards, they trash one that you choose. You may gain any or all of these trashed "
+    "cards. They discard the other revealed cards.",
+    "Adventurer": "Reveal cards from your deck until you reveal 2 Treasure cards. Put those "
+    "Treasure cards into your hand and discard the other revealed cards.",
+    "Courtyard": "+3 Cards. Put a card from your hand onto your deck.",
+    "Pawn": "Choose two: +1 Card; +1 Action; +1 Buy; +$1. (The choices must be different.)",
+    "Secret Chamber": "Discard any number of cards; +$1 per card discarded. Reaction: when "
+    "another player plays an Attack, you may reveal this from your hand; if you do, +2 Cards, "
+    "then put 2 cards from your hand on top of your deck.",
+    "Great Hall": "+1 Card, +1 Action. Victory: 1 VP.",
+    "Masquerade": "+2 Cards. Each player passes a card from their hand to the left at once. Then "
+    "you may trash a card from your hand.",
+    "Shanty Town": "+2 Actions. Reveal your hand. If you have no Action cards in hand, +2 Cards.",
+    "Steward": "Choose one: +2 Cards; or +$2; or trash 2 cards from your hand.",
+    "Swindler": "+$2. Each other player trashes the top card of their deck and gains a card with "
+    "the same cost that you choose.",
+    "Wishing Well": "+1 Card, +1 Action. Name a card, then reveal the top card of your deck. If "
+    "it is the named card, put it in your hand.",
+    "Baron": "+1 Buy. You may discard an Estate for +$4. If you don't, gain an Estate.",
+    "Bridge": "+1 Buy, +$1. All cards (including cards in players' hands) cost $1 less this "
+    "turn, but not less than $0.",
+    "Conspirator": "+$2. If you've played 3 or more Actions this turn (counting this): +1 Card, "
+    "+1 Action.",
+    "Coppersmith": "Copper produces an extra $1 this turn.",
+    "Ironworks": "Gain a card costing up to $4. If it is an Action card, +1 Action; a Treasure "
+    "card, +$1; a Victory card, +1 Card.",
+    "Mining Village": "+1 Card, +2 Actions. You may trash this card immediately; if you do, +$2.",
+    "Scout": "+1 Action. Reveal the top 4 cards of your deck. Put the revealed Victory cards into "
+    "your hand. Put the other cards on top of your deck in any order.",
+    "Duke": "Victory: worth 1 VP per Duchy you have.",
+    "Minion": "+1 Action. Choose one: +$2; or discard your hand, +4 Cards, and each other player "
+    "with at least 5 cards in hand discards their hand and draws 4 cards.",
+    "Saboteur": "Each other player reveals cards from the top of their deck until revealing one "
+    "costing $3 or more. They trash that card and may gain a card costing at most $2 less than "
+    "it. They discard the other revealed cards.",
+    "Torturer": "+3 Cards. Each other player chooses one: they discard 2 cards; or they gain a "
+    "Curse card, putting it in their hand.",
+    "Trading Post": "Trash 2 cards from your hand. If you do, gain a Silver card; put it into "
+    "your hand.",
+    "Tribute": "The player to your left reveals then discards the top 2 cards of their deck. For "
+    "each differently named card revealed, if it is an Action card, +2 Actions; a Treasure card, "
+    "+$2; a Victory card, +2 Cards.",
+    "Upgrade": "+1 Card, +1 Action. Trash a card from your hand. Gain a card costing exactly $1 "
+    "more than it.",
+    "Harem": "Treasure: $2. Victory: 2 VP.",
+    "Nobles": "Choose one: +3 Cards; or +2 Actions. Victory: 2 VP.",
+}

@@ -1,106 +1,313 @@
-"""The ``dominion`` command line.
+"""The dominion command line.
 
-dominion simulate "Big Money Ultimate" "Big Money" --games 100000
-dominion tournament "Big Money" "Big Money Ultimate" Smithy --games 10000
-dominion replay games/game00000.json --html game.html
-dominion bots | dominion cards | dominion kingdoms
+    dominion simulate "Big Money Ultimate" "Big Money" --games 100000
+    dominion simulate Smithy --players 4           # one bot: a mirror, Smithy in every seat
+    dominion simulate Smithy "Big Money" --out results.json   # or .csv
+    dominion tournament "Big Money" "Big Money Ultimate" Smithy --games 10000
+    dominion simulate Smithy "Big Money" --save-games 5 games   # records of the first 5 games
+    dominion replay games/game00000.json --html game.html
+    dominion play --opponent "Big Money Ultimate" --kingdom "First Game"
+    dominion bots | dominion cards | dominion kingdoms
+
+Arguments are checked before any game is played (``parse_args``): a bad one ends the command
+with exit status 2 and a message naming the argument, the value and what is allowed. Bot names
+are matched ignoring case, and an unknown one gets "did you mean" suggestions. The help texts
+are plain text (no markup): ``tests/test_cli.py`` checks every command's ``--help``.
+
+Layout: ``build_parser`` declares the commands (one ``_add_<command>`` function each),
+``parse_args`` parses and checks, ``main`` runs the chosen command's ``_<command>`` function.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import importlib.util
+import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from tqdm import tqdm
 
-from . import records
-from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots
+from . import play, records
+from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots, unknown_name
 from .analysis import replay
-from .analysis.arena import play_games, record_games, summarize
+from .analysis.arena import (
+    MAX_GAMES,
+    MAX_SEED,
+    MAX_TURN_LIMIT,
+    play_games,
+    record_games,
+    summarize,
+)
 from .analysis.executor import RayMap, local_map
 from .analysis.mixed import is_policy, play_mixed
+from .analysis.planning import DEFAULT_MAX_TABLES
 from .analysis.tournament import run_tournament
-from .cards import COST, NAMES, SETS, TABLE, types_of
+from .cards import COST, MAX_PLAYERS, MIN_PLAYERS, NAMES, SETS, TABLE, types_of
+from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
+from .extras import install_hint
+
+MAX_TABLES = 1_000_000  # far more tables than any tournament of distinct bots needs
+SIMULATE_FORMATS = (".csv", ".json")
+
+# ---------------------------------------------------------------------------------------------
+# argument types: each names the value and what is allowed (argparse adds the argument's name)
+# ---------------------------------------------------------------------------------------------
+
+
+def _int_in(low: int, high: int, why: str = ""):
+    """An argparse type: a whole number in low..high."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a whole number; allowed: {low:,} to {high:,}{why}"
+            ) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{value:,} is out of range; allowed: {low:,} to {high:,}{why}"
+            )
+        return value
+
+    parse.__name__ = "int"  # argparse names the type in some messages
+    return parse
+
+
+GAMES = _int_in(1, MAX_GAMES, " (each game's result is kept in memory: run more seeds for more)")
+SEED = _int_in(0, MAX_SEED)
+PLAYERS = _int_in(MIN_PLAYERS, MAX_PLAYERS)
+TURN_LIMIT = _int_in(1, MAX_TURN_LIMIT, " turns per player")
+TABLES = _int_in(1, MAX_TABLES)
+
+# ---------------------------------------------------------------------------------------------
+# bot names
+# ---------------------------------------------------------------------------------------------
+
+
+def _agents():
+    """(shipped agent names, load_agent), or ((), None) without the train extra."""
+    if importlib.util.find_spec("torch") is None:
+        return (), None
+    from .train.policy import load_agent, shipped_agents  # optional extra (torch)
+
+    return tuple(shipped_agents()), load_agent
+
+
+def resolve_player(name: str, file_bots=()):
+    """A bot of ``file_bots`` (first) or of the library, else a trained agent (a shipped
+    agent's name or a .pt file); names are matched ignoring case. ValueError naming the
+    closest known names otherwise."""
+    key = name.casefold()
+    for b in file_bots:
+        if b.name.casefold() == key:
+            return b
+    if key in {n.casefold() for n in BOTS}:
+        return get_bot(name)
+    agents, load_agent = _agents()
+    if name.endswith(".pt"):
+        if load_agent is None:
+            raise ValueError(f"agent file {name!r}: trained agents need {install_hint('torch')}")
+        return load_agent(name)
+    for a in agents:
+        if a.casefold() == key:
+            return load_agent(a)
+    known = [b.name for b in file_bots] + list(BOTS) + list(agents)
+    raise ValueError(unknown_name("bot", name, known))
+
+
+def _players(args, names, file_bots=()):
+    """Resolve ``names`` (each at most once, ignoring case) or end with an argparse error."""
+    seen = {}
+    out = []
+    for name in names:
+        if name.casefold() in seen:
+            args.parser.error(
+                f"bot {name!r} is named twice (as {seen[name.casefold()]!r}); name each bot "
+                "once (simulate with one bot plays a mirror)"
+            )
+        seen[name.casefold()] = name
+        try:
+            p = resolve_player(name, file_bots)
+        except (ValueError, OSError) as e:
+            args.parser.error(str(e))
+        out.append(p)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# output paths, checked before any game is played
+# ---------------------------------------------------------------------------------------------
+
+
+def _writable_dir(folder: Path) -> str | None:
+    """Why files cannot be written into ``folder`` (created if missing), or None if they can.
+    Nothing is created: the nearest existing folder above it takes a test file."""
+    probe = folder
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        return f"{probe} is a file, not a folder"
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as e:
+        return f"cannot write in {probe}: {e.strerror or e}"
+    return None
+
+
+def _check_tournament_out(args) -> None:
+    if not args.out:
+        return
+    why = _writable_dir(Path(args.out))
+    if why:
+        args.parser.error(f"argument --out: {args.out!r} cannot take the results: {why}")
+
+
+def _check_simulate_out(args) -> None:
+    if args.out is None:
+        return
+    path = Path(args.out)
+    if path.suffix.lower() not in SIMULATE_FORMATS:
+        args.parser.error(
+            f"argument --out: {args.out!r} must end in {' or '.join(SIMULATE_FORMATS)} "
+            "(the format follows the extension)"
+        )
+    why = "it is a folder" if path.is_dir() else _writable_dir(path.parent)
+    if why:
+        args.parser.error(f"argument --out: cannot write {args.out!r}: {why}")
+
+
+def _check_kingdom(args) -> None:
+    if args.kingdom == "bots":
+        return
+    try:
+        make_setup(args.players, kingdom_arg(args.kingdom))
+    except ValueError as e:
+        args.parser.error(f"argument --kingdom: {e}")
+
+
+# ---------------------------------------------------------------------------------------------
+# simulate
+# ---------------------------------------------------------------------------------------------
+
+
+def seating(names: list[str], players: int) -> str:
+    """How ``arena.seat_rotation`` seats ``names`` at a ``players`` table, in words."""
+    if len(names) == 1:
+        return f"mirror: {names[0]} in all {players} seats"
+    per_game = [names[s % len(names)] for s in range(players)]
+    return f"seats {', '.join(per_game)}, rotated one seat per game"
+
+
+def _add_simulate(sub) -> None:
+    sim = sub.add_parser(
+        "simulate",
+        help="play bots against each other in compiled code",
+        description="Play bots (or trained agents) against each other. The bots fill the seats "
+        "in the order given, repeated when there are fewer bots than players, rotated one seat "
+        "per game so every bot sits in every seat equally often. One bot plays a mirror: "
+        "every seat is that bot (the output says so). Seat 0 starts.",
+    )
+    sim.add_argument(
+        "bots",
+        nargs="+",
+        help="bot names (ignoring case; see: dominion bots) or trained agents: a shipped "
+        "agent's name or a .pt file",
+    )
+    sim.add_argument("--games", type=GAMES, default=100_000, help=f"1 to {MAX_GAMES:,}")
+    sim.add_argument("--players", type=PLAYERS, default=2, help="players per game, 2 to 6")
+    sim.add_argument(
+        "--kingdom",
+        default="bots",
+        help="'bots' (default: a kingdom holding every card the bots name), "
+        "'random', a recommended set name, or 10 comma-separated card names",
+    )
+    sim.add_argument("--seed", type=SEED, default=0, help="0 to 2**63-1")
+    sim.add_argument("--turn-limit", type=TURN_LIMIT, default=100, help="turns per player")
+    sim.add_argument(
+        "--out",
+        metavar="FILE",
+        help="also write the results to FILE: CSV (FILE.csv, one row per bot) or JSON "
+        "(FILE.json, the run's settings and one object per bot)",
+    )
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_save_games(sim, "the first N games of the run")
+    _add_ray_option(sim)
+    sim.set_defaults(run=_simulate, check=_check_simulate, parser=sim)
+
+
+def _check_simulate(args) -> None:
+    if len(args.bots) > args.players:
+        args.parser.error(
+            f"{len(args.bots)} bots do not fit at a {args.players}-player table "
+            "(--players is 2 to 6)"
+        )
+    players = _players(args, args.bots)
+    args.players_resolved = players
+    _check_kingdom(args)
+    bots = [p for p in players if not is_policy(p)]
+    try:
+        args.kingdom_value = (
+            kingdom_for(bots) if args.kingdom == "bots" else kingdom_arg(args.kingdom)
+        )
+    except ValueError as e:  # the bots name more than 10 kingdom cards between them
+        args.parser.error(str(e))
+    _check_simulate_out(args)
+    _check_save_games(args)
+    if args.save_games and len(bots) != len(players):
+        args.parser.error(
+            "argument --save-games: records are kept of bot games only: a table with a trained "
+            "agent is played in batches that a record does not re-play decision by decision"
+        )
 
 
 def _simulate(args) -> int:
-
-    names = args.bots
-    if len(names) > args.players:
-        raise SystemExit(f"{len(names)} bots do not fit at a {args.players}-player table")
-    try:
-        players = [resolve_player(n) for n in names]
-        bots = [p for p in players if not is_policy(p)]
-        table = compile_bots(bots) if len(bots) == len(players) else None
-    except ValueError as e:
-        raise SystemExit(str(e)) from None
-    kingdom = args.kingdom
-    if kingdom == "bots":
-        try:
-            kingdom = kingdom_for(bots)
-        except ValueError as e:
-            raise SystemExit(str(e)) from None
-    else:
-        kingdom = kingdom_arg(kingdom)
+    players = args.players_resolved
+    names = [p.name if not is_policy(p) else n for p, n in zip(players, args.bots, strict=True)]
+    bots = [p for p in players if not is_policy(p)]
+    table = compile_bots(bots) if len(bots) == len(players) else None
+    kingdom = args.kingdom_value
     if args.ray is not None and table is None:
         raise SystemExit("--ray plays bot-only matches; a trained agent's games play here")
     executor = _executor(args)
     start = time.perf_counter()
     with tqdm(total=args.games, unit="game", desc="simulating", disable=args.quiet) as bar:
+        run = dict(seed=args.seed, turn_limit=args.turn_limit, progress=bar.update)
         try:
             if table is not None:
-                res = play_games(
-                    table,
-                    args.games,
-                    args.players,
-                    kingdom,
-                    seed=args.seed,
-                    turn_limit=args.turn_limit,
-                    progress=bar.update,
-                    map=executor,
-                )
+                res = play_games(table, args.games, args.players, kingdom, **run, map=executor)
             else:  # a trained agent at the table: policies answer their seats in batches
-                res = play_mixed(
-                    players,
-                    args.games,
-                    args.players,
-                    kingdom,
-                    seed=args.seed,
-                    turn_limit=args.turn_limit,
-                    progress=bar.update,
-                )
-        except (ValueError, NotImplementedError) as e:
-            raise SystemExit(str(e)) from None
+                res = play_mixed(players, args.games, args.players, kingdom, **run)
+        except (ValueError, NotImplementedError) as e:  # e.g. an agent trained for 2 players
+            args.parser.error(str(e))
     elapsed = time.perf_counter() - start
     if args.save_games:
-        if table is None:
-            raise SystemExit(
-                "--save-games records bot games only for now: a table with a trained agent "
-                "is played in batches that a record cannot re-play yet"
-            )
-        n = min(args.save_games[0], args.games)
-        meta = {"command": "simulate", "games": args.games}
+        n, folder = args.save_games
         recs = record_games(
             table,
             names,
             res,
-            range(n),
+            range(min(n, args.games)),
             args.players,
             kingdom,
             seed=args.seed,
             turn_limit=args.turn_limit,
-            meta=meta,
+            meta={"command": "simulate", "games": args.games},
         )
-        _save_records(recs, args.save_games[1], "game")
+        for rec in recs:
+            records.save(rec, Path(folder) / f"game{rec['meta']['game']:05d}.json")
+        _wrote_records(len(recs), folder)
     rows = summarize(res, names)
     shown = ", ".join(kingdom) if isinstance(kingdom, list) else repr(kingdom)
     print(
-        f"\n{args.games} games, {args.players} players, kingdom {shown}, seed "
-        f"{args.seed}; every bot in every seat equally often; seat 0 starts"
+        f"\n{args.games} games, {args.players} players, kingdom {shown}, seed {args.seed}\n"
+        f"{seating(names, args.players)}; seat 0 starts"
     )
     head = f"{'bot':<24}{'wins':>24}{'ties':>24}{'losses':>24}{'trunc.':>8}"
     print(head)
@@ -120,46 +327,132 @@ def _simulate(args) -> int:
         f"(sd {per_player.std():.2f}); [lo, hi] = 95% Wilson intervals"
     )
     print(f"{args.games / elapsed:,.0f} games/s including compilation ({elapsed:.1f} s)")
+    if args.out:
+        run = {
+            "games": args.games,
+            "players": args.players,
+            "kingdom": kingdom,
+            "seed": args.seed,
+            "turn_limit": args.turn_limit,
+            "seating": seating(names, args.players),
+            "mean_turns_per_player": float(per_player.mean()),
+        }
+        write_results(args.out, run, rows)
+        print(f"wrote {args.out}")
     return 0
 
 
-def _tournament(args) -> int:
+def write_results(path, run: dict, rows: list[dict]) -> None:
+    """``simulate``'s results: JSON ({run settings, "bots": rows}) or CSV (one row per bot,
+    the settings repeated on each), by the file's extension."""
+    flat = []
+    for r in rows:
+        row = {k: v for k, v in r.items() if not k.endswith("_ci")}
+        for k in ("win", "tie", "loss"):
+            row[f"{k}_ci_lo"], row[f"{k}_ci_hi"] = r[f"{k}_ci"]
+        flat.append(row)
+    path = Path(path)
+    if path.suffix.lower() == ".json":
+        path.write_text(json.dumps({**run, "bots": flat}, indent=1) + "\n")
+        return
+    kingdom = run["kingdom"]
+    settings = {**run, "kingdom": ", ".join(kingdom) if isinstance(kingdom, list) else kingdom}
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=[*flat[0], *settings])
+        w.writeheader()
+        w.writerows({**row, **settings} for row in flat)
 
+
+# ---------------------------------------------------------------------------------------------
+# tournament
+# ---------------------------------------------------------------------------------------------
+
+
+def _add_tournament(sub) -> None:
+    tour = sub.add_parser(
+        "tournament",
+        help="round robin between bots: win-rate matrix, intervals, ratings",
+        description="Round robin between bots (each table in every seat order): win rates with "
+        "95% Wilson intervals, Bradley-Terry ratings (Elo scale), a table on "
+        "stdout and winrates.csv, ratings.csv, tables.csv, heatmap.png in --out. "
+        "Details: the docstring of dominion_env/analysis/tournament.py.",
+    )
+    tour.add_argument(
+        "bots", nargs="*", help="bot names (ignoring case) or trained agents (see: dominion bots)"
+    )
+    tour.add_argument("--all", action="store_true", help="every bot in the library")
+    tour.add_argument(
+        "--bots-file",
+        metavar="FILE.toml",
+        help="add every bot in this TOML file (see dominion_env.agents.strategy); a bot named "
+        "like a library bot replaces it",
+    )
+    tour.add_argument(
+        "--games",
+        type=GAMES,
+        default=10_000,
+        help=f"games per table, i.e. per pair at 2 players (default 10000, at most {MAX_GAMES:,})",
+    )
+    tour.add_argument("--players", type=PLAYERS, default=2, help="players per table, 2 to 6")
+    tour.add_argument(
+        "--kingdom",
+        default="bots",
+        help="'bots' (default: each table on a kingdom holding every card its "
+        "bots name), 'random', a recommended set name, or 10 comma-separated "
+        "card names",
+    )
+    tour.add_argument("--seed", type=SEED, default=0, help="0 to 2**63-1")
+    tour.add_argument("--turn-limit", type=TURN_LIMIT, default=100, help="turns per player")
+    tour.add_argument(
+        "--max-tables",
+        type=TABLES,
+        default=DEFAULT_MAX_TABLES,
+        help="sample this many tables when there are more combinations",
+    )
+    tour.add_argument(
+        "--out",
+        default="tournament_out",
+        help="folder for the CSV files and heatmap.png ('' to write nothing); checked before "
+        "any game is played",
+    )
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_save_games(tour, "the first N games of every table")
+    _add_ray_option(tour)
+    tour.set_defaults(run=_tournament, check=_check_tournament, parser=tour)
+
+
+def _check_tournament(args) -> None:
     file_bots = []
     if args.bots_file:
         try:
             file_bots = load_bots(args.bots_file)
         except OSError as e:
-            raise SystemExit(f"cannot read --bots-file: {e}") from None
+            args.parser.error(f"argument --bots-file: cannot read {args.bots_file!r}: {e}")
         except ValueError as e:
-            raise SystemExit(str(e)) from None
-    by_name = {b.name: b for b in file_bots}  # a file's bot wins over a library bot's name
-    chosen = list(args.bots) + (list(BOTS) if args.all else [])
-    bots, seen = [], set()
-    for name in chosen:
-        if name in seen:
-            continue
-        try:
-            bots.append(by_name[name] if name in by_name else resolve_player(name))
-        except ValueError as e:
-            raise SystemExit(str(e)) from None
-        seen.add(name)
-    for b in file_bots:
-        if b.name not in seen:
+            args.parser.error(f"argument --bots-file: {e}")
+    bots = _players(args, args.bots, file_bots)
+    have = {b.name.casefold() for b in bots}
+    # then the file's other bots, then (--all) the library's bots not already there
+    for b in [*file_bots, *(BOTS.values() if args.all else ())]:
+        if b.name.casefold() not in have:
             bots.append(b)
-            seen.add(b.name)
-    if file_bots and not args.quiet:
-        shadow = [b.name for b in file_bots if b.name in BOTS]
-        if shadow:
-            print(
-                f"{args.bots_file} redefines library bot(s): {', '.join(shadow)}", file=sys.stderr
-            )
+            have.add(b.name.casefold())
     if not bots:
-        raise SystemExit("no bots: name some (see `dominion bots`), or use --all or --bots-file")
+        args.parser.error("no bots: name some (see: dominion bots), or use --all or --bots-file")
+    shadow = [b.name for b in file_bots if b.name.casefold() in {n.casefold() for n in BOTS}]
+    if shadow and not args.quiet:
+        print(f"{args.bots_file} redefines library bot(s): {', '.join(shadow)}", file=sys.stderr)
+    args.players_resolved = bots
+    _check_kingdom(args)
+    _check_tournament_out(args)
+    _check_save_games(args)
+
+
+def _tournament(args) -> int:
     kingdom = None if args.kingdom == "bots" else args.kingdom
     try:
         res = run_tournament(
-            bots,
+            args.players_resolved,
             args.games,
             args.players,
             kingdom,
@@ -170,70 +463,24 @@ def _tournament(args) -> int:
             record_games=args.save_games[0] if args.save_games else 0,
             map=_executor(args),
         )
-    except (ValueError, TypeError, NotImplementedError) as e:
-        raise SystemExit(str(e)) from None
+    except (ValueError, TypeError) as e:  # e.g. fewer bots than seats, no playable table
+        args.parser.error(str(e))
     print(res.report())
     if args.save_games:
-        by_table: dict[int, int] = {}
+        folder = args.save_games[1]
         for rec in res.records:
-            t = rec["meta"]["table"]
-            by_table[t] = by_table.get(t, 0) + 1
-            rec_name = f"table{t:04d}_game{rec['meta']['game']:05d}"
-            records.save(rec, Path(args.save_games[1]) / f"{rec_name}.json")
-        print(
-            f"wrote {len(res.records)} game records ({len(by_table)} tables) to "
-            f"{args.save_games[1]}; view one with: dominion replay FILE [--html OUT.html]"
-        )
+            name = f"table{rec['meta']['table']:04d}_game{rec['meta']['game']:05d}.json"
+            records.save(rec, Path(folder) / name)
+        _wrote_records(len(res.records), folder)
     if args.out:
         paths = res.save(args.out)
         print(f"wrote {', '.join(str(p) for p in paths.values())}")
     return 0
 
 
-def _save_records(recs, folder, stem) -> None:
-    for rec in recs:
-        records.save(rec, Path(folder) / f"{stem}{rec['meta']['game']:05d}.json")
-    print(
-        f"wrote {len(recs)} game records to {folder}; view one with: "
-        f"dominion replay FILE [--html OUT.html]"
-    )
-
-
-def _replay(args) -> int:
-    try:
-        rec = records.load(args.record, check_version=not args.any_version)
-        if args.html:
-            path = replay.write_html(rec, args.html, check_version=not args.any_version)
-            print(f"wrote {path}")
-        else:
-            print(replay.text(rec, args.viewer, check_version=not args.any_version), end="")
-    except (records.RecordError, ValueError) as e:
-        raise SystemExit(str(e)) from None
-    return 0
-
-
-def _save_games_arg(p, what: str) -> None:
-    p.add_argument(
-        "--save-games",
-        nargs=2,
-        metavar=("N", "DIR"),
-        help=f"save {what} as game records (JSON, one file each) in DIR: re-played "
-        "through Game after the batch run with the same seeds and bots and checked against "
-        "it; view them with `dominion replay`",
-    )
-
-
-def _check_save_games(p, args) -> None:
-    sg = getattr(args, "save_games", None)
-    if sg is None:
-        return
-    try:
-        n = int(sg[0])
-    except ValueError:
-        n = 0
-    if n < 1:
-        p.error(f"--save-games N DIR: N must be a positive int, got {sg[0]!r}")
-    args.save_games = (n, sg[1])
+# ---------------------------------------------------------------------------------------------
+# where the work runs (--ray), listings, training commands
+# ---------------------------------------------------------------------------------------------
 
 
 def _executor(args):
@@ -259,7 +506,6 @@ def _add_ray_option(parser) -> None:
 
 
 def _bots(args) -> int:
-
     for b in BOTS.values():
         rules = (
             "uniform random"
@@ -269,23 +515,20 @@ def _bots(args) -> int:
             )
         )
         print(f"{b.name:<22} {rules}\n{'':<22} ({b.source})")
-    if importlib.util.find_spec("torch") is not None:
-        from .train.policy import load_agent, shipped_agents  # optional extra (torch)
-
-        for name in shipped_agents():
-            info = load_agent(name).info
-            trained = info.trained
-            print(
-                f"{name:<22} trained agent ({info.players} players; "
-                f"{trained.get('steps', 0):,} learner steps, "
-                f"{trained.get('minutes', 0):.0f} min): play it with its name anywhere "
-                f"a bot goes in simulate, tournament and evaluate"
-            )
+    agents, load_agent = _agents()
+    for name in agents:
+        info = load_agent(name).info
+        trained = info.trained
+        print(
+            f"{name:<22} trained agent ({info.players} players; "
+            f"{trained.get('steps', 0):,} learner steps, "
+            f"{trained.get('minutes', 0):.0f} min): play it with its name anywhere "
+            f"a bot goes in simulate, tournament and evaluate"
+        )
     return 0
 
 
 def _cards(args) -> int:
-
     for i, n in enumerate(NAMES):
         mark = "" if is_implemented(n) else "  (effect not implemented yet)"
         print(f"{i:>3} {n:<16} {SETS[i]:<10} ${TABLE[i, COST]}  {', '.join(types_of(n))}{mark}")
@@ -293,29 +536,25 @@ def _cards(args) -> int:
 
 
 def _kingdoms(args) -> int:
-
     for name, cards in RECOMMENDED.items():
         print(f"{name:<16} {', '.join(cards)}")
     return 0
 
 
-def resolve_player(name: str):
-    """A library bot by name, else a trained agent (a shipped agent's name or a .pt file)."""
-    if name in BOTS:
-        return get_bot(name)
-    if importlib.util.find_spec("torch") is not None:
-        from .train.policy import load_agent, shipped_agents  # optional extra (torch)
-
-        if name in shipped_agents() or name.endswith(".pt"):
-            return load_agent(name)
-    return get_bot(name)  # raises: unknown bot, naming the known ones
+def _add_listings(sub) -> None:
+    for name, fn, text in (
+        ("bots", _bots, "list the named bots and the shipped trained agents"),
+        ("cards", _cards, "list the card table"),
+        ("kingdoms", _kingdoms, "list the recommended kingdoms"),
+    ):
+        sub.add_parser(name, help=text, description=text).set_defaults(run=fn)
 
 
 def _add_training_commands(sub) -> None:
     """``train`` and ``evaluate`` need torch (the ``train`` extra): their module is imported
     only when one of them is asked for, so the other commands run without torch."""
-    needs_torch = "needs the train extra: pip install torch==2.13.0 && pip install -e '.[train]'"
     if importlib.util.find_spec("torch") is None:
+        needs_torch = f"needs the train extra: {install_hint('torch')}"
         for name in ("train", "evaluate"):
             sub.add_parser(name, help=needs_torch).set_defaults(
                 run=lambda args: sys.exit(f"dominion {args.command} {needs_torch}")
@@ -327,88 +566,58 @@ def _add_training_commands(sub) -> None:
     commands.add_evaluate_parser(sub)
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="dominion", description=__doc__.split("\n")[0])
-    sub = p.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="play bots against each other in compiled code")
-    sim.add_argument(
-        "bots",
-        nargs="+",
-        help="bot names or trained agents: a shipped agent's name or a .pt file "
-        "(see `dominion bots`)",
+# ---------------------------------------------------------------------------------------------
+# game records: --save-games and replay
+# ---------------------------------------------------------------------------------------------
+
+
+def _add_save_games(p, what: str) -> None:
+    p.add_argument(
+        "--save-games",
+        nargs=2,
+        metavar=("N", "DIR"),
+        help=f"save {what} as game records (JSON, one file each) in DIR: re-played through "
+        "Game after the batch run with the same seeds and bots and checked against it; view "
+        "them with: dominion replay FILE",
     )
-    sim.add_argument("--games", type=int, default=100_000)
-    sim.add_argument("--players", type=int, default=2)
-    sim.add_argument(
-        "--kingdom",
-        default="bots",
-        help="'bots' (default: a kingdom holding every card the bots name), "
-        "'random', a recommended set name, or 10 comma-separated card names",
-    )
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--turn-limit", type=int, default=100)
-    sim.add_argument("--quiet", action="store_true", help="no progress bar")
-    _save_games_arg(sim, "the first N games of the run")
-    _add_ray_option(sim)
-    sim.set_defaults(run=_simulate)
-    tour = sub.add_parser(
-        "tournament",
-        help="round robin between bots: win-rate matrix, intervals, ratings",
-        description="Round robin between bots (each table in every seat order): win rates with "
-        "95% Wilson intervals, Bradley-Terry ratings (Elo scale), a table on "
-        "stdout and winrates.csv, ratings.csv, tables.csv, heatmap.png in --out. "
-        "Details: the docstring of dominion_env/analysis/tournament.py.",
-    )
-    tour.add_argument("bots", nargs="*", help="bot names or trained agents (see `dominion bots`)")
-    tour.add_argument("--all", action="store_true", help="every bot in the library")
-    tour.add_argument(
-        "--bots-file",
-        metavar="FILE.toml",
-        help="add every bot in this TOML file (see dominion_env.agents.strategy)",
-    )
-    tour.add_argument(
-        "--games",
-        type=int,
-        default=10_000,
-        help="games per table, i.e. per pair at 2 players (default 10000)",
-    )
-    tour.add_argument("--players", type=int, default=2, help="players per table, 2-6")
-    tour.add_argument(
-        "--kingdom",
-        default="bots",
-        help="'bots' (default: each table on a kingdom holding every card its "
-        "bots name), 'random', a recommended set name, or 10 comma-separated "
-        "card names",
-    )
-    tour.add_argument("--seed", type=int, default=0)
-    tour.add_argument("--turn-limit", type=int, default=100)
-    tour.add_argument(
-        "--max-tables",
-        type=int,
-        default=2000,
-        help="sample this many tables when there are more combinations",
-    )
-    tour.add_argument(
-        "--out",
-        default="tournament_out",
-        help="folder for the CSV files and heatmap.png ('' to write nothing)",
-    )
-    tour.add_argument("--quiet", action="store_true", help="no progress bar")
-    _save_games_arg(tour, "the first N games of every table")
-    _add_ray_option(tour)
-    tour.set_defaults(run=_tournament)
+
+
+def _check_save_games(args) -> None:
+    if args.save_games is None:
+        return
+    n, folder = args.save_games
+    try:
+        n = int(n, 10)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= MAX_GAMES:
+        args.parser.error(
+            f"argument --save-games: N must be a whole number 1 to {MAX_GAMES:,}, "
+            f"got {args.save_games[0]!r}"
+        )
+    why = _writable_dir(Path(folder))
+    if why:
+        args.parser.error(f"argument --save-games: {folder!r} cannot take the records: {why}")
+    args.save_games = (n, folder)
+
+
+def _wrote_records(n: int, folder) -> None:
+    print(f"wrote {n} game records to {folder}; view one with: dominion replay FILE [--html OUT]")
+
+
+def _add_replay(sub) -> None:
     rep = sub.add_parser(
         "replay",
         help="show a game record: in the terminal, or as an HTML page (--html)",
-        description="Replay a game record (see dominion_env/records.py), checking every "
-        "decision: print it, or write one self-contained HTML page to step through it "
+        description="Replay a game record (dominion_env/records.py), checking every decision: "
+        "print it, or write one self-contained HTML page to step through it "
         "(dominion_env/analysis/replay.py).",
     )
     rep.add_argument("record", help="a game record (.json)")
     rep.add_argument("--html", metavar="OUT.html", help="write the viewer page here")
     rep.add_argument(
         "--viewer",
-        type=int,
+        type=_int_in(0, MAX_PLAYERS - 1),
         default=None,
         help="terminal: show only what this seat may know (default: everything)",
     )
@@ -417,18 +626,117 @@ def main(argv=None) -> int:
         action="store_true",
         help="replay a record from another engine version anyway",
     )
-    rep.set_defaults(run=_replay)
+    rep.set_defaults(run=_replay, parser=rep)
+
+
+def _replay(args) -> int:
+    check = not args.any_version
+    try:
+        rec = records.load(args.record, check_version=check)
+        if args.html:
+            print(f"wrote {replay.write_html(rec, args.html, check_version=check)}")
+        else:
+            print(replay.text(rec, args.viewer, check_version=check), end="")
+    except (records.RecordError, ValueError, OSError) as e:
+        args.parser.error(str(e))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# play (the game itself: dominion_env/play.py)
+# ---------------------------------------------------------------------------------------------
+
+
+def _add_play(sub) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal against bots or trained agents",
+        description="Play one game of Dominion in the terminal, in seat P0, against one bot or "
+        "trained agent per --opponent (2 to 6 players). You see only what the rules let you "
+        "know; answer each decision with a number or a name, 'help CARD' for a card's text. "
+        "The game's record is saved at the end (see dominion_env/play.py).",
+    )
+    p.add_argument(
+        "--opponent",
+        action="append",
+        metavar="BOT_OR_AGENT",
+        help="a bot name, a shipped agent's name or a .pt file; once per seat, "
+        f"1 to {MAX_PLAYERS - 1} (default: one Big Money)",
+    )
+    p.add_argument(
+        "--kingdom",
+        default="random",
+        help="'random' (default), a recommended set name, or 10 comma-separated card names",
+    )
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--turn-limit", type=TURN_LIMIT, default=100)
+    p.add_argument(
+        "--record",
+        default=play.DEFAULT_RECORD,
+        help=f"where to write the game's record (default {play.DEFAULT_RECORD}; '' for none)",
+    )
+    p.set_defaults(run=_play, check=_check_play, parser=p)
+
+
+def _check_play(args) -> None:
+    names = args.opponent or ["Big Money"]
+    if len(names) > MAX_PLAYERS - 1:
+        args.parser.error(
+            f"argument --opponent: {len(names)} opponents; allowed: 1 to {MAX_PLAYERS - 1} "
+            f"(one seat each beside yours)"
+        )
+    args.opponents = []
+    for name in names:  # the same bot may take several seats
+        try:
+            args.opponents.append(resolve_player(name))
+        except (ValueError, OSError) as e:
+            args.parser.error(f"argument --opponent: {e}")
+    try:
+        play.check_opponents(args.opponents)
+    except (ValueError, TypeError) as e:
+        args.parser.error(f"argument --opponent: {e}")
+    args.players = len(names) + 1
+    _check_kingdom(args)
+    if args.record:
+        path = Path(args.record)
+        why = "it is a folder" if path.is_dir() else _writable_dir(path.parent)
+        if why:
+            args.parser.error(f"argument --record: cannot write {args.record!r}: {why}")
+
+
+def _play(args) -> int:
+    return play.run(args.opponents, args)
+
+
+# ---------------------------------------------------------------------------------------------
+# entry points
+# ---------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dominion", description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    _add_simulate(sub)
+    _add_tournament(sub)
+    _add_replay(sub)
+    _add_play(sub)
     _add_training_commands(sub)
-    for name, fn, text in (
-        ("bots", _bots, "list the named bots"),
-        ("cards", _cards, "list the card table"),
-        ("kingdoms", _kingdoms, "list the recommended kingdoms"),
-    ):
-        sub.add_parser(name, help=text).set_defaults(run=fn)
-    args = p.parse_args(argv)
-    if getattr(args, "games", 1) < 1:
-        p.error("--games must be at least 1")
-    _check_save_games(p, args)
+    _add_listings(sub)
+    return p
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    """Parse and check ``argv`` (bot names resolved, output paths tested) without playing a
+    game; a bad argument exits with status 2 and a message (argparse's ``error``)."""
+    args = build_parser().parse_args(argv)
+    check = getattr(args, "check", None)
+    if check is not None:
+        check(args)
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
     return args.run(args)
 
 

@@ -21,10 +21,14 @@ game number, settings, every decision answered, bots' inside learner mode includ
 result); ``Game.from_record(rec)`` / ``Game.replay(rec)`` deal it again and re-step it, checking
 every decision and the result. ``reset(seed, game_index)`` deals game number ``game_index`` of
 the run seeded ``seed``: the arena's and a VecGame's game of that number.
+
+``clone()`` gives an independent copy for search (it shares only the fixed tables);
+``snapshot()`` and ``restore()`` save and rewind the game, log included (``dominion_env.snapshot``).
 """
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 import numpy as np
@@ -78,12 +82,15 @@ from .engine.layout import (
 )
 from .engine.observation import split
 from .names import action_index, action_name, legal_action_names, log_lines
+from .snapshot import Snapshot
 from .vector import VecGame
 
 THRONE_ROOM = card_id("Throne Room")
 # a scenario's Actions, Buys and $ at most this: far above any turn, and low enough that no
 # turn from there takes the observation's counters past their Box bounds (obs_bounds)
 MAX_SCENARIO_COUNTER = 10_000
+_ATOMIC = (int, bool, str, float, type(None))  # attribute values a clone may share
+
 _ZONES = {"hand": HAND, "discard": DISCARD, "in_play": IN_PLAY, "aside": ASIDE}
 # set_scenario's phases: where the turn starts (PHASE_*, the turn frame's step)
 _PHASES = {
@@ -141,6 +148,37 @@ class Game:
                 self._vec.buffers.scratch[0],
             )
         )
+
+    # -- save, restore, clone (dominion_env.snapshot) ------------------------------------
+
+    def clone(self) -> "Game":
+        """An independent copy of this game, for search: the clone owns copies of everything
+        that playing changes (record, RNG streams, seats, log so far), shares the fixed
+        tables, and plays on exactly as this game would for the same actions."""
+        new = object.__new__(Game)
+        new.__dict__ = {
+            k: v.clone() if k == "_vec" else v if type(v) in _ATOMIC else copy.deepcopy(v)
+            for k, v in self.__dict__.items()
+        }
+        return new
+
+    def snapshot(self) -> Snapshot:
+        """This game as it is now, to ``restore`` later: its VecGame's snapshot with the
+        Game's own attributes (seed, game number, scenario) as ``extra``."""
+        own = {k: v for k, v in self.__dict__.items() if k != "_vec"}
+        return self._vec.snapshot().with_extra(own)
+
+    def restore(self, snapshot: Snapshot) -> "Game":
+        """Put the game back as it was at ``snapshot`` (from ``Game.snapshot`` of a Game made
+        with the same settings; otherwise a ValueError says what differs, nothing changes)."""
+        if isinstance(snapshot, Snapshot) and snapshot.extra is None:
+            raise ValueError(
+                "snapshot is a VecGame's: a Game restores what Game.snapshot() took "
+                "(the game's seed and game number besides its arrays)"
+            )
+        self._vec.restore(snapshot)
+        self.__dict__.update(copy.deepcopy(dict(snapshot.extra)))
+        return self
 
     # -- what is going on ----------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from .cards import MAX_PLAYERS, NAMES, NUM_CARDS, card_id
 from .engine.layout import (
+    COST_ANY_HI,
     EV_BUY,
     EV_DECIDE,
     EV_DISCARD,
@@ -85,6 +86,53 @@ def action_index(name) -> int:
 
 def legal_action_names(mask_row: np.ndarray) -> list[str]:
     return [action_name(a) for a in np.flatnonzero(mask_row)]
+
+
+# What "option k" means, by the card whose decision asks it (``engine/base_cards.py`` and
+# ``intrigue_cards.py`` list the same in their docstrings; tests/test_play.py checks that every
+# card asking a DEC_CHOOSE decision has its row here).
+OPTION_TEXT: dict[str, tuple[str, ...]] = {
+    "Vassal": ("play it",),
+    "Library": ("set it aside",),
+    "Sentry": ("trash it", "discard it", "keep it"),
+    "Chancellor": ("put your deck into your discard pile",),
+    "Spy": ("discard it", "put it back"),
+    "Thief": ("gain the trashed card",),
+    "Pawn": (
+        "+1 Card +1 Action",
+        "+1 Card +1 Buy",
+        "+1 Card +$1",
+        "+1 Action +1 Buy",
+        "+1 Action +$1",
+        "+1 Buy +$1",
+    ),
+    "Steward": ("+2 Cards", "+$2", "trash 2 cards from your hand"),
+    "Mining Village": ("trash it for +$2",),
+    "Minion": ("+$2", "discard your hand, +4 Cards; others with 5+ cards do the same"),
+    "Torturer": ("discard 2 cards", "gain a Curse to your hand"),
+    "Nobles": ("+3 Cards", "+2 Actions"),
+}
+
+# What PASS means, by the pending decision's kind (layout.DECISION_NAMES)
+PASS_TEXT: dict[str, str] = {
+    "play_action": "end the Action phase",
+    "play_treasure": "stop playing Treasures",
+    "buy": "end the turn",
+    "react": "reveal nothing",
+    "choose": "no",
+}
+
+
+def describe_action(a: int, decision_kind: str, source: str | None) -> str:
+    """``action_name`` for people: what an option or PASS does in the pending decision."""
+    name = action_name(a)
+    if OPTION0 <= a < PASS:
+        labels = OPTION_TEXT.get(source or "", ())
+        k = a - OPTION0
+        return f"{name}: {labels[k]}" if k < len(labels) else name
+    if a == PASS:
+        return f"PASS ({PASS_TEXT.get(decision_kind, 'done')})"
+    return name
 
 
 # events whose amount counts cards, so that repeats add up
@@ -170,3 +218,22 @@ def event_text(ev: int, p: int, card: int, amount: int) -> str:
     name = NAMES[card] if card >= 0 else ""
     many = f"{amount} x {name}" if amount != 1 else name
     return f"{who} {verb} {many}"
+
+
+def decision_text(decision: dict) -> str:
+    """A pending decision (``Game.decision``) in words: "buy, costing $0+" or "discard, for
+    Militia, 2 to pick"."""
+    d = decision
+    parts = [d["kind"].replace("_", " ")]
+    if d["source"]:
+        parts.append(f"for {d['source']}")
+    if d["card"]:
+        parts.append(f"about {d['card']}")
+    if d["target"] >= 0:
+        parts.append(f"about P{d['target']}")
+    lo, hi = d["cost_range"]
+    if d["kind"] in ("buy", "gain") or lo > 0:
+        parts.append(f"costing ${lo}..{hi}" if hi < COST_ANY_HI else f"costing ${lo}+")
+    if d["count"]:
+        parts.append(f"{d['count']} to pick")
+    return ", ".join(parts)

@@ -64,6 +64,14 @@ bots draw from a per-row stream that reset seeds as the arena seeds its bots for
 (``analysis.arena.play_games``), so answering every seat of a plain VecGame (``first_player=0``)
 with ``bot_actions`` plays exactly the games ``play_games`` plays for the same seed.
 
+Save and restore (``dominion_env.snapshot``): ``snapshot()`` returns a read-only ``Snapshot``
+of everything later steps depend on (records, every RNG stream, learner and opponent seats,
+the step's outputs, shaping, a Game's log); ``restore(snapshot)`` puts it back, after which
+the same actions give the same results bit for bit, and refuses (changing nothing) a snapshot
+of a VecGame made with other settings. ``clone()`` (and ``copy.deepcopy``) gives an
+independent VecGame sharing only the fixed tables. Pickles hold a Game's written log rows,
+not its log's whole room.
+
 Version history
     v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
         Base cards, Intrigue 1st edition), 2-6 players, every decision of every player.
@@ -83,11 +91,20 @@ Version history
         ``shaped_rewards``, ``scores``, ``decision_kind``, ``turn_number``; illegal actions
         raise ``IllegalActionError``. Games, observations, masks and rewards for a seed are
         unchanged from v3, bit for bit (hashed before and after).
-    v5  reliability (issue 15). Every game for a seed changes: each (seed, game index) gets
-        its own streams through a mixing function (``zones.seed_game``; before, game i+k's
-        stream was game i's shifted by k draws, so neighbouring games were correlated), and
-        the random policy, the bots and the opponents draw from streams of their own for the
-        same (seed, index) instead of salted seeds.
+    v5  nothing silent (issue 15), records and conventions (issues 16, 17). Every game for a
+        seed changes: each (seed, game index) gets its own streams through a mixing
+        function (``zones.seed_game``; before, game i+k's stream was game i's shifted by k
+        draws, so neighbouring games were correlated), and the random policy, the bots and
+        the opponents draw from streams of their own for the same (seed, index) instead of
+        salted seeds. The observation appends ``public_hand`` and ``public_top`` (cards every
+        player knows in each seat's hand and on top of its deck: revealed hands, Bureaucrat,
+        Spy, Scout, Wishing Well ...), so obs_size grows by 2 x P x 64; the log's events
+        carry who sees their card (5 columns) and answered decisions (``EV_DECIDE``).
+        ``reset(seed, first_index, *, mask)``: seeds per row, game numbers from
+        ``first_index``, only the masked rows dealt anew. Returned arrays are read-only
+        views; actions, seeds and options are checked strictly (``checks``); ``snapshot`` /
+        ``restore`` / ``clone``. Masks, zones and the v4 part of the observation follow the
+        same rules as v4 (hashed through the merges that did not change the streams).
 """
 
 from __future__ import annotations
@@ -126,6 +143,14 @@ from .engine.layout import (
 from .engine.observation import obs_offsets, obs_scale, obs_size
 from .names import IllegalActionError, action_name, legal_action_names
 from .shaping import VPShaping, vp_potential
+from .snapshot import (
+    Snapshot,
+    clone_vec,
+    restore_snapshot,
+    take_snapshot,
+    vec_getstate,
+    vec_setstate,
+)
 
 VERSION = 5
 # Below this many games a call runs on one thread: waking Numba's thread pool costs more than
@@ -334,6 +359,7 @@ class VecGame:
         self._expert_rng = np.zeros(n, np.uint64)
         self._serial = n < PARALLEL_MIN_GAMES
         self._no_actions = np.full(n, -1, np.int64)
+        self._step_seeds = np.full(n, -1, np.int64)  # batch_kernel: -1 steps the row
         self._ready = False
         # what callers get: read-only views (a copy per call would cost every step)
         self._view = {
@@ -347,11 +373,20 @@ class VecGame:
 
     # -- the batch API -------------------------------------------------------------------
 
-    def reset(self, seed: int = 0, first_index: int = 0) -> Step:
+    def reset(self, seed=0, first_index: int = 0, *, mask=None) -> Step:
         """Start every game anew; game g is game number ``first_index + g`` of a run seeded
-        ``seed`` (the arena's game i of a seed is ``first_index=i`` in a batch of one)."""
-        seed = check_seed(seed)
+        ``seed`` (the arena's game i of a seed is ``first_index=i`` in a batch of one).
+
+        ``seed`` may also be (N,) seeds: row g plays game ``first_index + g`` of the run seeded
+        ``seed[g]`` (so ``[s] * N`` is ``s``). ``mask``: (N,) bool, deal only these rows anew
+        (after a first reset); every other game stays as it is (its observation and mask
+        still stand, its rewards and flags read 0)."""
+        seeds = self._check_seeds(seed)
         first_index = check_int("first_index", first_index, 0, MAX_SEED)
+        if mask is not None:
+            if not self._ready:
+                raise RuntimeError("call reset() without mask first: every row needs a game")
+            seeds = np.where(self._check_reset_mask(mask), seeds, -1)
         self._run(
             batch_kernel,
             self.state,
@@ -365,12 +400,12 @@ class VecGame:
             self.opponents,
             self._policy_rng,
             self._expert_rng,
-            seed,
+            seeds,
             first_index,
         )
         self._ready = True
         if self.shaping is not None:
-            self.shaping.reset()
+            self.shaping.reset(None if mask is None else seeds >= 0)
             self._shaped[:] = 0.0
         return self._result()
 
@@ -396,7 +431,7 @@ class VecGame:
             self.opponents,
             self._policy_rng,
             self._expert_rng,
-            -1,
+            self._step_seeds,
             0,
         )
         if self.shaping is not None:
@@ -439,6 +474,36 @@ class VecGame:
             out,
         )
         return out
+
+    # -- save, restore, clone (dominion_env.snapshot) ------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        """Every game as it is now, frozen: a read-only ``Snapshot`` of every array that
+        playing changes (records, every RNG stream, learner and opponent seats, the step's
+        outputs, shaping, a Game's log), to ``restore`` later. Pickles small."""
+        return take_snapshot(self, VERSION)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put every game back as it was when ``snapshot`` was taken: the same actions then
+        give the same observations, masks, rewards and logs, bit for bit. The snapshot must
+        come from a VecGame made with the same settings (batch size, players, kingdom, rules
+        options, opponents, shaping, version); otherwise a ValueError names what differs and
+        nothing changes."""
+        restore_snapshot(self, snapshot, VERSION)
+
+    def clone(self) -> VecGame:
+        """An independent copy: its own copies of everything that playing changes, the fixed
+        tables (kingdom, bots, layout) shared. Stepping either leaves the other as it is."""
+        return clone_vec(self)
+
+    def __deepcopy__(self, memo) -> VecGame:
+        return clone_vec(self)
+
+    def __getstate__(self) -> dict:
+        return vec_getstate(self)  # the log's written rows, not its 1 MB of room
+
+    def __setstate__(self, state: dict) -> None:
+        vec_setstate(self, state)
 
     # -- views ---------------------------------------------------------------------------
 
@@ -553,6 +618,31 @@ class VecGame:
                     numba.set_num_threads(prev)
                 return
         kernel(*args)
+
+    def _check_seeds(self, seed) -> np.ndarray:
+        """``seed`` (a seed, or (N,) of them) as (N,) int64 seeds per row."""
+        if not isinstance(seed, (list, tuple, np.ndarray)):
+            return np.full(self.num_games, check_seed(seed), np.int64)
+        s = np.asarray(seed)
+        if s.shape != (self.num_games,) or s.dtype.kind not in "iu":
+            raise ValueError(
+                f"seed must be a non-negative int or ({self.num_games},) of them, got "
+                f"shape {s.shape}, dtype {s.dtype}"
+            )
+        bad = np.flatnonzero((s < 0) | (s > MAX_SEED))
+        if bad.size:
+            g = int(bad[0])
+            raise ValueError(f"seed[{g}] must be 0..2**63-1, got {s[g]}")
+        return s.astype(np.int64)
+
+    def _check_reset_mask(self, mask) -> np.ndarray:
+        m = np.asarray(mask)
+        if m.shape != (self.num_games,) or m.dtype != np.bool_:
+            raise ValueError(
+                f"mask must be a ({self.num_games},) bool array (the rows to deal anew), got "
+                f"shape {m.shape}, dtype {m.dtype}"
+            )
+        return m
 
     def _check_bot_ids(self, bots, nb: int) -> np.ndarray:
         """``bots`` (one id, or (N,) ids) as an (N,) int64 array of ids in 0..nb-1."""

@@ -2,7 +2,8 @@
 
 Layers, lowest first (a module may import its own layer or a lower one, never a higher one):
 
-    data       cards                                what the game is made of
+    data       cards, extras                        what the game is made of; which extra
+                                                    installs each optional library
     engine     engine/*                             kernels over the state record; what plays
                                                     (kingdoms: the cards the engine implements)
     faces      names, checks, shaping, vector,      Python faces of the engine; take BotTables
@@ -35,7 +36,7 @@ FOLDERS = {
     "train": "dominion_env.train",
 }
 LAYERS = [
-    ("data", ("dominion_env.cards",)),
+    ("data", ("dominion_env.cards", "dominion_env.extras")),
     ("engine", ("dominion_env.engine",)),
     (
         "faces",
@@ -43,6 +44,7 @@ LAYERS = [
             "dominion_env.names",
             "dominion_env.checks",
             "dominion_env.shaping",
+            "dominion_env.snapshot",
             "dominion_env.vector",
             "dominion_env.records",
             "dominion_env.game",
@@ -50,7 +52,7 @@ LAYERS = [
     ),
     ("agents", ("dominion_env.agents",)),
     ("analysis", ("dominion_env.analysis",)),
-    ("top", ("dominion_env.envs", "dominion_env.cli", "dominion_env.train")),
+    ("top", ("dominion_env.envs", "dominion_env.cli", "dominion_env.play", "dominion_env.train")),
 ]
 FRONT_DOOR = "dominion_env"
 # the engine runs anywhere numpy and Numba do
@@ -226,7 +228,7 @@ def test_a_users_own_agents_and_train_do_not_shadow_it(tmp_path):
         import dominion_env
         from dominion_env.agents import BOTS, Bot
         import dominion_env.train
-        env = gymnasium.make("Dominion-v0", opponents="Big Money")
+        env = gymnasium.make("Dominion-v1", opponents="Big Money")
         env.reset(seed=0)
         print("ok", len(BOTS))
     """)

@@ -18,6 +18,7 @@ from dominion_env.analysis.arena import play_games, summarize, wilson
 from dominion_env.cards import BASIC, KINGDOM
 from dominion_env.engine.bots import MAX_CONDS, MAX_RULES
 from dominion_env.engine.kingdoms import is_implemented
+from dominion_env.engine.layout import TRUNCATED
 
 LIBRARY = list(BOTS.values())
 SCRIPTED = [b for b in LIBRARY if not b.random]
@@ -77,6 +78,26 @@ def test_bot_finishes_games_against_big_money(bot):
     assert row["games"] == n
     assert row["truncated"] <= 2, row
     assert row["wins"] + row["ties"] + row["losses"] + row["truncated"] == n
+
+
+MIRROR_GAMES = 400  # per player count: 33 bots x 5 counts x 400 games take a few seconds
+
+
+@pytest.mark.parametrize("bot", LIBRARY, ids=ids(LIBRARY))
+def test_mirror_ends_before_the_turn_limit(bot):
+    """A bot against copies of itself ends at least 99% of its games before the turn limit,
+    at every player count. (The old Torturer bot bought a Province only with 4+ Torturers,
+    which no seat gets once 3-6 players split the pile: 97-100% of those mirrors, and 26% at
+    2 players, were truncated. Measured with 4,000 games per count, every bot is at 0% but
+    Saboteur, 0.4% at 4 players: its Saboteurs trash Provinces and Golds.)"""
+    table = compile_bots([bot])
+    kingdom = kingdom_for([bot])
+    truncated = {}
+    for players in range(2, 7):
+        res = play_games(table, MIRROR_GAMES, players, kingdom=kingdom, seed=players)
+        truncated[players] = int((res.status == TRUNCATED).sum())
+    rates = ", ".join(f"{p} players {k / MIRROR_GAMES:.1%}" for p, k in truncated.items())
+    assert max(truncated.values()) <= MIRROR_GAMES // 100, f"{bot.name} mirrors truncated: {rates}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,13 +186,13 @@ BUYS = [
     ("Double Militia", 0, None, {"Province": 3}, 3, "Copper"),
     ("Double Militia", 1, None, None, 3, "PASS"),
     ("Torturer", 5, None, None, 3, "Torturer"),
-    ("Torturer", 6, None, None, 3, "Torturer"),  # never Gold
-    ("Torturer", 5, {"Torturer": 1}, None, 3, "Silver"),  # one Silver first
-    ("Torturer", 5, {"Torturer": 1, "Silver": 1}, None, 3, "Village"),
-    ("Torturer", 5, {"Torturer": 1, "Village": 2}, None, 3, "Torturer"),
-    ("Torturer", 5, {"Torturer": 2, "Village": 2, "Silver": 1}, None, 3, "Village"),
-    ("Torturer", 8, {"Torturer": 3, "Village": 4}, None, 3, "Torturer"),  # Province needs 4
-    ("Torturer", 8, {"Torturer": 4}, None, 3, "Province"),
+    ("Torturer", 6, None, None, 3, "Gold"),
+    ("Torturer", 5, {"Torturer": 1}, None, 3, "Torturer"),
+    ("Torturer", 5, {"Torturer": 2}, None, 3, "Silver"),  # two Torturers at most
+    ("Torturer", 8, None, None, 3, "Gold"),  # money 7: Province needs money > 15
+    ("Torturer", 8, {"Gold": 3}, None, 3, "Province"),  # no Torturer needed for a Province
+    ("Torturer", 5, {"Torturer": 2}, {"Province": 4}, 3, "Duchy"),
+    ("Torturer", 2, None, {"Province": 2}, 3, "Estate"),
     ("Torturer", 2, None, None, 3, "PASS"),
     ("Minion/Chapel", 5, None, None, 3, "Minion"),
     ("Minion/Chapel", 8, None, None, 3, "Minion"),  # Province needs 6 Minions or a Gold

@@ -25,11 +25,11 @@ def test_api_test_wrapped(players):
 
 
 def test_pettingzoo_style_module_name():
-    from dominion_env.envs import dominion_v0
+    from dominion_env.envs import dominion_v1
 
-    env = dominion_v0.env(players=3)
+    env = dominion_v1.env(players=3)
     env.reset(seed=0)
-    assert env.metadata["name"] == "dominion_v0" and env.num_agents == 3
+    assert env.metadata["name"] == "dominion_v1" and env.num_agents == 3
 
 
 def test_api_test_raw_env():

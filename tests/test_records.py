@@ -179,11 +179,12 @@ def test_cli_save_games_and_replay(tmp_path, capsys):
     assert "<script" in body and "http://" not in body and "https://" not in body
     with pytest.raises(SystemExit):
         main([*args, "--save-games", "0", str(out)])
-    assert "N must be a positive int, got '0'" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="not JSON"):
-        bad = tmp_path / "bad.json"
-        bad.write_text("{")
+    assert "N must be a whole number 1 to 10,000,000, got '0'" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(SystemExit):
         main(["replay", str(bad)])
+    assert "not JSON" in capsys.readouterr().err
 
 
 def test_cli_tournament_save_games(tmp_path):
@@ -217,7 +218,7 @@ def test_cli_tournament_save_games(tmp_path):
 
 def test_gym_env_records_episodes(tmp_path):
     gymnasium = pytest.importorskip("gymnasium", reason="the train extra")
-    env = gymnasium.make("Dominion-v0", opponents="Big Money", record_dir=tmp_path)
+    env = gymnasium.make("Dominion-v1", opponents="Big Money", record_dir=tmp_path)
     env.reset(seed=1)
     done = False
     rng = np.random.default_rng(1)

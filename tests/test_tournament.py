@@ -6,7 +6,8 @@ import itertools
 import numpy as np
 import pytest
 
-from dominion_env.agents import Bot
+from dominion_env.agents import BOTS, Bot
+from dominion_env.analysis.report import TournamentResult
 from dominion_env.analysis.tournament import (
     bradley_terry,
     bt_standard_errors,
@@ -245,10 +246,11 @@ def test_cli_end_to_end(tmp_path, capsys):
         ([], "no bots"),
     ],
 )
-def test_cli_bad_input(argv, message, tmp_path):
+def test_cli_bad_input(argv, message, tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main(["tournament", *argv, "--games", "10", "--out", str(tmp_path), "--quiet"])
-    assert message in str(e.value)
+    assert e.value.code == 2  # argparse's error: usage line, then the message
+    assert message in capsys.readouterr().err
 
 
 def test_api_bad_input():
@@ -262,3 +264,88 @@ def test_api_bad_input():
         run_tournament(FOUR, games=0)
     with pytest.raises(ValueError, match="unique"):
         run_tournament(["Big Money", "Big Money"], games=10)
+
+
+# ---------------------------------------------------------------------------------------------
+# The heatmap
+# ---------------------------------------------------------------------------------------------
+
+
+def synthetic_result(n: int, seed: int = 0) -> TournamentResult:
+    """A finished n-bot round robin with made-up counts (the library's bot names)."""
+    rng = np.random.default_rng(seed)
+    names = list(BOTS)[:n]
+    games = np.full((n, n), 100) - 100 * np.eye(n, dtype=np.int64)
+    wins = np.triu(rng.integers(0, 101, (n, n)), 1)
+    wins = wins + np.triu(100 - wins, 1).T
+    np.fill_diagonal(wins, 0)
+    zero = np.zeros((n, n), np.int64)
+    elo = 1500 + 100 * rng.standard_normal(n)
+    return TournamentResult(
+        names=names,
+        players=2,
+        games_per_table=100,
+        seed=seed,
+        turn_limit=100,
+        kingdom=None,
+        tables=[],
+        games=games,
+        wins=wins,
+        ties=zero,
+        truncated=zero,
+        seats=games.sum(axis=1),
+        won=wins.sum(axis=1),
+        strength=10 ** ((elo - 1500) / 400),
+        elo=elo,
+        elo_pm=np.full(n, 20.0),
+        bt_iterations=1,
+        elapsed=1.0,
+        total_games=int(games.sum() // 2),
+    )
+
+
+def test_heatmap_colour_bar_is_in_the_cells_units(four):
+    fig = four.heatmap()
+    ax, bar_ax = fig.axes
+    image = ax.images[0]
+    assert image.get_clim() == (0.0, 100.0)
+    assert bar_ax.get_ylim() == (0.0, 100.0) and "%" in bar_ax.get_ylabel()
+    # the cells are percent: the image's data and its annotations are 100 x the win rates
+    order = four.order
+    expected = 100 * four.score[np.ix_(order, order)]
+    np.testing.assert_allclose(image.get_array().filled(np.nan), expected, equal_nan=True)
+    cells = {(round(t.get_position()[1]), round(t.get_position()[0])): t for t in ax.texts}
+    assert len(cells) == 12  # every pair that met, none on the diagonal
+    for (r, c), t in cells.items():
+        assert t.get_text() == f"{expected[r, c]:.0f}"
+
+
+def test_heatmap_of_the_whole_library_is_legible():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    n = len(BOTS)
+    assert n >= 30
+    res = synthetic_result(n)
+    fig = res.heatmap()
+    FigureCanvasAgg(fig).draw()
+    ax = fig.axes[0]
+    assert not ax.texts  # too many cells for numbers: they are in matrix_text / winrates.csv
+    renderer = fig.canvas.get_renderer()
+    frame = fig.bbox
+    for labels, axis in ((ax.get_xticklabels(), 0), (ax.get_yticklabels(), 1)):
+        assert len(labels) == n
+        assert all(t.get_fontsize() >= 7 for t in labels)
+        boxes = [t.get_window_extent(renderer) for t in labels]
+        # every label on the figure, none overlapping its neighbour (compared across the axis)
+        for b in boxes:
+            assert frame.x0 - 1 <= b.x0 and b.x1 <= frame.x1 + 1, labels
+            assert frame.y0 - 1 <= b.y0 and b.y1 <= frame.y1 + 1, labels
+        if axis == 1:
+            centres = sorted((b.y0 + b.y1) / 2 for b in boxes)
+            heights = max(b.height for b in boxes)
+        else:  # rotated: neighbours are apart along x by at least the text's height
+            centres = sorted(b.x1 for b in boxes)
+            heights = labels[0].get_fontsize() * fig.dpi / 72
+        assert min(np.diff(centres)) >= heights, "tick labels overlap"
+    # a small field keeps its numbers
+    assert len(synthetic_result(6).heatmap().axes[0].texts) == 30

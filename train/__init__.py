@@ -16,12 +16,16 @@
 Needs the ``train`` extra (torch). Importing this package sets ``OMP_WAIT_POLICY=PASSIVE``
 unless set: torch and Numba each bring an OpenMP runtime, and with both spinning after their
 parallel regions a VecGame step took 18 ms instead of 0.6 ms on 2 cores (measured). It must be
-set before either runtime starts, hence here, at import.
+set before either runtime starts, hence here, at import. (Numba runs on OpenMP only when asked,
+``NUMBA_THREADING_LAYER=omp``: the engine picks a fork-safe layer, ``engine/jit.py``.)
 """
 
 import os
 
+from ..extras import require
+
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+require("torch", "dominion_env.train (training, trained agents)")  # one clear error, first
 
 from .evaluate import evaluate  # noqa: E402
 from .policy import Agent, load_agent, save_agent, shipped_agents  # noqa: E402

@@ -167,11 +167,11 @@ def run_train(args) -> int:
 def add_evaluate_parser(sub) -> None:
     p = sub.add_parser(
         "evaluate",
-        help="an agent against library bots: W/T/L with 95% CIs",
+        help="an agent against library bots: W/T/L with 95%% CIs",
         description="Play an agent (a saved .pt file or a shipped agent's name) "
         "against bots on seeds training never used.",
     )
-    p.add_argument("agent", help="an agent file or a shipped agent (see `dominion bots`)")
+    p.add_argument("agent", help="an agent file or a shipped agent (see: dominion bots)")
     p.add_argument(
         "--opponent",
         action="append",

@@ -33,6 +33,7 @@ from ..engine.kingdoms import kingdom_arg
 from ..engine.layout import STATUS, TERMINATED, TRUNCATED
 from ..envs.sb3_vec_env import DominionVecEnv
 from ..envs.vector_env import make_learner_vecgame
+from ..extras import require
 
 
 def _opponents(names):
@@ -178,8 +179,9 @@ def main(argv=None) -> dict:
 
     import numba
     import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import VecMonitor
+
+    MaskablePPO = require("sb3_contrib", "MaskablePPO training").MaskablePPO
+    VecMonitor = require("stable_baselines3.common.vec_env", "MaskablePPO training").VecMonitor
 
     if args.threads:
         numba.set_num_threads(args.threads)

@@ -44,6 +44,7 @@ import torch
 
 from ..agents import compile_bots, get_bot
 from ..engine.observation import obs_size
+from ..extras import require
 from .policy import AgentInfo, PolicyNet, load_agent, save_agent
 from .seats import BotSeats, KingdomExperts, PolicySeats, StrongestSeats
 
@@ -496,8 +497,7 @@ def write_progress(history: list[dict], path) -> Path:
 
 def plot_progress(history: list[dict], path) -> Path:
     """Win rate against each opponent over learner steps (left) and minutes (right)."""
-    from matplotlib.figure import Figure
-
+    Figure = require("matplotlib.figure", "the progress plot").Figure
     rows = [h for h in history if "steps" in h]
     fig = Figure(figsize=(11, 4))
     axes = fig.subplots(1, 2, sharey=True)

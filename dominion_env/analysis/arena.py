@@ -9,6 +9,12 @@ slowing the run: afterwards it deals each again through ``Game`` (game i of the 
 first, the same turn limit) and lets the same bots answer every decision from the same
 stream (game i's ``STREAM_BOTS`` stream, as ``play_bots_kernel`` seeds it), then
 checks that the re-played game ended as the compiled one did (rewards, turns, status).
+
+Bounds, checked at the door: ``seed`` 0..MAX_SEED (the kernels hold it in an int64),
+``n_games`` 1..MAX_GAMES (every game keeps its seats, rewards, length and status in memory,
+16 + 12 x players bytes: 10M games of 6 players is about 0.9 GB; at the 200k games/s of a Big
+Money mirror they take under a minute; more belongs in several runs with other seeds),
+``turn_limit`` 1..MAX_TURN_LIMIT (no game of any bot lasts 1,000 turns per player).
 """
 
 from __future__ import annotations
@@ -26,6 +32,29 @@ from ..engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, new_stat
 from ..engine.zones import STREAM_BOTS, seed_game
 from ..game import Game
 from .executor import local_map
+
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 10_000_000
+MAX_TURN_LIMIT = 100_000
+
+
+def check_int(name: str, value, low: int, high: int, why: str = "") -> int:
+    """``value`` as an int in low..high, else ValueError naming ``name``, the value, the range
+    and ``why`` the bound is there."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be {low:,} to {high:,}{why}, got {value!r}")
+    return int(value)
+
+
+def check_run(n_games, seed, turn_limit) -> tuple[int, int, int]:
+    """The three numbers every batch of bot games takes, checked (see the module docstring)."""
+    return (
+        check_int("games", n_games, 1, MAX_GAMES, " (results are kept per game in memory)"),
+        check_int("seed", seed, 0, MAX_SEED),
+        check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT),
+    )
 
 
 @dataclass
@@ -67,6 +96,7 @@ def play_games(
     another; ``executor.RayMap``: Ray tasks), the same games either way. ``progress(k)`` is
     called after each chunk of k games."""
     players = check_players(players)
+    n_games, seed, turn_limit = check_run(n_games, seed, turn_limit)
     nb = bot_table.kind.shape[0]
     if seat_bot is None:
         seat_bot = seat_rotation(nb, players, n_games)

@@ -34,6 +34,8 @@ import pickle
 import tempfile
 from pathlib import Path
 
+from ..extras import require
+
 __all__ = ["local_map", "RayMap", "ray_cache_dir"]
 
 local_map = map
@@ -62,12 +64,7 @@ class RayMap:
     """Run each item's ``fn(item)`` as a Ray task (module docstring)."""
 
     def __init__(self, address: str | None = None, **init_kwargs):
-        try:
-            import ray  # optional extra
-        except ImportError:
-            raise ImportError(
-                "RayMap needs Ray: pip install -e '.[ray]' (or pip install ray)"
-            ) from None
+        ray = require("ray", "RayMap (running work as Ray tasks)")
         self._ray = ray
         if not ray.is_initialized():
             # a task takes one CPU (Ray's default), so its kernels run on one thread

@@ -22,7 +22,7 @@ from ..cards import check_players
 from ..engine.layout import TERMINATED, TRUNCATED
 from ..engine.observation import obs_scale
 from ..vector import VecGame
-from .arena import GameResults, seat_rotation
+from .arena import GameResults, check_run, seat_rotation
 
 
 def is_policy(player) -> bool:
@@ -43,6 +43,7 @@ def play_mixed(
 ) -> GameResults:
     """Play ``n_games`` games of ``players`` (Bots and policies; ids = list positions)."""
     n_players = check_players(n_players)
+    n_games, seed, turn_limit = check_run(n_games, seed, turn_limit)
     for p in players:
         if not isinstance(p, Bot) and not is_policy(p):
             raise TypeError(f"a player is a Bot or a policy with act(obs, masks), got {p!r}")

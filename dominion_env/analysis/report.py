@@ -14,10 +14,11 @@ Files (``save``): ``winrates.csv`` -- one row per ordered pair that met: bot, op
 wins, ties, losses, truncated, win_rate, ci_lo, ci_hi; ``ratings.csv`` -- rank, bot, elo, elo_pm,
 strength, score, score_lo, score_hi, won, games, truncated; ``tables.csv`` -- every table: bots,
 kingdom, seed, games, truncated, mean turns per player (or why it was skipped); ``heatmap.png``
--- the win-rate matrix, row bot's win rate against column bot, bots ordered by rating, cells
-annotated in percent. The PNG is drawn with matplotlib's object API (``Figure``, Agg canvas) and
-never touches pyplot's global backend, so it is safe headless and inside notebooks; matplotlib is
-imported only when a heatmap is drawn.
+-- the win-rate matrix, row bot's win rate against column bot in percent (cells and colour
+bar), bots ordered by rating, cells annotated up to 16 bots; the figure grows with the field so
+that 33 bots stay legible. The PNG is drawn with matplotlib's object API (``Figure``, Agg
+canvas) and never touches pyplot's global backend, so it is safe headless and inside notebooks;
+matplotlib is imported only when a heatmap is drawn.
 """
 
 from __future__ import annotations
@@ -29,8 +30,15 @@ from pathlib import Path
 
 import numpy as np
 
+from ..extras import require
 from .arena import wilson
 from .planning import TableRecord
+
+# heatmap legibility: the smallest cell (inches), the tick-label size (points) and the largest
+# field whose cells carry their numbers
+HEATMAP_CELL_IN = 0.32
+HEATMAP_FONT = 8
+HEATMAP_ANNOTATE_MAX = 16
 
 
 @dataclass
@@ -256,38 +264,49 @@ class TournamentResult:
     # -- files ------------------------------------------------------------------------------
 
     def heatmap(self, ax=None):
-        """Draw the win-rate matrix (bots by rating) on ``ax``, or on a new Figure (returned)."""
-        from matplotlib.figure import Figure
+        """Draw the win-rate matrix (bots by rating) on ``ax``, or on a new Figure (returned).
+
+        Cells and colour bar are both in percent. The figure grows with the field so that every
+        row keeps a cell of at least ``HEATMAP_CELL_IN`` inches and tick labels of
+        ``HEATMAP_FONT`` points; above ``HEATMAP_ANNOTATE_MAX`` bots the cells carry no numbers
+        (they would not fit; the numbers are in ``matrix_text`` and winrates.csv). In Jupyter,
+        ``%matplotlib inline`` lets the returned Figure show itself (the Figure is made without
+        pyplot, so nothing else registers its display)."""
+        Figure = require("matplotlib.figure", "the heatmap").Figure
 
         order, n = self.order, len(self.names)
-        m = self.score[np.ix_(order, order)]
+        m = 100.0 * self.score[np.ix_(order, order)]
         fig = None
         if ax is None:
-            side = max(5.0, 0.5 * n + 3.0)
-            fig = Figure(figsize=(side + 1.5, side))
+            # room for the longest label left of and below the matrix, plus the colour bar
+            label_in = 0.075 * max(len(self._elo_label(i)) for i in order) + 0.4
+            side = max(4.0, HEATMAP_CELL_IN * n)
+            fig = Figure(figsize=(side + label_in + 1.6, side + label_in + 0.9))
             ax = fig.add_subplot()
-        im = ax.imshow(np.ma.masked_invalid(m), cmap="RdBu", vmin=0.0, vmax=1.0)
-        size = max(5.0, min(10.0, 110.0 / max(n, 1)))
-        for r in range(n):
-            for c in range(n):
-                if np.isfinite(m[r, c]):
-                    ax.text(
-                        c,
-                        r,
-                        f"{100 * m[r, c]:.0f}",
-                        ha="center",
-                        va="center",
-                        fontsize=size,
-                        color="white" if abs(m[r, c] - 0.5) > 0.3 else "black",
-                    )
-        labels = [
-            f"{self.names[i]} ({self.elo[i]:.0f})" if np.isfinite(self.elo[i]) else self.names[i]
-            for i in order
-        ]
+        im = ax.imshow(np.ma.masked_invalid(m), cmap="RdBu", vmin=0.0, vmax=100.0)
+        if n <= HEATMAP_ANNOTATE_MAX:
+            size = HEATMAP_FONT if n > 8 else HEATMAP_FONT + 1
+            for r in range(n):
+                for c in range(n):
+                    if np.isfinite(m[r, c]):
+                        ax.text(
+                            c,
+                            r,
+                            f"{m[r, c]:.0f}",
+                            ha="center",
+                            va="center",
+                            fontsize=size,
+                            color="white" if abs(m[r, c] - 50.0) > 30.0 else "black",
+                        )
         ax.set_xticks(
-            range(n), [self.names[i] for i in order], rotation=45, ha="right", fontsize=size
+            range(n),
+            [self.names[i] for i in order],
+            rotation=60,
+            ha="right",
+            rotation_mode="anchor",
+            fontsize=HEATMAP_FONT,
         )
-        ax.set_yticks(range(n), labels, fontsize=size)
+        ax.set_yticks(range(n), [self._elo_label(i) for i in order], fontsize=HEATMAP_FONT)
         ax.set_xlabel("opponent")
         ax.set_ylabel("bot (Elo)")
         ax.set_title(
@@ -295,10 +314,14 @@ class TournamentResult:
             f"{self.games_per_table:,} games per table, seed {self.seed}",
             fontsize=10,
         )
-        (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        bar = (fig or ax.figure).colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        bar.set_label("win rate %")
         if fig is not None:
             fig.tight_layout()
         return fig if fig is not None else ax.figure
+
+    def _elo_label(self, i: int) -> str:
+        return f"{self.names[i]} ({self.elo[i]:.0f})" if np.isfinite(self.elo[i]) else self.names[i]
 
     def save(self, out="tournament_out") -> dict[str, Path]:
         """Write winrates.csv, ratings.csv, tables.csv and heatmap.png into ``out``."""

@@ -47,7 +47,7 @@ import numpy as np
 from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.layout import TERMINATED, TRUNCATED
-from .arena import play_games
+from .arena import check_run, play_games
 from .arena import record_games as record_arena_games
 from .executor import local_map
 from .mixed import is_policy, play_mixed
@@ -222,9 +222,7 @@ def run_tournament(
     (``executor.local_map``, here; ``executor.RayMap``, as Ray tasks), the same results and
     records either way."""
     players = check_players(players)
-    _check_int("games", games)
-    _check_int("seed", seed, low=0)
-    _check_int("turn_limit", turn_limit)
+    games, seed, turn_limit = check_run(games, seed, turn_limit)  # games: per table
     _check_int("max_tables", max_tables)
     _check_int("record_games", record_games, low=0)
     bots = resolve_bots(bots)

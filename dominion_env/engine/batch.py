@@ -268,9 +268,10 @@ def _reset_or_step(
     opp,
     policy_rng,
     expert_rng,
-    seed,
+    seeds,
     first_index,
 ):
+    seed = seeds[g]
     if seed >= 0:
         index = first_index + g
         _reset_game(s, g, T, cfg, setup, buf, seed, index, write_obs, opp)
@@ -293,14 +294,15 @@ def batch_kernel(
     opp,
     policy_rng,
     expert_rng,
-    seed,
+    seeds,
     first_index,
 ):
-    """VecGame's reset (seed >= 0: every game anew, game g = game number first_index + g of
-    the run seeded ``seed``, the random policy's streams policy_rng the games' STREAM_POLICY
-    streams and the expert bots' streams expert_rng as play_bots_kernel seeds its bots' for
-    that game number) or step (seed = -1: answer actions[g] in each game g). One kernel for
-    both: each kernel compiles the whole engine into its own machine code (~8 s cold)."""
+    """VecGame's reset and step, per row: ``seeds[g] >= 0`` deals row g anew as game number
+    first_index + g of the run seeded ``seeds[g]`` (the random policy's stream policy_rng[g]
+    that game's STREAM_POLICY stream and the expert bots' stream expert_rng[g] as
+    play_bots_kernel seeds its bots' for that game number); ``seeds[g] = -1`` answers
+    actions[g] in row g (-1: skip). One kernel for both: each kernel compiles the whole
+    engine into its own machine code (~8 s cold)."""
     for g in prange(s.shape[0]):
         _reset_or_step(
             s,
@@ -315,7 +317,7 @@ def batch_kernel(
             opp,
             policy_rng,
             expert_rng,
-            seed,
+            seeds,
             first_index,
         )
 

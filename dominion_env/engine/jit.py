@@ -36,9 +36,20 @@ The first time in a process that Numba compiles one of the package's functions (
 machine code: the first run after an install, an engine change or with a new
 ``NUMBA_CACHE_DIR``), one line on stderr says so and why the wait (``COMPILE_NOTICE``);
 Numba reports a compilation as an event, and a load from the cache is none.
+
+Threading layer: importing the engine sets Numba's ``THREADING_LAYER`` to ``"forksafe"``
+unless the user chose one (``NUMBA_THREADING_LAYER``): TBB if it is installed, else Numba's
+workqueue on Linux. Numba's default there is its GNU OpenMP pool, which is started by the
+first kernel call (even a one-game ``Game``) and then kills any forked child that runs a kernel
+("fork() called from a process already using GNU OpenMP, this is unsafe"): gymnasium's
+``AsyncVectorEnv``, Tianshou's ``SubprocVectorEnv`` and TorchRL's ``ParallelEnv`` all fork
+after making an env in the parent. Games do not depend on the layer (each game has its own
+RNG). The workqueue layer is not thread-safe: to call kernels from several Python threads at
+once, install ``tbb`` or set ``NUMBA_THREADING_LAYER=omp`` (and do not fork).
 """
 
 import linecache
+import os
 import sys
 
 from llvmlite import ir
@@ -50,6 +61,9 @@ from numba.core import event as _event
 from numba.extending import intrinsic
 
 __all__ = ["njit", "kernel", "prange", "prefetch_bytes", "switch"]
+
+if "NUMBA_THREADING_LAYER" not in os.environ and _config.THREADING_LAYER == "default":
+    _config.THREADING_LAYER = "forksafe"
 
 CACHE_LINE = 64
 COMPILE_NOTICE = (

@@ -1,9 +1,9 @@
 """Adapters to Gymnasium, PettingZoo and Stable-Baselines3, on the batched engine.
 
     import gymnasium
-    import dominion_env.envs          # registers Dominion-v0 (import dominion_env does too)
-    env = gymnasium.make("Dominion-v0", players=2, opponents="Big Money")
-    venv = gymnasium.make_vec("Dominion-v0", num_envs=256, opponents="Big Money",
+    import dominion_env.envs          # registers Dominion-v1 (import dominion_env does too)
+    env = gymnasium.make("Dominion-v1", players=2, opponents="Big Money")
+    venv = gymnasium.make_vec("Dominion-v1", num_envs=256, opponents="Big Money",
                               vectorization_mode="vector_entry_point")
     from dominion_env.envs import pettingzoo_env
     aec = pettingzoo_env.env(players=3)
@@ -12,20 +12,22 @@
 
 What is here (module: class, what backs it):
 
-* ``gym_env``: ``DominionEnv``, Gymnasium single agent ``Dominion-v0``; one ``Game``, bot
+* ``gym_env``: ``DominionEnv``, Gymnasium single agent ``Dominion-v1``; one ``Game``, bot
   opponents inside its compiled step, Python policy opponents stepped in Python.
 * ``vector_env``: ``DominionVectorEnv``, Gymnasium ``VectorEnv`` (``make_vec`` with
   ``vector_entry_point``); one ``VecGame`` in learner mode, bots inside the compiled step.
 * ``sb3_vec_env``: ``DominionVecEnv``, SB3 ``VecEnv`` for (Maskable)PPO; the same VecGame.
-* ``pettingzoo_env``: ``raw_env`` / ``env()``, PettingZoo AEC ``dominion_v0``, every seat an
-  agent; one ``Game``. ``dominion_v0`` is the same under PettingZoo's naming convention.
+* ``pettingzoo_env``: ``raw_env`` / ``env()``, PettingZoo AEC ``dominion_v1``, every seat an
+  agent; one ``Game``. ``dominion_v1`` is the same under PettingZoo's naming convention.
 * ``render``: ``render_game``, the ANSI text of a game by card names.
 
 Actions (every env): ``Discrete(71)``, one space for every decision: 0..63 "this card" (play /
 buy / gain / trash / discard / pass / name / topdeck / reveal ... as the pending decision
 says), 64..69 "option k" (Pawn, Steward, Minion, Nobles, Torturer choices, yes/no ...), 70 PASS /
 DONE / NO / end this phase. ``dominion_env.names.action_name(i)`` names an index. Masks: bool
-``action_masks()`` (Gymnasium, SB3) or the int8 ``action_mask`` of the PettingZoo observation.
+``action_masks()`` (Gymnasium, SB3) or the int8 ``action_mask`` of the PettingZoo observation
+and of the Gymnasium observation with ``mask_in_observation=True``; a finished episode's mask
+is all True. Recipes for RLlib, TorchRL and Tianshou: ``docs/recipes.md``.
 
 Observation: float32 vector of ``obs_size(players)`` from the deciding player's honest view, its
 seat rotated to 0; layout ``dominion_env.engine.observation.obs_layout`` (``split`` names the
@@ -42,16 +44,23 @@ nor stable_baselines3 (nor this package's env modules) is imported until an env 
 Version history
     v0  first release: Dominion-v0 (Gymnasium single agent and vector), dominion_v0 (AEC),
         DominionVecEnv (SB3); all 64 cards, 2-6 players.
+    v1  Dominion-v1, dominion_v1 and DominionVecEnv v2, on VecGame v5: every episode for a
+        seed changes (independent random streams) and the observation grows by the public
+        pieces (``public_hand``, ``public_top``). Gymnasium: ``mask_in_observation``,
+        ``autoreset_mode`` (NEXT_STEP, DISABLED), ``reset_mask``, per-env seed lists;
+        finished masks all True; a failing Python-policy opponent aborts the episode; strict
+        actions and seeds; ``record_dir``. PettingZoo: ``state()``, ``record_dir``.
+        ``gymnasium.make("Dominion-v0")`` says to use v1.
 """
 
 from __future__ import annotations
 
-ENV_ID = "Dominion-v0"
+ENV_ID = "Dominion-v1"
 _registered = False
 
 
 def register_envs() -> None:
-    """Register ``Dominion-v0`` with Gymnasium (idempotent)."""
+    """Register ``Dominion-v1`` with Gymnasium (idempotent)."""
     global _registered
     if _registered:
         return

@@ -34,6 +34,19 @@ def action_mask_space() -> spaces.Box:
     return spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)
 
 
+def masked_observation_space(observation: spaces.Box) -> spaces.Dict:
+    """``mask_in_observation=True``: the observation with the legal actions beside it, as
+    PettingZoo's classic games give it (RLlib's action-masking models and TorchRL's GymEnv
+    read this): {"observation": the Box, "action_mask": MultiBinary(71), int8}."""
+    return spaces.Dict({"observation": observation, "action_mask": spaces.MultiBinary(NUM_ACTIONS)})
+
+
+def check_flag(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def check_illegal_action(rule: str) -> str:
     if rule not in ILLEGAL_ACTION_RULES:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_RULES}, got {rule!r}")

@@ -1,7 +1,7 @@
-"""Gymnasium single-agent environment: one learner against bots or policies, "Dominion-v0".
+"""Gymnasium single-agent environment: one learner against bots or policies, "Dominion-v1".
 
     import gymnasium, dominion_env.envs
-    env = gymnasium.make("Dominion-v0", players=2, opponents="Big Money")
+    env = gymnasium.make("Dominion-v1", players=2, opponents="Big Money")
     obs, info = env.reset(seed=0)
     mask = env.unwrapped.action_masks()        # or info["action_mask"]
 
@@ -22,11 +22,13 @@ discards inside the opponent's turn, and the env returns at that decision.
 Action: ``Discrete(71)``: 0..63 "this card" (play / buy / gain / trash / discard / pass / name /
 topdeck / reveal ... as the pending decision says), 64..69 option k, 70 PASS / DONE / NO / end
 this phase. ``action_masks()`` returns the legal actions (bool, (71,)) for sb3-contrib's
-MaskablePPO; ``info["action_mask"]`` holds the same. An illegal action ends the episode as a loss
-(reward -1, ``info["illegal_action"] = True``) with ``illegal_action="lose"`` (the default, so
-that random-action checkers run), or raises ``names.IllegalActionError`` (a ValueError) with
-``illegal_action="raise"``. What is not an action index at all (a float, a string, a bool,
-None, an array of several) raises TypeError under either rule, and nothing moves.
+MaskablePPO; ``info["action_mask"]`` holds the same. Once the episode is over the mask is all
+True (as pgx does: masked sampling never meets an empty mask). An illegal action ends the
+episode as a loss (reward -1, ``info["illegal_action"] = True``) with ``illegal_action="lose"``
+(the default, so that random-action checkers run), or raises ``names.IllegalActionError`` (a
+ValueError) with ``illegal_action="raise"``. What is not an action index at all (a float, a
+string, a bool, None, an array of several) raises TypeError under either rule, and nothing
+moves.
 
 A Python-policy opponent that raises, returns something that is not an int action index, or
 returns an illegal action aborts the episode: the error propagates (the policy's own, or a
@@ -38,7 +40,9 @@ Observation: ``Box(float32, (obs_size(P),))``, the learner's honest view, its se
 seat 0; the layout is ``dominion_env.engine.observation`` (``split(obs, players)`` names the
 pieces: hand, draw_pile composition, discard, aside, in_play, owned per seat, supply, in_supply,
 trash, turn_seat, phase, counters, turn_number, sizes, vp, turns_taken, decision, dec_source,
-dec_card, dec_target, dec_params). Values are raw counts.
+dec_card, dec_target, dec_params). Values are raw counts. ``mask_in_observation=True`` makes
+it a dict {"observation": that Box, "action_mask": MultiBinary(71) int8} (PettingZoo's classic
+convention, which RLlib's and TorchRL's action masking read).
 
 Reward: 0 until the game ends, then the learner's own result: +1 sole winner, 0 shared win,
 -1 otherwise (the rules' tie-break on turns applies). ``terminated`` when the game ends by the
@@ -59,6 +63,9 @@ play the bots inside the compiled step.
 
 Version history
     v0  first release: all 64 cards, 2-6 players, learner against bots and policies.
+    v1  Dominion-v1 on VecGame v5 (every episode for a seed changes; the observation gains
+        the public pieces); ``mask_in_observation``; the mask of a finished episode is all
+        True (was all False); a failing Python-policy opponent aborts the episode.
 """
 
 from __future__ import annotations
@@ -77,7 +84,9 @@ from .common import (
     EpisodeRecorder,
     action_space,
     all_bots,
+    check_flag,
     check_illegal_action,
+    masked_observation_space,
     observation_space,
     opponent_list,
     opponents_table,
@@ -85,7 +94,7 @@ from .common import (
 )
 from .render import check_render_mode, emit, render_game
 
-VERSION = 0
+VERSION = 1
 
 
 class DominionEnv(gym.Env):
@@ -110,14 +119,18 @@ class DominionEnv(gym.Env):
         scale_observations: bool = False,
         log_lines: int = 8,
         record_dir=None,
+        mask_in_observation: bool = False,
     ):
         self.players = check_players(players)
-        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "Dominion-v0")
+        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "Dominion-v1")
         self.learner_seat_option = check_learner_seat(learner_seat, self.players)
         self.illegal_action = check_illegal_action(illegal_action)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.log_lines = check_int("log_lines", log_lines, 0)
         self.observation_space = observation_space(self.players, turn_limit, scale_observations)
+        self.mask_in_observation = check_flag(mask_in_observation, "mask_in_observation")
+        if self.mask_in_observation:
+            self.observation_space = masked_observation_space(self.observation_space)
         self.action_space = action_space()
         # opponents[k] plays the k-th non-learner seat
         self.opponents = opponent_list(opponents, self.players, scale_observations)
@@ -187,7 +200,7 @@ class DominionEnv(gym.Env):
                 break
         self._over = False
         self._maybe_render()
-        return self.game.observation(), self._info()
+        return self._with_mask(self.game.observation()), self._info()
 
     def step(self, action):
         if self._over:
@@ -204,7 +217,7 @@ class DominionEnv(gym.Env):
             info = self._info()
             info["illegal_action"] = True
             self._record({"illegal_action": action_name(int(action))})
-            out = (g.observation(self.learner_seat), -1.0, True, False, info)
+            out = (self._with_mask(g.observation(self.learner_seat)), -1.0, True, False, info)
             self._maybe_render()
             return out
         self._play_opponents()
@@ -221,12 +234,12 @@ class DominionEnv(gym.Env):
         if g.done:
             info["rewards"] = g.rewards
         self._maybe_render()
-        return obs, reward, terminated, truncated, info
+        return self._with_mask(obs), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """(NUM_ACTIONS,) bool: the learner's legal actions now (all False once it is over)."""
+        """(NUM_ACTIONS,) bool: the learner's legal actions now (all True once it is over)."""
         if self._over:
-            return np.zeros(NUM_ACTIONS, np.bool_)
+            return np.ones(NUM_ACTIONS, np.bool_)
         return self.game.action_mask.copy()
 
     def render(self):
@@ -279,6 +292,11 @@ class DominionEnv(gym.Env):
             for p in range(self.players)
         ]
         self.recorder.save(self.game, seats, {"learner_seat": self.learner_seat, **(meta or {})})
+
+    def _with_mask(self, obs):
+        if not self.mask_in_observation:
+            return obs
+        return {"observation": obs, "action_mask": self.action_masks().astype(np.int8)}
 
     def _info(self) -> dict:
         return {"learner_seat": self.learner_seat, "action_mask": self.action_masks()}

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environment: every seat is an agent, turn-based, "dominion_v0".
+"""PettingZoo AEC environment: every seat is an agent, turn-based, "dominion_v1".
 
     from dominion_env.envs import pettingzoo_env
     env = pettingzoo_env.env(players=3, kingdom="First Game")
@@ -19,6 +19,12 @@ Observation (``observe(agent)``): a dict
     observation   Box float32 (obs_size(P),)  that agent's honest view, seats rotated so it is
                   seat 0 (layout: ``dominion_env.engine.observation``, ``split`` names the parts)
     action_mask   Box int8 (NUM_ACTIONS,)     its legal actions; all zeros unless it decides now
+
+State (``state()``, for centralised critics): Box float32 ``state_space`` of shape
+(P * obs_size(P),): every seat's honest observation, seat 0 first, each from its own view
+(itself rotated to seat 0, as ``observe`` gives it). Together that is everything any player
+knows: every hand, every draw pile's composition and known top cards, every discard, and the
+public state. It leaves out only what no player knows, the order of the draw piles (chance).
 
 Action: ``Discrete(NUM_ACTIONS)`` = 71: 0..63 "this card" (play / buy / gain / trash / discard /
 pass / name / topdeck / reveal ... as the pending decision says), 64..69 option k, 70 PASS /
@@ -43,23 +49,27 @@ wrapper is not recorded (the wrapper ends it before the game sees the action).
 
 Version history
     v0  first release: all 64 cards, 2-6 players, every decision of every player an agent step.
+    v1  dominion_v1 on VecGame v5 (every game for a seed changes; the observation gains the
+        public pieces); ``state()`` and ``state_space`` (the joint view).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..cards import check_players
 from ..checks import check_action, check_int, check_seed
 from ..engine.layout import NUM_ACTIONS
+from ..extras import require
 from ..game import Game
 from .common import EpisodeRecorder, action_mask_space, action_space, observation_space
 from .render import check_render_mode, emit, render_game
 
-VERSION = 0
+AECEnv = require("pettingzoo", "the PettingZoo environment").AECEnv
+wrappers = require("pettingzoo.utils.wrappers", "the PettingZoo environment")
+
+VERSION = 1
 
 
 def env(illegal_reward: float | None = -1.0, **kwargs):
@@ -81,7 +91,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     kingdom is drawn from), ``render_mode``, ``log_lines`` (events shown by render)."""
 
     metadata = {
-        "name": "dominion_v0",
+        "name": "dominion_v1",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
         "render_fps": 1,
@@ -102,7 +112,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         record_dir=None,
     ):
         super().__init__()
-        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "dominion_v0")
+        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "dominion_v1")
         self.players = check_players(players)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.log_lines = check_int("log_lines", log_lines, 0)
@@ -115,6 +125,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             for a in self.possible_agents
         }
         self.action_spaces = {a: action_space() for a in self.possible_agents}
+        self.state_space = spaces.Box(
+            np.tile(obs_space.low, self.players),
+            np.tile(obs_space.high, self.players),
+            dtype=np.float32,
+        )
         self.game = Game(
             kingdom,
             self.players,
@@ -177,6 +192,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                 "action_mask": self.game.action_mask.astype(np.int8),
             }
         return {"observation": self.game.observation(p), "action_mask": self._zero_mask.copy()}
+
+    def state(self) -> np.ndarray:
+        """(P * obs_size(P),) float32: every seat's own observation, seat 0 first (the module
+        docstring says what it holds)."""
+        if self._np_random is None:
+            raise RuntimeError("call reset() before state()")
+        return np.concatenate([self.game.observation(p) for p in range(self.players)])
 
     def step(self, action):
         agent = self.agent_selection

@@ -21,7 +21,8 @@ others' draws as counts); once the game is over, the perfect-information log.
 from __future__ import annotations
 
 from ..cards import BASIC
-from ..engine.layout import COST_ANY_HI, TURNS_TAKEN
+from ..engine.layout import TURNS_TAKEN
+from ..names import decision_text
 
 
 def _names(counts: dict) -> str:
@@ -76,20 +77,7 @@ def render_game(
         if z["aside"]:
             lines.append(f"P{who}'s set aside / revealed: {_names(z['aside'])}")
     if decider >= 0:
-        d = game.decision
-        parts = [f"P{d['player']} {d['kind']}"]
-        if d["source"]:
-            parts.append(f"for {d['source']}")
-        if d["card"]:
-            parts.append(f"about {d['card']}")
-        if d["target"] >= 0:
-            parts.append(f"about P{d['target']}")
-        lo, hi = d["cost_range"]
-        if d["kind"] in ("buy", "gain") or lo > 0:
-            parts.append(f"cost ${lo}..{hi}" if hi < COST_ANY_HI else f"cost ${lo}+")
-        if d["count"]:
-            parts.append(f"{d['count']} to pick")
-        lines.append("Decision: " + ", ".join(parts))
+        lines.append(f"Decision: P{decider} {decision_text(game.decision)}")
         lines.append("Legal: " + ", ".join(game.legal_actions()))
     else:
         lines.append("Rewards: " + ", ".join(f"P{p} {r:+.0f}" for p, r in enumerate(game.rewards)))

@@ -46,18 +46,22 @@ Version history
     v1  ``margin_reward`` (a VP-margin bonus at the end: it taught "lose by less") is gone;
         ``scale_observations``, ``vp_shaping`` (potential-based) and ``opponent_weights``
         instead; the Box bounds are the engine's true bounds (``obs_bounds``).
+    v2  VecGame v5: every game for a seed changes (independent streams), the observation
+        gains the public pieces; actions and seeds are checked strictly (never reshaped).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
 
 from ..checks import check_actions, check_seed
+from ..extras import require
 from .common import action_space, observation_space
 from .vector_env import make_learner_vecgame
 
-VERSION = 1
+VecEnv = require("stable_baselines3.common.vec_env", "DominionVecEnv (the SB3 VecEnv)").VecEnv
+
+VERSION = 2
 
 
 class DominionVecEnv(VecEnv):

@@ -1,7 +1,7 @@
 """PettingZoo's naming convention (``from pettingzoo.classic import chess_v6``) for the AEC env:
 
-    from dominion_env.envs import dominion_v0
-    env = dominion_v0.env(players=3)
+    from dominion_env.envs import dominion_v1
+    env = dominion_v1.env(players=3)
 
 The same ``env`` and ``raw_env`` as ``pettingzoo_env`` (see its docstring).
 """

@@ -1,0 +1,302 @@
+"""The ``dominion`` command line and the bot library's public faces: strict inputs with clear
+errors (the argument, the value, what is allowed), bot names ignoring case with suggestions,
+``simulate``'s seating and ``--out``, plain-text help, optional extras named when missing, and
+the license metadata."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from dominion_env import cli
+from dominion_env.agents import BOTS, Bot, get_bot, load_bots
+from dominion_env.analysis.arena import MAX_GAMES, play_games
+from dominion_env.extras import EXTRAS, install_hint, require
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def fail(argv, capsys) -> str:
+    """Run the CLI on argv, expect argparse's exit status 2, return what it printed."""
+    with pytest.raises(SystemExit) as e:
+        cli.main(argv)
+    assert e.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """Any game played makes the test fail: the checks must come first."""
+
+    def boom(*a, **k):
+        raise AssertionError("a game was played before the arguments were checked")
+
+    for name in ("play_games", "play_mixed", "run_tournament"):
+        monkeypatch.setattr(cli, name, boom)
+
+
+# ---------------------------------------------------------------------------------------------
+# A. strict inputs
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "option, value, allowed",
+    [
+        ("--seed", "-1", "0 to 9,223,372,036,854,775,807"),
+        ("--seed", str(2**63), "0 to 9,223,372,036,854,775,807"),
+        ("--seed", "1.5", "not a whole number"),
+        ("--turn-limit", "0", "1 to 100,000"),
+        ("--turn-limit", "-1", "1 to 100,000"),
+        ("--players", "0", "2 to 6"),
+        ("--players", "7", "2 to 6"),
+        ("--games", "0", f"1 to {MAX_GAMES:,}"),
+        ("--games", str(10**15), "kept in memory"),
+        ("--games", "many", "not a whole number"),
+    ],
+)
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_numbers_out_of_range_name_argument_value_and_range(
+    command, option, value, allowed, capsys, no_games
+):
+    err = fail([command, "Big Money", "Smithy", f"{option}={value}"], capsys)
+    assert f"argument {option}:" in err
+    assert value in err or f"{int(value):,}" in err
+    assert allowed in err
+
+
+def test_unwritable_out_is_found_before_any_game(tmp_path, capsys, no_games):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    err = fail(["tournament", "Big Money", "Smithy", "--out", str(blocker / "t")], capsys)
+    assert "argument --out" in err and "is a file, not a folder" in err
+    assert not (blocker / "t").exists()
+    err = fail(["simulate", "Big Money", "--out", str(blocker / "r.json")], capsys)
+    assert "argument --out" in err and "is a file" in err
+
+
+def test_out_folder_is_not_created_by_the_check(tmp_path, no_games):
+    args = cli.parse_args(["tournament", "Big Money", "Smithy", "--out", str(tmp_path / "x/y")])
+    assert args.out and not (tmp_path / "x").exists()
+
+
+def test_toml_random_must_be_a_boolean(tmp_path):
+    path = tmp_path / "b.toml"
+    path.write_text('[[bot]]\nname = "Chaos"\nrandom = "no"\n')
+    with pytest.raises(ValueError, match=r"random must be true or false, got 'no'"):
+        load_bots(path)
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ('name = "x"\nsource = 3\nrules = ["Gold"]', "source must be a string, got 3"),
+        ('name = "x"\nrules = "Gold"', "rules must be an array of rules"),
+        ('name = ""\nrules = ["Gold"]', "needs a name"),
+        ('name = "x"\nrandom = true\nrules = ["Gold"]', "a random bot takes no rules"),
+        ('name = "x"', "no rules"),
+        ('name = "x"\nrules = [["Gold", "money > 99999999999"]]', "out of range"),
+    ],
+)
+def test_toml_values_are_checked(tmp_path, body, message):
+    path = tmp_path / "b.toml"
+    path.write_text("[[bot]]\n" + body + "\n")
+    with pytest.raises(ValueError, match=message):
+        load_bots(path)
+
+
+def test_duplicate_names_in_a_bots_file_are_refused(tmp_path, capsys, no_games):
+    path = tmp_path / "b.toml"
+    path.write_text(
+        textwrap.dedent("""
+        [[bot]]
+        name = "Mine"
+        rules = ["Province", "Gold", "Silver"]
+        [[bot]]
+        name = "mine"
+        rules = ["Province", "Silver"]
+    """)
+    )
+    with pytest.raises(ValueError, match=r"'mine' is used twice \(bots 1 and 2"):
+        load_bots(path)
+    err = fail(["tournament", "Big Money", "--bots-file", str(path)], capsys)
+    assert "argument --bots-file" in err and "used twice" in err
+
+
+def test_a_bot_named_twice_on_the_command_line_is_refused(capsys, no_games):
+    err = fail(["tournament", "Smithy", "smithy", "Big Money"], capsys)
+    assert "'smithy' is named twice" in err
+    err = fail(["simulate", "Smithy", "SMITHY"], capsys)
+    assert "named twice" in err and "mirror" in err
+
+
+def test_every_bot_of_a_file_plays(tmp_path, no_games):
+    path = tmp_path / "b.toml"
+    path.write_text(
+        '[[bot]]\nname = "A"\nrules = ["Gold"]\n[[bot]]\nname = "big money"\nrules = ["Gold"]\n'
+    )
+    args = cli.parse_args(["tournament", "Smithy", "--bots-file", str(path), "--quiet"])
+    names = [b.name for b in args.players_resolved]
+    assert names == ["Smithy", "A", "big money"]  # the file's bot replaces the library's
+    args = cli.parse_args(["tournament", "--all", "--bots-file", str(path), "--quiet"])
+    names = [b.name.casefold() for b in args.players_resolved]
+    assert len(names) == len(set(names)) == len(BOTS) + 1
+
+
+def test_bot_objects_are_checked_when_made():
+    with pytest.raises(TypeError, match="random must be True or False, got 'no'"):
+        Bot("x", random="no")
+    with pytest.raises(ValueError, match="non-empty string"):
+        Bot("", ["Gold"])
+    with pytest.raises(TypeError, match=r"rule 1: expected a card name"):
+        Bot("x", [3])
+    with pytest.raises(TypeError, match="strings, got 4"):
+        Bot("x", [("Gold", 4)])
+    with pytest.raises(ValueError, match="unknown card name 'Gould'"):
+        Bot("x", ["Gould"])
+
+
+def test_arena_refuses_seeds_and_counts_out_of_range():
+    table = cli.compile_bots("Big Money")
+    with pytest.raises(ValueError, match=r"seed must be 0 to 9,223,372,036,854,775,807"):
+        play_games(table, 2, seed=2**63)
+    with pytest.raises(ValueError, match="seed"):
+        play_games(table, 2, seed=-1)
+    with pytest.raises(ValueError, match="games must be 1 to"):
+        play_games(table, 10**15)
+    with pytest.raises(ValueError, match="turn_limit must be 1 to"):
+        play_games(table, 2, turn_limit=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# D. names, simulate, help, extras, license
+# ---------------------------------------------------------------------------------------------
+
+
+def test_bot_names_ignore_case_and_suggest():
+    assert get_bot("big money ultimate") is BOTS["Big Money Ultimate"]
+    assert get_bot("DOUBLE WITCH") is BOTS["Double Witch"]
+    with pytest.raises(ValueError, match=r"Did you mean 'Double Witch'"):
+        get_bot("Double Wich")
+    with pytest.raises(ValueError, match=r"unknown bot 'zzzz'\. Known bots: Random"):
+        get_bot("zzzz")
+
+
+def test_cli_bot_names_ignore_case_and_suggest(capsys, no_games):
+    args = cli.parse_args(["simulate", "smithy", "big money"])
+    assert [b.name for b in args.players_resolved] == ["Smithy", "Big Money"]
+    err = fail(["simulate", "Smithy", "Big Mony"], capsys)
+    assert "unknown bot 'Big Mony'. Did you mean 'Big Money'" in err
+    err = fail(["tournament", "Smithy", "Militya"], capsys)
+    assert "Did you mean 'Militia'" in err
+
+
+def test_simulate_says_when_it_plays_a_mirror(capsys):
+    assert cli.main(["simulate", "smithy", "--games", "8", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "mirror: Smithy in all 2 seats" in out
+    assert cli.main(["simulate", "Smithy", "Big Money", "--players", "3", "--games", "6"]) == 0
+    assert "seats Smithy, Big Money, Smithy, rotated one seat per game" in capsys.readouterr().out
+
+
+def test_simulate_out_writes_csv_or_json(tmp_path, capsys):
+    base = ["simulate", "Smithy", "Big Money", "--games", "20", "--seed", "4", "--quiet"]
+    assert cli.main([*base, "--out", str(tmp_path / "r.json")]) == 0
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["games"] == 20 and data["seed"] == 4 and data["players"] == 2
+    assert [b["bot"] for b in data["bots"]] == ["Smithy", "Big Money"]
+    for b in data["bots"]:
+        assert b["wins"] + b["ties"] + b["losses"] + b["truncated"] == b["games"] == 20
+        assert 0 <= b["win_ci_lo"] <= b["win_rate"] <= b["win_ci_hi"] <= 1
+    assert cli.main([*base, "--out", str(tmp_path / "r.csv")]) == 0
+    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert [r["bot"] for r in rows] == ["Smithy", "Big Money"]
+    assert {r["wins"] for r in rows} == {str(b["wins"]) for b in data["bots"]}  # same games
+    assert rows[0]["seed"] == "4"
+
+
+def test_simulate_out_needs_a_known_extension(tmp_path, capsys, no_games):
+    err = fail(["simulate", "Smithy", "--out", str(tmp_path / "r.txt")], capsys)
+    assert "argument --out" in err and ".csv or .json" in err
+
+
+def _help_texts():
+    parser = cli.build_parser()
+    yield "dominion", parser.format_help()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, p in sub.choices.items():
+        yield name, p.format_help()
+
+
+def test_help_is_plain_text():
+    markup = re.compile(r"``|`[^`]+`|:(class|func|meth|mod|attr):")
+    seen = []
+    for name, text in _help_texts():
+        seen.append(name)
+        assert not markup.search(text), f"dominion {name} --help has markup: {text}"
+    assert {"dominion", "simulate", "tournament", "bots", "cards", "kingdoms"} <= set(seen)
+
+
+def test_missing_extras_name_the_pip_command():
+    script = textwrap.dedent("""
+        import importlib, sys
+        for blocked, module in [
+            ("pettingzoo", "dominion_env.envs.pettingzoo_env"),
+            ("stable_baselines3", "dominion_env.envs.sb3_vec_env"),
+            ("torch", "dominion_env.train"),
+        ]:
+            sys.modules[blocked] = None  # as if it were not installed
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as e:
+                print(type(e).__name__, e)
+            else:
+                print("imported", module)
+    """)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 3, out.stdout
+    assert all(line.startswith("MissingExtra") for line in lines), lines
+    assert "pip install 'dominion-env[pettingzoo]'" in lines[0]
+    assert "stable-baselines3" in lines[1] and "dominion-env[train]" in lines[1]
+    assert "dominion_env.train" in lines[2] and "dominion-env[train]" in lines[2]
+
+
+def test_require_passes_installed_libraries_and_refuses_unknown_ones():
+    assert require("numpy" if "numpy" in EXTRAS else "matplotlib", "x").__name__
+    with pytest.raises(ValueError, match="not an optional dependency"):
+        install_hint("requests")
+
+
+def test_extras_table_agrees_with_pyproject():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = meta["optional-dependencies"]
+    for module, (dist, extra) in EXTRAS.items():
+        reqs = meta["dependencies"] if extra is None else extras[extra]
+        assert any(re.match(rf"{re.escape(dist)}\b", r) for r in reqs), (module, extra, reqs)
+
+
+def test_license_file_and_metadata():
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License") and "Permission is hereby granted" in text
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert data["project"]["license"] == "MIT"  # PEP 639: an SPDX expression
+    assert data["project"]["license-files"] == ["LICENSE"]
+    (req,) = [r for r in data["build-system"]["requires"] if r.startswith("setuptools")]
+    # setuptools reads PEP 639's license and license-files from 77.0 on
+    assert int(re.search(r">=\s*(\d+)", req).group(1)) >= 77
