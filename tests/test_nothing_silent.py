@@ -270,10 +270,19 @@ def test_seeds_out_of_range_are_refused_everywhere(seed, error):
 
 
 def test_the_largest_seed_plays():
+    """2**63 - 1 deals its own game on every face (not wrapped onto another seed)."""
+
+    def deal(seed):
+        return [Game(KINGDOM, seed=seed).zones(p)["deck"] for p in range(2)]
+
+    assert deal(MAX_SEED) == deal(MAX_SEED) != deal(MAX_SEED - 1)
     g = Game(KINGDOM, seed=MAX_SEED)
     g.step(g.legal_actions()[0])
-    DominionEnv(kingdom=KINGDOM).reset(seed=MAX_SEED)
-    DominionVectorEnv(2, kingdom=KINGDOM).reset(seed=MAX_SEED)
+    assert not g.done
+    obs, _ = DominionEnv(kingdom=KINGDOM).reset(seed=MAX_SEED)
+    assert obs.shape == DominionEnv(kingdom=KINGDOM).observation_space.shape
+    obs, _ = DominionVectorEnv(2, kingdom=KINGDOM).reset(seed=MAX_SEED)
+    assert obs.shape[0] == 2
 
 
 # -- strict actions ---------------------------------------------------------------------------
