@@ -29,9 +29,12 @@ def is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def check_int(name: str, value, lo: int, hi: int | None = None) -> int:
-    """``value`` as an int in lo..hi (hi None: no upper bound)."""
+def check_int(name: str, value, lo: int, hi: int | None = None, why: str = "") -> int:
+    """``value`` as an int in lo..hi (hi None: no upper bound); ``why``: the bound's reason,
+    said in the message."""
     allowed = f"an int {lo}..{hi}" if hi is not None else f"an int >= {lo}"
+    if why:
+        allowed += f" ({why})"
     if not is_int(value):
         raise TypeError(f"{name} must be {allowed}, got {value!r} ({type(value).__name__})")
     if value < lo or (hi is not None and value > hi):

@@ -34,19 +34,13 @@ from tqdm import tqdm
 from . import play, records
 from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots, unknown_name
 from .analysis import replay
-from .analysis.arena import (
-    MAX_GAMES,
-    MAX_SEED,
-    MAX_TURN_LIMIT,
-    play_games,
-    record_games,
-    summarize,
-)
+from .analysis.arena import MAX_GAMES, MAX_TURN_LIMIT, play_games, record_games, summarize
 from .analysis.executor import RayMap, local_map
 from .analysis.mixed import is_policy, play_mixed
 from .analysis.planning import DEFAULT_MAX_TABLES
 from .analysis.tournament import run_tournament
 from .cards import COST, MAX_PLAYERS, MIN_PLAYERS, NAMES, SETS, TABLE, types_of
+from .checks import MAX_SEED
 from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint

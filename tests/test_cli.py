@@ -170,13 +170,13 @@ def test_bot_objects_are_checked_when_made():
 
 def test_arena_refuses_seeds_and_counts_out_of_range():
     table = cli.compile_bots("Big Money")
-    with pytest.raises(ValueError, match=r"seed must be 0 to 9,223,372,036,854,775,807"):
+    with pytest.raises(ValueError, match=r"seed must be an int 0\.\.2\*\*63-1"):
         play_games(table, 2, seed=2**63)
     with pytest.raises(ValueError, match="seed"):
         play_games(table, 2, seed=-1)
-    with pytest.raises(ValueError, match="games must be 1 to"):
+    with pytest.raises(ValueError, match=r"games must be an int 1\.\.10000000"):
         play_games(table, 10**15)
-    with pytest.raises(ValueError, match="turn_limit must be 1 to"):
+    with pytest.raises(ValueError, match=r"turn_limit must be an int 1\.\.100000"):
         play_games(table, 2, turn_limit=0)
 
 

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from dominion_env import cli
 from dominion_env.agents import BOTS, Bot, bots_from_toml, load_bots
 from dominion_env.agents.strategy import MAX_VALUE, parse_condition
-from dominion_env.analysis.arena import MAX_GAMES, MAX_SEED, MAX_TURN_LIMIT
+from dominion_env.analysis.arena import MAX_GAMES, MAX_TURN_LIMIT
 from dominion_env.cards import NAMES
+from dominion_env.checks import MAX_SEED
 from dominion_env.engine.bots import OP_SYMBOLS, QUANTITY_NAMES
 
 FUZZ = settings(

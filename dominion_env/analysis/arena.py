@@ -26,6 +26,7 @@ from functools import partial
 import numpy as np
 
 from ..cards import NUM_CARDS, TABLE, check_players
+from ..checks import check_int, check_seed
 from ..engine.batch import play_bots_kernel
 from ..engine.config import make_config, make_setup
 from ..engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, new_state
@@ -33,26 +34,15 @@ from ..engine.zones import STREAM_BOTS, seed_game
 from ..game import Game
 from .executor import local_map
 
-MAX_SEED = 2**63 - 1
 MAX_GAMES = 10_000_000
 MAX_TURN_LIMIT = 100_000
-
-
-def check_int(name: str, value, low: int, high: int, why: str = "") -> int:
-    """``value`` as an int in low..high, else ValueError naming ``name``, the value, the range
-    and ``why`` the bound is there."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be {low:,} to {high:,}{why}, got {value!r}")
-    return int(value)
 
 
 def check_run(n_games, seed, turn_limit) -> tuple[int, int, int]:
     """The three numbers every batch of bot games takes, checked (see the module docstring)."""
     return (
-        check_int("games", n_games, 1, MAX_GAMES, " (results are kept per game in memory)"),
-        check_int("seed", seed, 0, MAX_SEED),
+        check_int("games", n_games, 1, MAX_GAMES, "results are kept per game in memory"),
+        check_seed(seed),
         check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT),
     )
 
