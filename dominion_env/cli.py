@@ -35,7 +35,7 @@ from . import play, records
 from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots, unknown_name
 from .analysis import replay
 from .analysis.arena import MAX_GAMES, MAX_TURN_LIMIT, play_games, record_games, summarize
-from .analysis.executor import RayMap, local_map
+from .analysis.executor import add_ray_option, executor_for
 from .analysis.mixed import is_policy, play_mixed
 from .analysis.planning import DEFAULT_MAX_TABLES
 from .analysis.tournament import run_tournament
@@ -232,7 +232,7 @@ def _add_simulate(sub) -> None:
     )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_save_games(sim, "the first N games of the run")
-    _add_ray_option(sim)
+    add_ray_option(sim)
     sim.set_defaults(run=_simulate, check=_check_simulate, parser=sim)
 
 
@@ -411,7 +411,7 @@ def _add_tournament(sub) -> None:
     )
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_save_games(tour, "the first N games of every table")
-    _add_ray_option(tour)
+    add_ray_option(tour)
     tour.set_defaults(run=_tournament, check=_check_tournament, parser=tour)
 
 
@@ -479,24 +479,10 @@ def _tournament(args) -> int:
 
 def _executor(args):
     """Where the pieces of work run: here, or Ray tasks (``--ray [ADDRESS]``)."""
-    if args.ray is None:
-        return local_map
     try:
-        return RayMap(args.ray or None)
+        return executor_for(args.ray)
     except ImportError as e:
         raise SystemExit(str(e)) from None
-
-
-def _add_ray_option(parser) -> None:
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="",
-        metavar="ADDRESS",
-        help="play the pieces (tables, chunks of games) as Ray tasks: without ADDRESS on a "
-        "local cluster of this machine's cores, 'auto' or ray://HOST:PORT on a running "
-        "cluster; the same results as without --ray (needs the ray extra)",
-    )
 
 
 def _bots(args) -> int:

@@ -72,3 +72,13 @@ def test_evaluation_on_ray_equals_local(cluster):
     there = evaluate(agent, *args, batch=15, map=cluster)
     assert here == there
     assert sum(r["wins"] for r in here) > 0
+
+
+def test_cli_evaluate_ray_option(cluster, capsys):
+    pytest.importorskip("torch", reason="a trained agent needs the train extra")
+    argv = ["evaluate", "ppo-pool", "--opponent", "Big Money", "--games", "40", "--json"]
+    assert main(argv) == 0
+    here = capsys.readouterr().out
+    assert main([*argv, "--ray"]) == 0  # joins the running cluster
+    there = capsys.readouterr().out
+    assert here == there and '"wins"' in here

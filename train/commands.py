@@ -10,6 +10,7 @@ import json
 
 from tqdm import tqdm
 
+from ..analysis.executor import add_ray_option, executor_for
 from ..engine.kingdoms import kingdom_arg
 from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import load_agent
@@ -183,6 +184,7 @@ def add_evaluate_parser(sub) -> None:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=EVAL_SEED)
     p.add_argument("--json", action="store_true", help="one JSON object per opponent per line")
+    add_ray_option(p)
     p.set_defaults(run=run_evaluate)
 
 
@@ -197,8 +199,9 @@ def run_evaluate(args) -> int:
             players=args.players,
             kingdom=kingdom,
             seed=args.seed,
+            map=executor_for(args.ray),
         )
-    except (ValueError, TypeError, NotImplementedError) as e:
+    except (ValueError, TypeError, NotImplementedError, ImportError) as e:
         raise SystemExit(str(e)) from None
     if args.json:
         for r in rows:

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..extras import require
 
-__all__ = ["local_map", "RayMap", "ray_cache_dir"]
+__all__ = ["local_map", "RayMap", "ray_cache_dir", "add_ray_option", "executor_for"]
 
 local_map = map
 
@@ -84,3 +84,26 @@ class RayMap:
 
     def __repr__(self) -> str:
         return f"RayMap({self._ray.get_runtime_context().gcs_address!r})"
+
+
+def add_ray_option(parser) -> None:
+    """The command line's ``--ray [ADDRESS]`` (simulate, tournament, evaluate): read it with
+    ``executor_for(args.ray)``."""
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the pieces (tables, chunks of games) as Ray tasks: without ADDRESS on a "
+        "local cluster of this machine's cores, 'auto' or ray://HOST:PORT on a running "
+        "cluster; the same results as without --ray (needs the ray extra)",
+    )
+
+
+def executor_for(ray_address: str | None):
+    """``--ray``'s value as an executor: None (no --ray) runs here, "" a local Ray cluster,
+    anything else the Ray cluster at that address. Raises ``ImportError`` naming the extra
+    when Ray is not installed."""
+    if ray_address is None:
+        return local_map
+    return RayMap(ray_address or None)
