@@ -113,6 +113,14 @@ def legal(mask_row) -> int:
     return int(np.flatnonzero(mask_row)[0])
 
 
+def playable(vec: VecGame) -> bool:
+    """Every running game has a decider and at least one legal action: the object is still
+    usable, whatever the call before did or refused."""
+    run = vec.running
+    who = vec.current_player[run]
+    return bool(vec.action_mask[run].any(axis=1).all() and ((who >= 0) & (who < vec.players)).all())
+
+
 # -- Game -------------------------------------------------------------------------------------
 
 
@@ -169,6 +177,7 @@ def test_game_set_scenario(**kw):
     ):
         if not g.done:  # a position it took plays on
             g.step(legal(g.action_mask))
+    assert playable(g._vec)
 
 
 @given(
@@ -190,8 +199,10 @@ def test_game_and_vecgame_constructors(players, kingdom, pool, first_player, tur
         if isinstance(made, VecGame):
             made.reset(0)
             made.step(made.random_actions())
+            assert playable(made)
         else:
             made.step(legal(made.action_mask))
+            assert playable(made._vec)
 
 
 # -- VecGame ----------------------------------------------------------------------------------
@@ -207,6 +218,7 @@ def test_vecgame_step_and_reset(actions, seed):
         lambda: VEC.step(actions), lambda: vec_state(VEC), lambda: VEC.step(VEC.random_actions())
     )
     attempt(lambda: VEC.reset(seed), lambda: vec_state(VEC), lambda: VEC.step(VEC.random_actions()))
+    assert playable(VEC)
 
 
 # -- the envs ---------------------------------------------------------------------------------
@@ -224,6 +236,7 @@ def test_gym_env(action, seed):
     step = lambda: GYM.step(legal(GYM.action_masks()))  # noqa: E731
     attempt(lambda: GYM.step(action), lambda: gym_state(GYM), step)
     attempt(lambda: GYM.reset(seed=seed), lambda: gym_state(GYM), step)
+    assert playable(GYM.game._vec)
 
 
 VENV = DominionVectorEnv(N, kingdom=KINGDOM)
@@ -240,6 +253,7 @@ def test_gymnasium_vector_env(actions, seed):
     step = lambda: VENV.step(legal_rows(VENV.action_masks()))  # noqa: E731
     attempt(lambda: VENV.step(actions), lambda: vec_state(VENV.vec), step)
     attempt(lambda: VENV.reset(seed=seed), lambda: vec_state(VENV.vec), step)
+    assert playable(VENV.vec)
 
 
 @given(actions=anything, seed=seeds)
@@ -249,6 +263,7 @@ def test_sb3_vec_env(actions, seed):
     step = lambda: SB3.step(legal_rows(SB3.action_masks()))  # noqa: E731
     attempt(lambda: SB3.step(actions), lambda: vec_state(SB3.vec), step)
     attempt(lambda: SB3.seed(seed), lambda: vec_state(SB3.vec), step)
+    assert playable(SB3.vec)
 
 
 AEC = pettingzoo_env.raw_env(players=3, kingdom=KINGDOM)
@@ -269,3 +284,4 @@ def test_pettingzoo(action, seed, coins):
     attempt(lambda: AEC.step(action), lambda: aec_state(AEC), step)
     attempt(lambda: AEC.reset(seed=seed), lambda: aec_state(AEC), step)
     attempt(lambda: AEC.set_scenario(coins=coins, phase="buying"), lambda: aec_state(AEC), step)
+    assert playable(AEC.game._vec)
