@@ -199,6 +199,20 @@ def seating(names: list[str], players: int) -> str:
     return f"seats {', '.join(per_game)}, rotated one seat per game"
 
 
+def _add_match_options(p, games: int, games_help: str, bots_kingdom: str) -> None:
+    """The options every command that plays bot games takes (simulate, tournament)."""
+    p.add_argument("--games", type=GAMES, default=games, help=games_help)
+    p.add_argument("--players", type=PLAYERS, default=2, help="players per game, 2 to 6")
+    p.add_argument(
+        "--kingdom",
+        default="bots",
+        help=f"'bots' (default: {bots_kingdom}), 'random', a recommended set name, or 10 "
+        "comma-separated card names",
+    )
+    p.add_argument("--seed", type=SEED, default=0, help="0 to 2**63-1")
+    p.add_argument("--turn-limit", type=TURN_LIMIT, default=100, help="turns per player")
+
+
 def _add_simulate(sub) -> None:
     sim = sub.add_parser(
         "simulate",
@@ -214,16 +228,12 @@ def _add_simulate(sub) -> None:
         help="bot names (ignoring case; see: dominion bots) or trained agents: a shipped "
         "agent's name or a .pt file",
     )
-    sim.add_argument("--games", type=GAMES, default=100_000, help=f"1 to {MAX_GAMES:,}")
-    sim.add_argument("--players", type=PLAYERS, default=2, help="players per game, 2 to 6")
-    sim.add_argument(
-        "--kingdom",
-        default="bots",
-        help="'bots' (default: a kingdom holding every card the bots name), "
-        "'random', a recommended set name, or 10 comma-separated card names",
+    _add_match_options(
+        sim,
+        games=100_000,
+        games_help=f"1 to {MAX_GAMES:,}",
+        bots_kingdom="a kingdom holding every card the bots name",
     )
-    sim.add_argument("--seed", type=SEED, default=0, help="0 to 2**63-1")
-    sim.add_argument("--turn-limit", type=TURN_LIMIT, default=100, help="turns per player")
     sim.add_argument(
         "--out",
         metavar="FILE",
@@ -381,22 +391,13 @@ def _add_tournament(sub) -> None:
         help="add every bot in this TOML file (see dominion_env.agents.strategy); a bot named "
         "like a library bot replaces it",
     )
-    tour.add_argument(
-        "--games",
-        type=GAMES,
-        default=10_000,
-        help=f"games per table, i.e. per pair at 2 players (default 10000, at most {MAX_GAMES:,})",
+    _add_match_options(
+        tour,
+        games=10_000,
+        games_help=f"games per table, i.e. per pair at 2 players (default 10000, at most "
+        f"{MAX_GAMES:,})",
+        bots_kingdom="each table on a kingdom holding every card its bots name",
     )
-    tour.add_argument("--players", type=PLAYERS, default=2, help="players per table, 2 to 6")
-    tour.add_argument(
-        "--kingdom",
-        default="bots",
-        help="'bots' (default: each table on a kingdom holding every card its "
-        "bots name), 'random', a recommended set name, or 10 comma-separated "
-        "card names",
-    )
-    tour.add_argument("--seed", type=SEED, default=0, help="0 to 2**63-1")
-    tour.add_argument("--turn-limit", type=TURN_LIMIT, default=100, help="turns per player")
     tour.add_argument(
         "--max-tables",
         type=TABLES,
