@@ -111,7 +111,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from .cards import NUM_CARDS, TABLE
@@ -153,8 +152,9 @@ from .snapshot import (
 )
 
 VERSION = 5
-# Below this many games a call runs on one thread: waking Numba's thread pool costs more than
-# stepping a handful of games (a 1-game step took 16 ms instead of 25 us on a busy 2-core box).
+# Below this many games a call runs each kernel's serial twin on the calling thread: waking
+# Numba's thread pool costs more than stepping a handful of games, and a process that never
+# starts the pool may fork (engine/jit.py).
 PARALLEL_MIN_GAMES = 64
 
 
@@ -606,18 +606,9 @@ class VecGame:
         )
 
     def _run(self, kernel, *args):
-        """Call a batch kernel; small batches on one thread (PARALLEL_MIN_GAMES), the caller's
-        Numba thread count restored afterwards."""
-        if self._serial:
-            prev = numba.get_num_threads()
-            if prev != 1:
-                numba.set_num_threads(1)
-                try:
-                    kernel(*args)
-                finally:
-                    numba.set_num_threads(prev)
-                return
-        kernel(*args)
+        """Call a batch kernel: small batches (PARALLEL_MIN_GAMES) through its serial twin on
+        the calling thread (``jit.kernel``), others on Numba's thread pool."""
+        (kernel.serial if self._serial else kernel)(*args)
 
     def _check_seeds(self, seed) -> np.ndarray:
         """``seed`` (a seed, or (N,) of them) as (N,) int64 seeds per row."""

@@ -287,13 +287,53 @@ def run_python(code: str, timeout=900):
     )
 
 
-def test_kernels_run_in_a_child_forked_after_the_parent_ran_them():
-    """Numba's GNU OpenMP pool kills a forked child that runs a kernel once the parent ran
-    one; the engine picks a fork-safe threading layer instead (engine/jit.py)."""
+def test_kernels_run_in_a_child_forked_after_the_parent_played_small_batches():
+    """Numba's GNU OpenMP pool kills a forked child that runs a kernel once the parent started
+    the pool; small batches (a Game, the single-game envs) run each kernel's serial twin and
+    never start it (engine/jit.py), so the parent may fork and the child run big batches."""
     out = run_python(
         """
         import multiprocessing as mp
         import numba
+        from dominion_env import Game, VecGame
+
+        def child(q):
+            v = VecGame(128)  # 128 games: the parallel path, in the child
+            v.reset(1)
+            v.step(v.random_actions())
+            q.put(int(v.observation.sum()))
+
+        g = Game("First Game", seed=1)
+        g.step(g.legal_actions()[0])
+        v = VecGame(8)
+        v.reset(1)
+        v.step(v.random_actions())
+        try:
+            numba.threading_layer()
+            print("pool started")
+        except ValueError:
+            print("no pool")
+        ctx = mp.get_context("fork")
+        q = ctx.Queue()
+        p = ctx.Process(target=child, args=(q,))
+        p.start()
+        p.join(600)
+        print("child", p.exitcode, q.get(timeout=5) > 0)
+        """
+    )
+    assert "no pool" in out.stdout, out.stdout + out.stderr
+    assert "child 0 True" in out.stdout, out.stdout + out.stderr
+    assert "GNU OpenMP" not in out.stderr
+
+
+def test_a_fork_safe_layer_lets_a_parent_of_big_batches_fork():
+    """After big batches the pool is started: NUMBA_THREADING_LAYER=workqueue (documented in
+    engine/jit.py) keeps forking safe."""
+    out = run_python(
+        """
+        import os
+        os.environ["NUMBA_THREADING_LAYER"] = "workqueue"
+        import multiprocessing as mp
         from dominion_env import VecGame
 
         def child(q):
@@ -302,9 +342,8 @@ def test_kernels_run_in_a_child_forked_after_the_parent_ran_them():
             v.step(v.random_actions())
             q.put(int(v.observation.sum()))
 
-        v = VecGame(128)  # 128 games: the parallel path
+        v = VecGame(128)
         v.reset(1)
-        print(numba.threading_layer())
         ctx = mp.get_context("fork")
         q = ctx.Queue()
         p = ctx.Process(target=child, args=(q,))
@@ -314,7 +353,6 @@ def test_kernels_run_in_a_child_forked_after_the_parent_ran_them():
         """
     )
     assert "child 0 True" in out.stdout, out.stdout + out.stderr
-    assert "GNU OpenMP" not in out.stderr
 
 
 def test_make_vec_async_with_the_default_start_method():

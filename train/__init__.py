@@ -16,8 +16,8 @@
 Needs the ``train`` extra (torch). Importing this package sets ``OMP_WAIT_POLICY=PASSIVE``
 unless set: torch and Numba each bring an OpenMP runtime, and with both spinning after their
 parallel regions a VecGame step took 18 ms instead of 0.6 ms on 2 cores (measured). It must be
-set before either runtime starts, hence here, at import. (Numba runs on OpenMP only when asked,
-``NUMBA_THREADING_LAYER=omp``: the engine picks a fork-safe layer, ``engine/jit.py``.)
+set before either runtime starts, hence here, at import. (Numba's OpenMP pool starts with the
+first batch of 64 games or more; smaller batches run serially, ``engine/jit.py``.)
 """
 
 import os

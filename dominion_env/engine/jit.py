@@ -37,20 +37,20 @@ machine code: the first run after an install, an engine change or with a new
 ``NUMBA_CACHE_DIR``), one line on stderr says so and why the wait (``COMPILE_NOTICE``);
 Numba reports a compilation as an event, and a load from the cache is none.
 
-Threading layer: importing the engine sets Numba's ``THREADING_LAYER`` to ``"forksafe"``
-unless the user chose one (``NUMBA_THREADING_LAYER``): TBB if it is installed, else Numba's
-workqueue on Linux. Numba's default there is its GNU OpenMP pool, which is started by the
-first kernel call (even a one-game ``Game``) and then kills any forked child that runs a kernel
-("fork() called from a process already using GNU OpenMP, this is unsafe"): gymnasium's
-``AsyncVectorEnv``, Tianshou's ``SubprocVectorEnv`` and TorchRL's ``ParallelEnv`` all fork
-after making an env in the parent. Games do not depend on the layer (each game has its own
-RNG). The workqueue layer is not thread-safe: to call kernels from several Python threads at
-once, install ``tbb`` or set ``NUMBA_THREADING_LAYER=omp`` (and do not fork).
+Threading layer: Numba's own choice (its GNU OpenMP pool on Linux), the fastest per call here.
+That pool, once started, kills a forked child that runs a kernel ("fork() called from a process
+already using GNU OpenMP, this is unsafe"). Batches below ``vector.PARALLEL_MIN_GAMES`` games
+run through each kernel's serial twin (``kernel``) and never start the pool, so gymnasium's
+``AsyncVectorEnv``, Tianshou's ``SubprocVectorEnv`` and TorchRL's ``ParallelEnv`` (which fork
+after making one single-game env in the parent) work with the default start method. A process
+that ran big batches and then forks needs ``NUMBA_THREADING_LAYER=workqueue`` (fork-safe, but
+~120 us per parallel call against ~4 us: measured, ``bench/bench_engine.py``) or a "spawn"
+start method. Games do not depend on the layer (each game has its own RNG).
 """
 
 import linecache
-import os
 import sys
+import types as _pytypes
 
 from llvmlite import ir
 from numba import njit as _njit
@@ -61,9 +61,6 @@ from numba.core import event as _event
 from numba.extending import intrinsic
 
 __all__ = ["njit", "kernel", "prange", "prefetch_bytes", "switch"]
-
-if "NUMBA_THREADING_LAYER" not in os.environ and _config.THREADING_LAYER == "default":
-    _config.THREADING_LAYER = "forksafe"
 
 CACHE_LINE = 64
 COMPILE_NOTICE = (
@@ -170,7 +167,20 @@ def switch(name, keys, args, cases, otherwise, inline="always"):
 
 
 def kernel(fn):
-    return _njit(cache=True, nogil=True, parallel=True, no_cfunc_wrapper=True)(fn)
+    """A batch kernel: its rows in parallel (prange over Numba's thread pool) and, as
+    ``.serial``, the same code on the calling thread (prange runs as range), compiled the first
+    time it is called. Small batches run serially (``VecGame``): no thread pool is woken per
+    call, and none is started, so a process that played only small batches (a ``Game``, the
+    single-game envs) may fork. The twin has a name of its own so the two never share a cache
+    entry (Numba's cache key does not hold the ``parallel`` flag)."""
+    parallel = _njit(cache=True, nogil=True, parallel=True, no_cfunc_wrapper=True)(fn)
+    twin = _pytypes.FunctionType(
+        fn.__code__, fn.__globals__, fn.__name__ + "_serial", fn.__defaults__, fn.__closure__
+    )
+    twin.__qualname__ = fn.__qualname__ + "_serial"
+    twin.__doc__ = fn.__doc__
+    parallel.serial = _njit(cache=True, nogil=True, no_cfunc_wrapper=True)(twin)
+    return parallel
 
 
 def _prefetch_codegen(context, builder, signature, args):
