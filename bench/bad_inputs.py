@@ -96,10 +96,10 @@ PY = [
     ("snapshots", "decider 9", "edited_snapshot('decider', 9)", "player"),
     ("snapshots", "every byte 0xff", "edited_snapshot('all', 0xFF)", "snapshot"),
     ("VecGame", "opponent_weights 1e308", "vec_weights([1e308, 1e308])", "opponent_weights"),
-    ("VecGame", "vp_shaping 1e300", "VecGame(4, vp_shaping=1e300)", "vp_shaping"),
+    ("VecGame", "vp_shaping 1e300", "vec_shaping(1e300)", "vp_shaping"),
     ("VecGame", "random_actions before reset", "VecGame(3).random_actions()", "reset"),
     ("VecGame", "10**13 games", "VecGame(10**13)", "num_games"),
-    ("VecGame", "turn_limit 10**30", "VecGame(2, turn_limit=10**30)", "turn_limit"),
+    ("VecGame", "turn_limit 10**30", "VecGame(2, turn_limit=10**30).reset(seed=0)", "turn_limit"),
     ("envs", "make_vec opponents=[]", "make_vec_env(opponents=[])", "opponents"),
     ("envs", "SB3 opponents=[]", "sb3_env(opponents=[])", "opponents"),
     ("envs", "opponents=lambda: 0", "gym_env_lambda()", "opponent"),
@@ -139,11 +139,18 @@ PRELUDE = textwrap.dedent(
             st["zone"][0, 0, HAND, ID["Copper"]] = value
         elif what == "decider":
             st["game"][0, DEC_PLAYER] = value
-        return g.restore(S.Snapshot(arrays, s.settings, s.ready))
+        return g.restore(S.Snapshot(arrays, s.settings, s.ready, dict(s.extra)))
 
     def vec_weights(w):
         v = VecGame(256, opponents=compile_bots(["Big Money", "Smithy"]), opponent_weights=w)
         v.reset(seed=0)
+        return v
+
+    def vec_shaping(x):
+        v = VecGame(4, opponents=compile_bots("Big Money"), vp_shaping=x)
+        out = v.reset(seed=0)
+        for _ in range(300):
+            out = v.step(v.random_actions())
         return v
 
     def make_vec_env(**kw):
