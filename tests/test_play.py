@@ -1,5 +1,6 @@
 """dominion play: a person at the terminal against bots, end to end through a pseudo-terminal;
-what the person sees; card and option texts; bad input."""
+what the person sees; card and option texts; bad input; leaving early (odd lines, Ctrl-C,
+end of input, quit) saves the game so far, and --resume goes on with it exactly."""
 
 import io
 import re
