@@ -708,6 +708,7 @@ def _check_play(args) -> None:
         play.check_opponents(args.opponents)
     except (ValueError, TypeError) as e:
         args.parser.error(f"argument --opponent: {e}")
+    args.files = [n if n.endswith(".pt") else None for n in names]  # kept in the record
     args.players = len(names) + 1
     _check_kingdom(args)
 

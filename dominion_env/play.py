@@ -104,12 +104,30 @@ def check_opponents(opponents: list) -> list:
     return list(opponents)
 
 
+def check_files(files, n: int) -> list:
+    """``files`` (None, or per opponent a file name or None) as a list of ``n``."""
+    if files is None:
+        return [None] * n
+    if (
+        not isinstance(files, (list, tuple))
+        or len(files) != n
+        or any(f is not None and not isinstance(f, str) for f in files)
+    ):
+        raise ValueError(
+            f"files must be one file name (str) or None per opponent ({n}), got {files!r}"
+        )
+    return list(files)
+
+
 class Table:
     """A game with the person in seat 0 and ``opponents`` in seats 1..: their compiled bots
-    and the stream a random bot draws from (seeded with the game's seed)."""
+    and the stream a random bot draws from (seeded with the game's seed). ``files``: per
+    opponent, the agent file it was loaded from, or None (kept in the record, for --resume:
+    a file agent's own name does not find its file)."""
 
-    def __init__(self, game: Game, opponents: list):
+    def __init__(self, game: Game, opponents: list, files: list | None = None):
         self.game, self.opponents = game, opponents
+        self.files = check_files(files, len(opponents))
         bots = [k for k, o in enumerate(opponents) if isinstance(o, Bot)]
         self.bots = compile_bots([opponents[k] for k in bots]) if bots else None
         self.bot_id = {k: i for i, k in enumerate(bots)}
@@ -131,22 +149,26 @@ class Table:
 
 
 def resume_names(record: dict) -> list[str]:
-    """The opponents' names of a ``dominion play`` record whose game is not over (seat 0 the
-    person, every other seat a bot or an agent); ValueError saying what else it is."""
+    """The opponents of a ``dominion play`` record whose game is not over (seat 0 the person,
+    every other seat a bot or an agent), as names to resolve: a bot's or shipped agent's name,
+    or the file an agent was loaded from; ValueError saying what else the record is."""
     rec = records.check(record)
     status = rec["result"]["status"]
     if status != "running":
         raise ValueError(f"the game of this record is over ({status}): nothing to resume")
     seats = rec["players"]
     if seats[YOU]["kind"] != "human" or any(
-        s["kind"] not in ("bot", "agent") or not isinstance(s.get("name"), str) for s in seats[1:]
+        s["kind"] not in ("bot", "agent")
+        or not isinstance(s.get("name"), str)
+        or not isinstance(s.get("file", ""), str)
+        for s in seats[1:]
     ):
         raise ValueError(
             "a game to resume has the person in seat 0 (kind 'human') and a named bot or agent "
             f"in every other seat, as dominion play writes it; this record has "
             f"{[(s['kind'], s.get('name')) for s in seats]}"
         )
-    return [s["name"] for s in seats[1:]]
+    return [s.get("file") or s["name"] for s in seats[1:]]
 
 
 def resume(record: dict, opponents: list) -> Table:
@@ -154,7 +176,8 @@ def resume(record: dict, opponents: list) -> Table:
     (``Game.replay``: each decision checked). ``opponents`` are the record's (``resume_names``,
     resolved); each bot is asked again at its recorded decisions, so a random bot's stream goes
     on where it stopped, and a bot that would have played otherwise is refused."""
-    names = resume_names(record)
+    resume_names(record)
+    names = [s["name"] for s in record["players"][1:]]
     opponents = check_opponents(opponents)
     got = [o.name for o in opponents]
     if [n.casefold() for n in got] != [n.casefold() for n in names]:
@@ -163,7 +186,7 @@ def resume(record: dict, opponents: list) -> Table:
     table = None
     for i, g in Game.replay(record):
         if table is None:
-            table = Table(g, opponents)
+            table = Table(g, opponents, [s.get("file") for s in record["players"][1:]])
         if i == len(decisions):
             break
         p = decisions[i]["player"]
@@ -190,18 +213,20 @@ def play(
     write=print,
     turn_limit: int = 100,
     resume_from: dict | Table | None = None,
+    files: list | None = None,
 ) -> Game:
     """Play one game with a person at seat 0, reading answers with ``read(prompt)`` (default
     ``read_line``) and showing the game with ``write(text)``. Returns the finished game. If the
     person leaves (quit, end of input, Ctrl-C), the record of the game so far is saved to
     ``record`` and ``Quit`` is raised. ``resume_from``: an unfinished game's record (or its
-    ``resume`` table) to go on with; kingdom, seed and turn_limit are then the record's."""
+    ``resume`` table) to go on with; kingdom, seed and turn_limit are then the record's.
+    ``files``: per opponent, the agent file it was loaded from, or None (``Table``)."""
     read = read_line if read is None else read
     if resume_from is None:
         opponents = check_opponents(opponents)
-        table = Table(
-            Game(kingdom, players=len(opponents) + 1, seed=seed, turn_limit=turn_limit), opponents
-        )
+        files = check_files(files, len(opponents))
+        game = Game(kingdom, players=len(opponents) + 1, seed=seed, turn_limit=turn_limit)
+        table = Table(game, opponents, files)
     else:
         table = resume_from if isinstance(resume_from, Table) else resume(resume_from, opponents)
     game, names = table.game, table.names
@@ -228,12 +253,12 @@ def play(
                     game.step(int(a))
         except (Quit, KeyboardInterrupt) as e:
             why = e.why if isinstance(e, Quit) else "interrupt"
-            path = save_record(game, table.opponents, record, write) if record else None
+            path = save_record(table, record, write) if record else None
             raise Quit(why, game, path) from None
     write("\n".join(log_lines(game.log_events()[table.seen :], YOU)))
     write(result_line(game, names))
     if record:
-        path = save_record(game, table.opponents, record, write)
+        path = save_record(table, record, write)
         write(f"Record: {path}")
     return game
 
@@ -427,14 +452,17 @@ def result_line(game: Game, names: list[str]) -> str:
 # -- the record -----------------------------------------------------------------------------
 
 
-def save_record(game: Game, opponents: list, path, write=print) -> Path:
-    """The game's record (``records``) with who sat where, written to ``path``; if that fails
-    (the disk filled, the folder went away), to a new file in the temporary folder, said with
-    ``write``, so a game is never lost to its record's path."""
+def save_record(table: Table, path, write=print) -> Path:
+    """The record (``records``) of the table's game, with who sat where (and the file each
+    file agent came from), written to ``path``; if that fails (the disk filled, the folder went
+    away), to a new file in the temporary folder, said with ``write``: a game is never lost
+    to its record's path."""
     seats = [{"kind": "human", "name": "you"}] + [
-        {"kind": "bot" if isinstance(o, Bot) else "agent", "name": o.name} for o in opponents
+        {"kind": "bot" if isinstance(o, Bot) else "agent", "name": o.name}
+        | ({"file": f} if f else {})
+        for o, f in zip(table.opponents, table.files, strict=True)
     ]
-    rec = game.record(players=seats, meta={"played_by": "dominion play"})
+    rec = table.game.record(players=seats, meta={"played_by": "dominion play"})
     try:
         return records.save(rec, path)
     except (OSError, ValueError) as e:
@@ -463,6 +491,7 @@ def run(opponents: list, args) -> int:
             args.record or None,
             turn_limit=args.turn_limit,
             resume_from=getattr(args, "resume_table", None),
+            files=getattr(args, "files", None),
         )
     except Quit as e:
         said, status = LEFT[e.why]

@@ -3,9 +3,12 @@ what the person sees; card and option texts; bad input; leaving early (odd lines
 end of input, quit) saves the game so far, and --resume goes on with it exactly."""
 
 import io
+import os
 import re
 import shutil
+import signal
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +37,7 @@ from dominion_env.engine.kingdoms import RECOMMENDED
 from dominion_env.engine.layout import DEC_CHOOSE
 from dominion_env.game import Game
 from dominion_env.names import OPTION_TEXT
-from dominion_env.play import Quit, choices, play, resume
+from dominion_env.play import Quit, _Shield, choices, play, resume
 from dominion_env.records import ReplayMismatch, load, save
 
 DOMINION = Path(sys.executable).parent / "dominion"
@@ -458,3 +461,53 @@ def test_bad_resume(argv, message, tmp_path, monkeypatch, capsys):
     assert e.value.code == 2
     assert message in capsys.readouterr().err
     assert {f: f.read_bytes() for f in tmp_path.iterdir()} == files  # nothing written
+
+
+def test_ctrl_c_while_the_game_steps_waits_for_the_step():
+    before, done = signal.getsignal(signal.SIGINT), []
+    with _Shield() as shield:
+        with pytest.raises(KeyboardInterrupt):
+            with shield.step():
+                os.kill(os.getpid(), signal.SIGINT)
+                done.append("the step went on")  # the interrupt waits for the step's end
+        assert done == ["the step went on"]
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)  # outside a step (at the prompt): at once
+            done.append("never")
+        assert done == ["the step went on"]
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_record_that_cannot_be_written_goes_to_the_temporary_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "f").write_text("a file, not a folder")
+    asked, shown = tmp_path / "f" / "r.json", []
+    g = play([get_bot("Big Money")], "First Game", 2, asked, read=lambda p: "0", write=shown.append)
+    [spare] = (tmp_path / "tmp").glob("dominion_game_*.json")
+    assert shown[-2].startswith(f"cannot write the record to {str(asked)!r} (")
+    assert shown[-2].endswith(f"); writing it to {spare}") and shown[-1] == f"Record: {spare}"
+    assert Game.from_record(load(spare)).scores() == g.scores()
+
+
+def test_a_file_agent_is_found_again_on_resume(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from dominion_env.train.policy import shipped_agents
+
+    shutil.copy(shipped_agents()["ppo-pool"], tmp_path / "mine.pt")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\n0\n"))
+    assert (
+        main(["play", "--opponent", "mine.pt", "--kingdom", "First Game", "--record", "g.json"])
+        == 1
+    )
+    rec = load(tmp_path / "g.json")
+    assert rec["players"][1] == {"seat": 1, "kind": "agent", "name": "ppo-pool", "file": "mine.pt"}
+    assert sum(d["player"] == 0 for d in rec["decisions"]) == 2
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\n"))
+    assert main(["play", "--resume", "g.json"]) == 1
+    assert "P0 you, P1 ppo-pool; resumed at turn" in capsys.readouterr().out
+    again = load(tmp_path / "g.json")
+    assert again["decisions"][: len(rec["decisions"])] == rec["decisions"]
+    assert sum(d["player"] == 0 for d in again["decisions"]) == 3
+    assert again["players"] == rec["players"]
