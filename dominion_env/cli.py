@@ -670,8 +670,14 @@ PLAY_DEFAULTS = {"opponent": None, "kingdom": "random", "seed": 0, "turn_limit":
 
 
 def _check_play(args) -> None:
-    if args.resume is not None:
-        _check_resume(args)
+    fixed = [f"--{k.replace('_', '-')}" for k in PLAY_DEFAULTS if getattr(args, k) is not None]
+    if args.resume is not None and fixed:
+        args.parser.error(
+            f"argument --resume: {', '.join(fixed)} cannot be given with --resume: the record "
+            "fixes the opponents, kingdom, seed and turn limit"
+        )
+    if args.resume is not None and "\0" in args.resume:
+        args.parser.error(f"argument --resume: no file {args.resume!r}: it holds a NUL character")
     for k, v in PLAY_DEFAULTS.items():
         if getattr(args, k) is None:
             setattr(args, k, v)
@@ -691,6 +697,7 @@ def _check_play(args) -> None:
         if why:
             args.parser.error(f"argument --record: cannot write {args.record!r}: {why}")
     if args.resume is not None:
+        _check_resume(args)  # last: it replays the game
         return
     names = args.opponent or ["Big Money"]
     if len(names) > MAX_PLAYERS - 1:
@@ -715,15 +722,7 @@ def _check_play(args) -> None:
 
 def _check_resume(args) -> None:
     """The --resume record read, its opponents resolved and its game replayed to the last
-    decision (``args.resume_table``), or an argparse error; the options it fixes refused."""
-    fixed = [f"--{k.replace('_', '-')}" for k in PLAY_DEFAULTS if getattr(args, k) is not None]
-    if fixed:
-        args.parser.error(
-            f"argument --resume: {', '.join(fixed)} cannot be given with --resume: the record "
-            "fixes the opponents, kingdom, seed and turn limit"
-        )
-    if "\0" in args.resume:
-        args.parser.error(f"argument --resume: no file {args.resume!r}: it holds a NUL character")
+    decision (``args.resume_table``), or an argparse error."""
     try:
         rec = records.load(args.resume)
         names = play.resume_names(rec)
@@ -734,7 +733,7 @@ def _check_resume(args) -> None:
         try:
             args.opponents.append(resolve_player(name))
         except (ValueError, OSError) as e:
-            args.parser.error(f"argument --resume: {args.resume!r}: seat opponent: {e}")
+            args.parser.error(f"argument --resume: {args.resume!r}: an opponent of the record: {e}")
     try:
         args.resume_table = play.resume(rec, args.opponents)
     except (ValueError, TypeError) as e:  # RecordError and ReplayMismatch are ValueErrors

@@ -219,16 +219,28 @@ def play(
     ``read_line``) and showing the game with ``write(text)``. Returns the finished game. If the
     person leaves (quit, end of input, Ctrl-C), the record of the game so far is saved to
     ``record`` and ``Quit`` is raised. ``resume_from``: an unfinished game's record (or its
-    ``resume`` table) to go on with; kingdom, seed and turn_limit are then the record's.
+    ``resume`` table) to go on with: kingdom, seed, turn_limit and files are the record's (left
+    at their defaults here), the opponents too (a table's own; a record's are checked).
     ``files``: per opponent, the agent file it was loaded from, or None (``Table``)."""
     read = read_line if read is None else read
-    if resume_from is None:
+    if resume_from is not None:
+        asked = {"kingdom": kingdom, "seed": seed, "turn_limit": turn_limit, "files": files}
+        default = {"kingdom": "random", "seed": 0, "turn_limit": 100, "files": None}
+        given = [
+            k
+            for k, v in asked.items()
+            if not (v is default[k] or (type(v) is type(default[k]) and v == default[k]))
+        ]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)} cannot be given with resume_from: the record fixes them"
+            )
+        table = resume_from if isinstance(resume_from, Table) else resume(resume_from, opponents)
+    else:
         opponents = check_opponents(opponents)
         files = check_files(files, len(opponents))
         game = Game(kingdom, players=len(opponents) + 1, seed=seed, turn_limit=turn_limit)
         table = Table(game, opponents, files)
-    else:
-        table = resume_from if isinstance(resume_from, Table) else resume(resume_from, opponents)
     game, names = table.game, table.names
     if resume_from is None:
         head = f"P{game.turn_player} starts"
@@ -252,20 +264,23 @@ def play(
                 with shield.step():
                     game.step(int(a))
         except (Quit, KeyboardInterrupt) as e:
+            shield.busy = True  # leaving already: another Ctrl-C must not cut the record short
             why = e.why if isinstance(e, Quit) else "interrupt"
             path = save_record(table, record, write) if record else None
             raise Quit(why, game, path) from None
-    write("\n".join(log_lines(game.log_events()[table.seen :], YOU)))
-    write(result_line(game, names))
-    if record:
-        path = save_record(table, record, write)
-        write(f"Record: {path}")
+        shield.busy = True  # the game is over: nothing left to interrupt but its record
+        write("\n".join(log_lines(game.log_events()[table.seen :], YOU)))
+        write(result_line(game, names))
+        if record:
+            path = save_record(table, record, write)
+            write(f"Record: {path}")
     return game
 
 
 class _Shield:
     """Ctrl-C while the game steps takes effect once the step is over, so that the record
-    saved on the way out is a whole game; anywhere else (at the prompt) it acts at once."""
+    saved on the way out is a whole game; anywhere else (at the prompt) it acts at once.
+    While ``busy`` stays set (saving the record on the way out) it is dropped."""
 
     def __init__(self):
         self.busy = self.pending = False

@@ -393,6 +393,17 @@ def test_a_record_the_bot_would_not_have_played_is_refused(tmp_path):
         resume(rec, [get_bot("Smithy")])
 
 
+def test_resume_from_takes_no_settings_of_its_own(tmp_path):
+    path = tmp_path / "r.json"
+    with pytest.raises(Quit):
+        play([get_bot("Smithy")], "First Game", 4, path, read=interrupted_after(2), write=[].append)
+    rec = load(path)
+    for kw, msg in (({"seed": 4}, "seed cannot"), ({"kingdom": "First Game"}, "kingdom cannot")):
+        with pytest.raises(ValueError, match=f"^{msg} be given with resume_from: the record fixes"):
+            play([get_bot("Smithy")], record=None, resume_from=rec, **kw)
+    assert load(path) == rec  # nothing played, nothing written
+
+
 def _resume_files(tmp_path):
     """Records that cannot be resumed, by name."""
     with pytest.raises(Quit):
