@@ -684,16 +684,7 @@ def _check_play(args) -> None:
     if args.record is None:
         args.record = args.resume or play.DEFAULT_RECORD
     if args.record:
-        path = Path(args.record)
-        why = (
-            "it holds a NUL character"
-            if "\0" in args.record
-            else "it is a folder"
-            if path.is_dir()
-            else "the file is read-only"
-            if path.exists() and not os.access(path, os.W_OK)
-            else _writable_dir(path.parent)
-        )
+        why = _unwritable_record(args.record)
         if why:
             args.parser.error(f"argument --record: cannot write {args.record!r}: {why}")
     if args.resume is not None:
@@ -718,6 +709,21 @@ def _check_play(args) -> None:
     args.files = [n if n.endswith(".pt") else None for n in names]  # kept in the record
     args.players = len(names) + 1
     _check_kingdom(args)
+
+
+def _unwritable_record(record: str) -> str | None:
+    """Why the record file ``record`` cannot be written, or None."""
+    if "\0" in record:
+        return "it holds a NUL character"
+    path = Path(record)
+    try:
+        if path.is_dir():
+            return "it is a folder"
+        if path.exists() and not os.access(path, os.W_OK):
+            return "the file is read-only"
+        return _writable_dir(path.parent)
+    except OSError as e:  # a name too long, a folder that cannot be read ...
+        return e.strerror or str(e)
 
 
 def _check_resume(args) -> None:

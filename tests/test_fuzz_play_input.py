@@ -4,7 +4,8 @@ answered with a message and asked again; never an exception, never the end of th
 "quit"/"exit" leave, on purpose). The raw bytes of a line are read without error too.
 
 Fed to ``parse``/``ask``/``read_line`` directly, not through a terminal (tests/test_play.py does
-that). Derandomized and small, as the other fuzz files: a few seconds.
+that). The command's arguments are fuzzed too (``parse_args``: taken, or exit status 2 naming
+the argument). Derandomized and small, as the other fuzz files: a few seconds.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dominion_env import cli
+from dominion_env.analysis.arena import MAX_TURN_LIMIT
+from dominion_env.checks import MAX_SEED
 from dominion_env.game import Game
 from dominion_env.play import PASS, Quit, ask, choices, parse, read_line
 
@@ -108,3 +112,33 @@ def test_read_line_at_the_end_of_input(monkeypatch):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8"))
     with pytest.raises(EOFError):
         read_line("> ")
+
+
+# -- the command's arguments -------------------------------------------------------------------
+
+VALUES = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["nan", "inf", "-1", "0", "1e308", str(2**64), "9" * 400, "²", "a" * 300]),
+    st.sampled_from(["Big Money", "Random", "First Game", "random", "x.json", ".", "/", ""]),
+)
+OPTIONS = st.sampled_from(
+    ["--opponent", "--kingdom", "--seed", "--turn-limit", "--record", "--resume"]
+)
+
+
+@FUZZ
+@given(argv=st.lists(st.tuples(OPTIONS, VALUES), max_size=4))
+def test_play_arguments_are_taken_or_refused_clearly(argv, tmp_path, monkeypatch, capsys):
+    """No game is played here (a --resume file would have to be a record): parse_args checks
+    every option, and either takes it or exits with status 2 naming the argument."""
+    monkeypatch.chdir(tmp_path)
+    flat = [x for pair in argv for x in pair]
+    try:
+        args = cli.parse_args(["play", *flat])
+    except SystemExit as e:
+        err = capsys.readouterr().err.strip().splitlines()
+        assert e.code == 2 and err and err[-1].startswith("dominion play: error: argument --")
+        return
+    assert 0 <= args.seed <= MAX_SEED and 1 <= args.turn_limit <= MAX_TURN_LIMIT
+    assert 1 <= len(args.opponents) <= 5 and args.resume is None
+    assert not list(tmp_path.iterdir())  # checking writes nothing
