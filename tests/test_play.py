@@ -264,7 +264,7 @@ def test_odd_lines_are_answered_ctrl_c_saves_and_resume_goes_on(tmp_path):
     child.sendline("9" * 5000)
     child.expect(r"no choice 9{40}\.\.\.: pick", timeout=20)
     child.sendline("0")
-    assert answer(child, 30)
+    assert answer(child, 15)
     child.expect(DECISION)
     child.sendintr()  # Ctrl-C at the prompt
     child.expect(pexpect.EOF)
@@ -277,8 +277,23 @@ def test_odd_lines_are_answered_ctrl_c_saves_and_resume_goes_on(tmp_path):
         out,
     ), out
     rec = load(tmp_path / "dominion_game.json")
-    assert rec["result"]["status"] == "running" and rec["decisions"][-1]["player"] == 1
+    assert rec["result"]["status"] == "running"
+    assert sum(d["player"] == 0 for d in rec["decisions"]) == 16  # odd lines were asked again
     before = Game.from_record(rec).snapshot()
+
+    child = spawn(["--resume", "dominion_game.json"], tmp_path)
+    child.expect(r"P0 you, P1 Random; resumed at turn \d+")
+    assert answer(child, 5)
+    child.expect(DECISION)
+    child.sendeof()  # Ctrl-D at the prompt: the end of input
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1 and "Traceback" not in child.before
+    assert child.before.endswith(
+        "the input ended; the game so far is saved in dominion_game.json "
+        "(dominion play --resume dominion_game.json)\r\n"
+    )
+    assert sum(d["player"] == 0 for d in load(tmp_path / "dominion_game.json")["decisions"]) == 21
 
     child = spawn(["--resume", "dominion_game.json"], tmp_path)
     child.expect(r"P0 you, P1 Random; resumed at turn \d+")
