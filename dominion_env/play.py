@@ -425,13 +425,13 @@ def parse(text: str, numbered: list, game: Game):
                 if k == int(text):
                     return a
         return f"no choice {_short(text)}: pick {span}"
-    if any(c.isdigit() for c in text):
-        return f"{_short(text)!r}: type a choice's number ({span}) with the digits 0-9, or its name"
     key = text.lower()
     for _, (a, label) in numbered:
         name = label.split(" (")[0].split(":")[0].lower()
         if key == name or (a == PASS and key in ("pass", "done", "no")) or key == label.lower():
             return a
+    if any(c.isdigit() for c in text):
+        return f"{_short(text)!r}: type a choice's number ({span}) with the digits 0-9, or its name"
     return f"{_short(text)!r} is not a legal choice now; type its number or its name ('?' for help)"
 
 
