@@ -31,7 +31,8 @@ Ctrl-C all save the record of the game so far (result status "running") and say 
 one line, without a traceback. Exit status: 0 for a game played to its end, 1 when the person
 left (quit, or the input ended: the game is not finished, which a script should see), 130 for
 Ctrl-C (the shell's convention for SIGINT). Ctrl-C while the game steps waits for the step to
-end, so the record is always of a whole game. ``dominion play --resume RECORD`` (``resume``)
+end, so the record is always of a whole game. An error on the way (an agent that fails) saves
+the record too, before it is raised. ``dominion play --resume RECORD`` (``resume``)
 replays such a record, checking every decision and asking each bot again at its own (so a
 random bot's stream goes on where it stopped), and goes on at the person's next decision; the
 record fixes the opponents, kingdom, seed and turn limit, and the record is written back to
@@ -268,6 +269,11 @@ def play(
             why = e.why if isinstance(e, Quit) else "interrupt"
             path = save_record(table, record, write) if record else None
             raise Quit(why, game, path) from None
+        except Exception:  # an opponent failed (an agent's network ...): keep the game anyway
+            shield.busy = True
+            if record:
+                write(f"the game so far is saved in {save_record(table, record, write)}")
+            raise
         shield.busy = True  # the game is over: nothing left to interrupt but its record
         write("\n".join(log_lines(game.log_events()[table.seen :], YOU)))
         write(result_line(game, names))

@@ -542,3 +542,39 @@ def test_a_file_agent_is_found_again_on_resume(tmp_path, monkeypatch, capsys):
     assert again["decisions"][: len(rec["decisions"])] == rec["decisions"]
     assert sum(d["player"] == 0 for d in again["decisions"]) == 3
     assert again["players"] == rec["players"]
+
+
+class Failing:
+    """A policy that plays its first legal action, then fails at its third decision."""
+
+    name = "Failing"
+    scale_observations = False
+
+    def __init__(self):
+        self.calls = 0
+
+    def act(self, obs, masks):
+        self.calls += 1
+        if self.calls == 3:
+            raise RuntimeError("the network is gone")
+        return np.array([int(np.flatnonzero(masks[0])[0])])
+
+
+def test_an_opponent_that_fails_does_not_lose_the_game(tmp_path):
+    shown = []
+    with pytest.raises(RuntimeError, match="the network is gone"):
+        play(
+            [Failing()],
+            "First Game",
+            1,
+            tmp_path / "r.json",
+            read=lambda p: "0",
+            write=shown.append,
+        )
+    assert shown[-1] == f"the game so far is saved in {tmp_path / 'r.json'}"
+    rec = load(tmp_path / "r.json")
+    assert rec["result"]["status"] == "running" and rec["players"][1]["kind"] == "agent"
+    assert sum(d["player"] == 1 for d in rec["decisions"]) == 2
+    assert Game.from_record(rec).decisions() == [
+        (d["player"], d["index"]) for d in rec["decisions"]
+    ]
