@@ -337,6 +337,13 @@ def test_end_of_input_saves_the_game_so_far(tmp_path, monkeypatch, capsys):
     rec = load(tmp_path / "g.json")
     assert rec["result"]["status"] == "running"
     assert sum(d["player"] == 0 for d in rec["decisions"]) == 1  # the one "0" answered
+    # an unfinished game replays like any other
+    assert main(["replay", "g.json", "--viewer", "0"]) == 0
+    turns, scores = rec["result"]["turns"], rec["result"]["scores"]
+    assert capsys.readouterr().out.endswith(
+        f"Result: running after {turns} turns; VP P0 {scores[0]}, P1 {scores[1]}; "
+        "rewards P0 +0, P1 +0\n"
+    )
 
 
 def test_quit_saves_too_and_no_record_when_asked(tmp_path, monkeypatch, capsys):
