@@ -24,6 +24,7 @@ import argparse
 import csv
 import importlib.util
 import json
+import os
 import sys
 import tempfile
 import time
@@ -635,7 +636,8 @@ def _add_play(sub) -> None:
         description="Play one game of Dominion in the terminal, in seat P0, against one bot or "
         "trained agent per --opponent (2 to 6 players). You see only what the rules let you "
         "know; answer each decision with a number or a name, 'help CARD' for a card's text. "
-        "The game's record is saved at the end (see dominion_env/play.py).",
+        "The game's record is saved at the end, and also when you leave early (quit, Ctrl-C, "
+        "end of input); --resume RECORD goes on with such a game (see dominion_env/play.py).",
     )
     p.add_argument(
         "--opponent",
@@ -646,20 +648,48 @@ def _add_play(sub) -> None:
     )
     p.add_argument(
         "--kingdom",
-        default="random",
         help="'random' (default), a recommended set name, or 10 comma-separated card names",
     )
-    p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--turn-limit", type=TURN_LIMIT, default=100)
+    p.add_argument("--seed", type=SEED, help="the game's seed (default 0)")
+    p.add_argument("--turn-limit", type=TURN_LIMIT, help="turns per player (default 100)")
     p.add_argument(
         "--record",
-        default=play.DEFAULT_RECORD,
-        help=f"where to write the game's record (default {play.DEFAULT_RECORD}; '' for none)",
+        help=f"where to write the game's record (default {play.DEFAULT_RECORD}, or the "
+        "--resume file; '' for none)",
+    )
+    p.add_argument(
+        "--resume",
+        metavar="RECORD",
+        help="go on with the unfinished game of this record (opponents, kingdom, seed and turn "
+        "limit are the record's)",
     )
     p.set_defaults(run=_play, check=_check_play, parser=p)
 
 
+PLAY_DEFAULTS = {"opponent": None, "kingdom": "random", "seed": 0, "turn_limit": 100}
+
+
 def _check_play(args) -> None:
+    fixed = [f"--{k.replace('_', '-')}" for k in PLAY_DEFAULTS if getattr(args, k) is not None]
+    if args.resume is not None and fixed:
+        args.parser.error(
+            f"argument --resume: {', '.join(fixed)} cannot be given with --resume: the record "
+            "fixes the opponents, kingdom, seed and turn limit"
+        )
+    if args.resume is not None and "\0" in args.resume:
+        args.parser.error(f"argument --resume: no file {args.resume!r}: it holds a NUL character")
+    for k, v in PLAY_DEFAULTS.items():
+        if getattr(args, k) is None:
+            setattr(args, k, v)
+    if args.record is None:
+        args.record = args.resume or play.DEFAULT_RECORD
+    if args.record:
+        why = _unwritable_record(args.record)
+        if why:
+            args.parser.error(f"argument --record: cannot write {args.record!r}: {why}")
+    if args.resume is not None:
+        _check_resume(args)  # last: it replays the game
+        return
     names = args.opponent or ["Big Money"]
     if len(names) > MAX_PLAYERS - 1:
         args.parser.error(
@@ -676,13 +706,47 @@ def _check_play(args) -> None:
         play.check_opponents(args.opponents)
     except (ValueError, TypeError) as e:
         args.parser.error(f"argument --opponent: {e}")
+    args.files = [n if n.endswith(".pt") else None for n in names]  # kept in the record
     args.players = len(names) + 1
     _check_kingdom(args)
-    if args.record:
-        path = Path(args.record)
-        why = "it is a folder" if path.is_dir() else _writable_dir(path.parent)
-        if why:
-            args.parser.error(f"argument --record: cannot write {args.record!r}: {why}")
+
+
+def _unwritable_record(record: str) -> str | None:
+    """Why the record file ``record`` cannot be written, or None."""
+    if "\0" in record:
+        return "it holds a NUL character"
+    path = Path(record)
+    try:
+        if path.is_dir():
+            return "it is a folder"
+        if path.exists() and not os.access(path, os.W_OK):
+            return "the file is read-only"
+        return _writable_dir(path.parent)
+    except OSError as e:  # a name too long, a folder that cannot be read ...
+        return e.strerror or str(e)
+
+
+def _check_resume(args) -> None:
+    """The --resume record read, its opponents resolved and its game replayed to the last
+    decision (``args.resume_table``), or an argparse error."""
+    try:
+        rec = records.load(args.resume)
+        names = play.resume_names(rec)
+    except (records.RecordError, ValueError) as e:
+        args.parser.error(f"argument --resume: {args.resume!r}: {e}")
+    args.opponents = []
+    for name in names:
+        try:
+            args.opponents.append(resolve_player(name))
+        except (ValueError, OSError) as e:
+            args.parser.error(f"argument --resume: {args.resume!r}: an opponent of the record: {e}")
+    try:
+        args.resume_table = play.resume(rec, args.opponents)
+    except (ValueError, TypeError) as e:  # RecordError and ReplayMismatch are ValueErrors
+        args.parser.error(f"argument --resume: {args.resume!r} does not replay: {e}")
+    except KeyboardInterrupt:
+        print("\ninterrupted while replaying the record; nothing changed")
+        raise SystemExit(130) from None
 
 
 def _play(args) -> int:

@@ -15,12 +15,29 @@ pending decision and its legal actions, numbered; answer with a number or a name
     help Witch | ? Witch   what a card does (``cards.TEXT``)
     ? | help               these commands
     log                    the public events of the whole game so far
-    quit                   leave (no record is written)
+    quit                   leave (the game so far is saved, see below)
+
+Anything else is answered and asked again: numbers are ASCII digits (``²`` or ``٣`` are not
+taken for 2 or 3), an unknown name gets a hint; no line ends the game. Lines are read as bytes
+(``read_line``), so a line holding a NUL byte is answered at once.
 
 At the end: the result line ("Result: you won ...", "you lost", "shared win", or "truncated")
 with every player's VP, and the game's record (``dominion_env.records``; ``--record``, default
 ``dominion_game.json``): who sat where, the deal and every decision, so that
 ``dominion replay dominion_game.json`` shows the game again, in any player's view.
+
+Leaving early never loses the game: ``quit``, the end of input (Ctrl-D, a closed pipe) and
+Ctrl-C all save the record of the game so far (result status "running") and say where, in
+one line, without a traceback. Exit status: 0 for a game played to its end, 1 when the person
+left (quit, or the input ended: the game is not finished, which a script should see), 130 for
+Ctrl-C (the shell's convention for SIGINT). Ctrl-C while the game steps waits for the step to
+end, so the record is always of a whole game. An error on the way (an agent that fails) saves
+the record too, before it is raised. ``dominion play --resume RECORD`` (``resume``)
+replays such a record, checking every decision and asking each bot again at its own (so a
+random bot's stream goes on where it stopped), and goes on at the person's next decision; the
+record fixes the opponents, kingdom, seed and turn limit, and the record is written back to
+RECORD unless ``--record`` says otherwise. If the record cannot be written where asked, it is
+written to a new file in the temporary folder and that is said.
 
 Bots answer with their compiled code (``Game.bot_action_id``), agents with their network on
 their own honest observation (scaled as they were trained). Nothing here imports torch: the
@@ -29,7 +46,12 @@ command line resolves agents (``cli.resolve_player``) before calling ``play``.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -42,10 +64,11 @@ from .engine.kingdoms import kingdom_arg
 from .engine.layout import NUM_CARDS, PASS
 from .engine.observation import obs_scale
 from .game import Game
-from .names import decision_text, describe_action, log_lines
+from .names import action_name, decision_text, describe_action, log_lines
 
 YOU = 0  # your seat
 DEFAULT_RECORD = "dominion_game.json"
+MAX_DIGITS = 6  # longer numbers name no choice (and int() of 4,300+ digits raises)
 HELP = (
     "Answer with a number or a name from the list (PASS is 0); 'help CARD' or '? CARD': what "
     "a card does; 'log': the public events so far; 'quit': leave."
@@ -53,7 +76,13 @@ HELP = (
 
 
 class Quit(Exception):
-    """The person left the game."""
+    """The person left before the end: ``why`` is "quit" (they typed it), "eof" (the input
+    ended) or "interrupt" (Ctrl-C); ``game`` is the game so far, ``path`` where its record was
+    saved (None: no record was asked for)."""
+
+    def __init__(self, why: str = "quit", game: Game | None = None, path: Path | None = None):
+        super().__init__(why)
+        self.why, self.game, self.path = why, game, path
 
 
 def check_opponents(opponents: list) -> list:
@@ -76,55 +105,218 @@ def check_opponents(opponents: list) -> list:
     return list(opponents)
 
 
+def check_files(files, n: int) -> list:
+    """``files`` (None, or per opponent a file name or None) as a list of ``n``."""
+    if files is None:
+        return [None] * n
+    if (
+        not isinstance(files, (list, tuple))
+        or len(files) != n
+        or any(f is not None and not isinstance(f, str) for f in files)
+    ):
+        raise ValueError(
+            f"files must be one file name (str) or None per opponent ({n}), got {files!r}"
+        )
+    return list(files)
+
+
+class Table:
+    """A game with the person in seat 0 and ``opponents`` in seats 1..: their compiled bots
+    and the stream a random bot draws from (seeded with the game's seed). ``files``: per
+    opponent, the agent file it was loaded from, or None (kept in the record, for --resume:
+    a file agent's own name does not find its file)."""
+
+    def __init__(self, game: Game, opponents: list, files: list | None = None):
+        self.game, self.opponents = game, opponents
+        self.files = check_files(files, len(opponents))
+        bots = [k for k, o in enumerate(opponents) if isinstance(o, Bot)]
+        self.bots = compile_bots([opponents[k] for k in bots]) if bots else None
+        self.bot_id = {k: i for i, k in enumerate(bots)}
+        self.rng = np.array([game.seed], np.uint64)
+        self.scale = obs_scale(game.players)
+        self.names = ["you"] + [o.name for o in opponents]
+        self.seen = 0  # log events already shown (events, not lines: a line may sum several)
+
+    def opponent_action(self) -> int:
+        """What the opponent deciding now plays."""
+        o = self.opponents[self.game.current_player - 1]
+        if isinstance(o, Bot):
+            return self.game.bot_action_id(
+                self.bots, self.bot_id[self.game.current_player - 1], self.rng
+            )
+        obs = self.game.observation()
+        obs = obs / self.scale if o.scale_observations else obs
+        return int(o.act(obs[None], self.game.action_mask[None].copy())[0])
+
+
+def resume_names(record: dict) -> list[str]:
+    """The opponents of a ``dominion play`` record whose game is not over (seat 0 the person,
+    every other seat a bot or an agent), as names to resolve: a bot's or shipped agent's name,
+    or the file an agent was loaded from; ValueError saying what else the record is."""
+    rec = records.check(record)
+    status = rec["result"]["status"]
+    if status != "running":
+        raise ValueError(f"the game of this record is over ({status}): nothing to resume")
+    seats = rec["players"]
+    if seats[YOU]["kind"] != "human" or any(
+        s["kind"] not in ("bot", "agent")
+        or not isinstance(s.get("name"), str)
+        or not isinstance(s.get("file", ""), str)
+        for s in seats[1:]
+    ):
+        raise ValueError(
+            "a game to resume has the person in seat 0 (kind 'human') and a named bot or agent "
+            f"in every other seat, as dominion play writes it; this record has "
+            f"{[(s['kind'], s.get('name')) for s in seats]}"
+        )
+    return [s.get("file") or s["name"] for s in seats[1:]]
+
+
+def resume(record: dict, opponents: list) -> Table:
+    """The table of an unfinished ``dominion play`` record, replayed to its last decision
+    (``Game.replay``: each decision checked). ``opponents`` are the record's (``resume_names``,
+    resolved); each bot is asked again at its recorded decisions, so a random bot's stream goes
+    on where it stopped, and a bot that would have played otherwise is refused."""
+    resume_names(record)
+    names = [s["name"] for s in record["players"][1:]]
+    opponents = check_opponents(opponents)
+    got = [o.name for o in opponents]
+    if [n.casefold() for n in got] != [n.casefold() for n in names]:
+        raise ValueError(f"opponents must be the record's {names}, got {got}")
+    decisions = record["decisions"]
+    table = None
+    for i, g in Game.replay(record):
+        if table is None:
+            table = Table(g, opponents, [s.get("file") for s in record["players"][1:]])
+        if i == len(decisions):
+            break
+        p = decisions[i]["player"]
+        if p == YOU:
+            table.seen = len(g.log_events())
+        elif isinstance(opponents[p - 1], Bot):
+            a = table.opponent_action()
+            if a != decisions[i]["index"]:
+                raise records.ReplayMismatch(
+                    f"decision {i}: the record has {names[p - 1]!r} (seat {p}) play "
+                    f"{decisions[i]['action']!r}, the bot plays {action_name(a)!r} there",
+                    i,
+                )
+    return table
+
+
 def play(
     opponents: list,
     kingdom="random",
     seed: int = 0,
     record: str | Path | None = DEFAULT_RECORD,
     *,
-    read=input,
+    read=None,
     write=print,
     turn_limit: int = 100,
+    resume_from: dict | Table | None = None,
+    files: list | None = None,
 ) -> Game:
-    """Play one game with a person at seat 0, reading answers with ``read(prompt)`` and showing
-    the game with ``write(text)``. Returns the finished game (raises ``Quit`` if they left)."""
-    opponents = check_opponents(opponents)
-    P = len(opponents) + 1
-    game = Game(kingdom, players=P, seed=seed, turn_limit=turn_limit)
-    bots = [k for k, o in enumerate(opponents) if isinstance(o, Bot)]
-    table = compile_bots([opponents[k] for k in bots]) if bots else None
-    bot_id = {k: i for i, k in enumerate(bots)}
-    rng = np.array([seed], np.uint64)  # a Random bot's stream
-    scale = obs_scale(P)
-    names = ["you"] + [o.name for o in opponents]
+    """Play one game with a person at seat 0, reading answers with ``read(prompt)`` (default
+    ``read_line``) and showing the game with ``write(text)``. Returns the finished game. If the
+    person leaves (quit, end of input, Ctrl-C), the record of the game so far is saved to
+    ``record`` and ``Quit`` is raised. ``resume_from``: an unfinished game's record (or its
+    ``resume`` table) to go on with: kingdom, seed, turn_limit and files are the record's (left
+    at their defaults here), the opponents too (a table's own; a record's are checked).
+    ``files``: per opponent, the agent file it was loaded from, or None (``Table``)."""
+    read = read_line if read is None else read
+    if resume_from is not None:
+        asked = {"kingdom": kingdom, "seed": seed, "turn_limit": turn_limit, "files": files}
+        default = {"kingdom": "random", "seed": 0, "turn_limit": 100, "files": None}
+        given = [
+            k
+            for k, v in asked.items()
+            if not (v is default[k] or (type(v) is type(default[k]) and v == default[k]))
+        ]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)} cannot be given with resume_from: the record fixes them"
+            )
+        table = resume_from if isinstance(resume_from, Table) else resume(resume_from, opponents)
+    else:
+        opponents = check_opponents(opponents)
+        files = check_files(files, len(opponents))
+        game = Game(kingdom, players=len(opponents) + 1, seed=seed, turn_limit=turn_limit)
+        table = Table(game, opponents, files)
+    game, names = table.game, table.names
+    if resume_from is None:
+        head = f"P{game.turn_player} starts"
+    else:
+        head = f"resumed at turn {game.turn['turn_number']} ('log': the game so far)"
     write(
-        f"Dominion, {P} players: "
+        f"Dominion, {game.players} players: "
         + ", ".join(f"P{p} {n}" for p, n in enumerate(names))
-        + f"; P{game.turn_player} starts.\nKingdom: {', '.join(_kingdom(game))}\n{HELP}"
+        + f"; {head}.\nKingdom: {', '.join(_kingdom(game))}\n{HELP}"
     )
-    seen = 0  # log events already shown (events, not lines: a line may sum several)
-    while not game.done:
-        p = game.current_player
-        if p == YOU:
-            events = game.log_events()
-            write(view(game, names, log_lines(events[seen:], YOU)))
-            seen = len(events)
-            a = ask(game, read, write)
-        else:
-            o = opponents[p - 1]
-            if isinstance(o, Bot):
-                a = game.bot_action_id(table, bot_id[p - 1], rng)
-            else:
-                obs = game.observation()
-                obs = obs / scale if o.scale_observations else obs
-                a = int(o.act(obs[None], game.action_mask[None].copy())[0])
-        game.step(int(a))
-    write("\n".join(log_lines(game.log_events()[seen:], YOU)))
-    write(result_line(game, names))
-    if record:
-        path = save_record(game, opponents, record)
-        write(f"Record: {path}")
+    with _Shield() as shield:
+        try:
+            while not game.done:
+                if game.current_player == YOU:
+                    events = game.log_events()
+                    write(view(game, names, log_lines(events[table.seen :], YOU)))
+                    table.seen = len(events)
+                    a = ask(game, read, write)
+                else:
+                    a = table.opponent_action()
+                with shield.step():
+                    game.step(int(a))
+        except (Quit, KeyboardInterrupt) as e:
+            shield.busy = True  # leaving already: another Ctrl-C must not cut the record short
+            why = e.why if isinstance(e, Quit) else "interrupt"
+            path = save_record(table, record, write) if record else None
+            raise Quit(why, game, path) from None
+        except Exception:  # an opponent failed (an agent's network ...): keep the game anyway
+            shield.busy = True
+            if record:
+                write(f"the game so far is saved in {save_record(table, record, write)}")
+            raise
+        shield.busy = True  # the game is over: nothing left to interrupt but its record
+        write("\n".join(log_lines(game.log_events()[table.seen :], YOU)))
+        write(result_line(game, names))
+        if record:
+            path = save_record(table, record, write)
+            write(f"Record: {path}")
     return game
+
+
+class _Shield:
+    """Ctrl-C while the game steps takes effect once the step is over, so that the record
+    saved on the way out is a whole game; anywhere else (at the prompt) it acts at once.
+    While ``busy`` stays set (saving the record on the way out) it is dropped."""
+
+    def __init__(self):
+        self.busy = self.pending = False
+        self.old = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+
+    def _handler(self, signum, frame):
+        if self.busy:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def step(self):
+        self.busy = True
+        try:
+            yield
+        finally:
+            self.busy = False
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
 
 
 # -- what the person sees -------------------------------------------------------------------
@@ -181,8 +373,25 @@ def decision_line(game: Game) -> str:
     return "Your decision: " + decision_text(game.decision)
 
 
+def read_line(prompt: str) -> str:
+    """One line from standard input (without its line end), ``prompt`` shown first; EOFError
+    at the end of input. Read as bytes, not with ``input()``: on a terminal ``input()`` takes
+    a line holding a NUL byte for an unfinished one (it measures lines with C's strlen) and
+    waits for another Enter; undecodable bytes become U+FFFD rather than an error."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    line = stream.readline() if stream is not None else ""
+    if not line:
+        raise EOFError
+    if isinstance(line, bytes):
+        line = line.decode(getattr(sys.stdin, "encoding", None) or "utf-8", errors="replace")
+    return line.rstrip("\r\n")
+
+
 def ask(game: Game, read, write) -> int:
-    """The person's answer to the pending decision: a legal action's index."""
+    """The person's answer to the pending decision: a legal action's index. Anything else
+    they type is answered (a message) and asked again; the end of input raises ``Quit``."""
     options = choices(game)
     numbered = list(enumerate(options, 0 if options[0][0] == PASS else 1))
     write(decision_line(game))
@@ -191,7 +400,7 @@ def ask(game: Game, read, write) -> int:
         try:
             text = read("> ").strip()
         except EOFError:
-            raise Quit from None
+            raise Quit("eof") from None
         answer = parse(text, numbered, game)
         if isinstance(answer, int):
             return answer
@@ -200,7 +409,9 @@ def ask(game: Game, read, write) -> int:
 
 
 def parse(text: str, numbered: list, game: Game):
-    """An action index, or a message to show (help, an error), or None (nothing typed)."""
+    """An action index, or a message to show (help, an error), or None (nothing typed).
+    Raises ``Quit`` for quit/exit. Numbers are ASCII digits only: ``str.isdigit`` is also
+    true for "²" or "٣", which ``int`` refuses or reads as another number."""
     words = text.split(maxsplit=1)
     if not words:
         return None
@@ -213,17 +424,26 @@ def parse(text: str, numbered: list, game: Game):
         return card_text(text[1:])
     if head == "log":
         return "\n".join(game.log(YOU))
-    if text.isdigit():
-        for k, (a, _) in numbered:
-            if k == int(text):
-                return a
-        return f"no choice {text}: pick {numbered[0][0]}..{numbered[-1][0]}"
+    span = f"{numbered[0][0]}..{numbered[-1][0]}"
+    if text.isascii() and text.isdigit():
+        if len(text) <= MAX_DIGITS:
+            for k, (a, _) in numbered:
+                if k == int(text):
+                    return a
+        return f"no choice {_short(text)}: pick {span}"
     key = text.lower()
     for _, (a, label) in numbered:
         name = label.split(" (")[0].split(":")[0].lower()
         if key == name or (a == PASS and key in ("pass", "done", "no")) or key == label.lower():
             return a
-    return f"{text!r} is not a legal choice now; type its number or its name ('?' for help)"
+    if any(c.isdigit() for c in text):
+        return f"{_short(text)!r}: type a choice's number ({span}) with the digits 0-9, or its name"
+    return f"{_short(text)!r} is not a legal choice now; type its number or its name ('?' for help)"
+
+
+def _short(text: str, n: int = 40) -> str:
+    """``text`` cut to ``n`` characters for a message (a pasted page is not echoed back)."""
+    return text if len(text) <= n else text[:n] + "..."
 
 
 def card_text(name: str) -> str:
@@ -231,7 +451,7 @@ def card_text(name: str) -> str:
     for n, text in TEXT.items():
         if n.lower() == key:
             return f"{n} (${TABLE[card_id(n), COST]}): {text}"
-    return f"no card {name.strip()!r}; cards: {', '.join(TEXT)}"
+    return f"no card {_short(name.strip())!r}; cards: {', '.join(TEXT)}"
 
 
 def result_line(game: Game, names: list[str]) -> str:
@@ -253,19 +473,37 @@ def result_line(game: Game, names: list[str]) -> str:
 # -- the record -----------------------------------------------------------------------------
 
 
-def save_record(game: Game, opponents: list, path) -> Path:
-    """The game's record (``records``) with who sat where, written to ``path``."""
+def save_record(table: Table, path, write=print) -> Path:
+    """The record (``records``) of the table's game, with who sat where (and the file each
+    file agent came from), written to ``path``; if that fails (the disk filled, the folder went
+    away), to a new file in the temporary folder, said with ``write``: a game is never lost
+    to its record's path."""
     seats = [{"kind": "human", "name": "you"}] + [
-        {"kind": "bot" if isinstance(o, Bot) else "agent", "name": o.name} for o in opponents
+        {"kind": "bot" if isinstance(o, Bot) else "agent", "name": o.name}
+        | ({"file": f} if f else {})
+        for o, f in zip(table.opponents, table.files, strict=True)
     ]
-    return records.save(game.record(players=seats, meta={"played_by": "dominion play"}), path)
+    rec = table.game.record(players=seats, meta={"played_by": "dominion play"})
+    try:
+        return records.save(rec, path)
+    except (OSError, ValueError) as e:
+        fd, spare = tempfile.mkstemp(prefix="dominion_game_", suffix=".json")
+        os.close(fd)
+        write(f"cannot write the record to {str(path)!r} ({e}); writing it to {spare}")
+        return records.save(rec, spare)
 
 
 # -- the command line -----------------------------------------------------------------------
 
+LEFT = {  # how the game was left: what is said, and the exit status
+    "quit": ("left the game", 1),
+    "eof": ("the input ended", 1),
+    "interrupt": ("interrupted", 130),
+}
+
 
 def run(opponents: list, args) -> int:
-    """``dominion play`` with resolved opponents."""
+    """``dominion play`` with resolved opponents (or ``args.resume_table``, a resumed game)."""
     try:
         play(
             opponents,
@@ -273,10 +511,21 @@ def run(opponents: list, args) -> int:
             args.seed,
             args.record or None,
             turn_limit=args.turn_limit,
+            resume_from=getattr(args, "resume_table", None),
+            files=getattr(args, "files", None),
         )
-    except Quit:
-        print("\nleft the game; no record written")
-        return 1
+    except Quit as e:
+        said, status = LEFT[e.why]
+        if e.path is None:
+            print(f"\n{said}; no record written (--record '')")
+        else:
+            print(
+                f"\n{said}; the game so far is saved in {e.path} (dominion play --resume {e.path})"
+            )
+        return status
+    except KeyboardInterrupt:  # before the game began (building it, compiling kernels)
+        print("\ninterrupted before the game began; nothing to save")
+        return 130
     except (ValueError, TypeError, NotImplementedError) as e:
         raise SystemExit(str(e)) from None
     sys.stdout.flush()

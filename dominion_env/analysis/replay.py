@@ -154,7 +154,7 @@ def text(record, viewer: int | None = None, *, check_version: bool = True) -> st
             lines.append(
                 f"  [{i}] P{d['player']} {what}: {v['chosen']}   (legal: {', '.join(v['legal'])})"
             )
-    res = fs[-1]["result"]
+    res = fs[-1]["result"] or rec["result"]  # an unfinished game's (dominion play, left early)
     lines.append(
         f"Result: {res['status']} after {res['turns']} turns; VP "
         + ", ".join(f"P{p} {s}" for p, s in enumerate(res["scores"]))
