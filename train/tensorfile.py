@@ -38,6 +38,7 @@ import os
 import secrets
 import struct
 import sys
+import warnings
 from functools import partial
 from pathlib import Path
 
@@ -208,7 +209,9 @@ def convert(path, out=None) -> Path:
     path = Path(path)
     out = path if out is None else Path(out)
     try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # torch warns of pickle protocols it did not write
+            warnings.simplefilter("ignore", UserWarning)
+            data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # torch raises many kinds for a file it cannot unpickle
         raise AgentFileError(path, f"is not a format-1 torch file: {e}") from None
     if isinstance(data, dict) and data.get("format") == 1 and "state_dict" in data:
