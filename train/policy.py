@@ -8,7 +8,17 @@ An ``Agent`` is what plays: a network plus what it was trained for (players, whe
 observations are scaled). It answers a batch of decisions at once (``agent.act(obs, mask)``),
 so one forward pass serves every row of a VecGame that it owns.
 
-Shipped agents live beside this module in ``agents/NAME.pt`` and are listed by ``AGENTS``.
+Shipped agents live beside this module in ``agents/NAME.pt`` and are listed by
+``shipped_agents()``.
+
+An agent file (format 2, ``tensorfile``) is the network's state dict as named float32 tensors
+plus one JSON document, ``{"info": AgentInfo as JSON}``, in the safetensors layout: loading it
+parses JSON and copies bytes, so it runs no code and can be taken from strangers. Everything
+is checked before a network is built (info's fields and types, each tensor's name, dtype and
+shape against what info implies, finite weights); a fault is an ``AgentFileError`` (a
+ValueError) naming the file. Format 1 (``torch.save``, a pickle) is refused with how to
+convert it (``tensorfile.convert``, for files one trusts). The name ``.pt`` is kept so that
+commands and scripts naming ``agent.pt`` go on working.
 """
 
 from __future__ import annotations

@@ -27,7 +27,9 @@ Logged while training (``progress.csv`` in ``out``): steps, minutes, the true wi
 learner's finished training games against each opponent (stochastic policy; not the shaped
 return), mean game length in learner decisions, losses and entropy; ``curve.png`` plots the win
 rates against steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt``
-resumes training (``resume=True``).
+resumes training (``resume=True``): the config, the net, Adam's state, the past snapshots and
+the history, as tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is
+checked against the config before anything is built, ``read_checkpoint``).
 """
 
 from __future__ import annotations
