@@ -25,7 +25,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.engine.observation import obs_size  # noqa: E402
-from dominion_env.train import AgentFileError, Trainer, convert, tensorfile  # noqa: E402
+from dominion_env.train import AgentFileError, Trainer, convert, legacy, tensorfile  # noqa: E402
 from dominion_env.train.policy import (  # noqa: E402
     AgentInfo,
     PolicyNet,
@@ -193,7 +193,7 @@ def test_convert_a_format_1_agent_and_checkpoint(tmp_path):
     with pytest.raises(AgentFileError, match="neither a format-1 agent nor a checkpoint"):
         torch.save({"x": 1}, tmp_path / "other.pt")
         convert(tmp_path / "other.pt")
-    assert tensorfile._main([]) == 2
+    assert legacy._main([]) == 2
 
 
 # -- every kind of bad file -------------------------------------------------------------------

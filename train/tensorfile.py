@@ -2,7 +2,6 @@
 
     write(path, "agent", {"pi.weight": tensor, ...}, {"info": {...}})
     tensors, meta = read(path, "agent")          # AgentFileError if anything is wrong
-    convert("old.pt")                            # a torch-pickled file of format 1, rewritten
 
 A file is in the safetensors layout (https://github.com/huggingface/safetensors), written and
 read here with ``json`` and numpy (no new dependency; the safetensors library reads these
@@ -24,10 +23,8 @@ is wrong. Files keep their names (``agent.pt``, ``checkpoint.pt``) so that comma
 scripts that name them go on working.
 
 Format versions: 1 was ``torch.save`` of a dict (a pickle: loading it can run any code); it is
-refused with a message that says how to convert it. 2 (this one) is the layout above.
-``convert`` reads a format-1 file with torch's restricted unpickler (``weights_only=True``,
-which refuses anything but tensors and plain containers) and rewrites it; that unpickler has
-had bypasses (CVE-2025-32434, torch < 2.6), so convert only files whose origin you trust.
+refused with a message that says how to convert it (``legacy.convert``, for files one trusts).
+2 (this one) is the layout above.
 """
 
 from __future__ import annotations
@@ -37,8 +34,6 @@ import math
 import os
 import secrets
 import struct
-import sys
-import warnings
 from functools import partial
 from pathlib import Path
 
@@ -51,7 +46,7 @@ MAX_HEADER = 100 * 2**20  # bytes; safetensors' own cap
 # safetensors dtype name <-> numpy (little-endian, as the layout says)
 DTYPES = {"F32": np.dtype("<f4"), "F64": np.dtype("<f8"), "I64": np.dtype("<i8")}
 _NAMES = {v: k for k, v in DTYPES.items()}
-_CONVERT = "dominion_env.train.convert(path) (python -m dominion_env.train.tensorfile PATH)"
+_CONVERT = "dominion_env.train.convert(path) (python -m dominion_env.train.legacy PATH)"
 
 
 class AgentFileError(ValueError):
@@ -199,51 +194,3 @@ def _tensors(header: dict, buf: memoryview, fail) -> dict:
 
 def _count(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**62
-
-
-def convert(path, out=None) -> Path:
-    """Rewrite a format-1 agent or checkpoint (``torch.save`` of a dict) in this format, at
-    ``out`` (default: in place). UNSAFE FOR UNTRUSTED FILES: it unpickles, with torch's
-    restricted ``weights_only=True`` loader, which has had bypasses; convert only files whose
-    origin you trust. Returns the path written."""
-    path = Path(path)
-    out = path if out is None else Path(out)
-    try:
-        with warnings.catch_warnings():  # torch warns of pickle protocols it did not write
-            warnings.simplefilter("ignore", UserWarning)
-            data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # torch raises many kinds for a file it cannot unpickle
-        raise AgentFileError(path, f"is not a format-1 torch file: {e}") from None
-    if isinstance(data, dict) and data.get("format") == 1 and "state_dict" in data:
-        from .policy import check_agent, write_agent
-
-        doc = {"info": json.loads(json.dumps(data.get("info")))}  # tuples as JSON has them
-        info, state = check_agent(data["state_dict"], doc, path)  # before anything is written
-        return write_agent(state, info, out)
-    if isinstance(data, dict) and data.get("format", 1) == 1 and "opt" in data:
-        from .ppo import write_checkpoint
-
-        return write_checkpoint(out, **{k: v for k, v in data.items() if k != "format"})
-    raise AgentFileError(path, "is a torch file but neither a format-1 agent nor a checkpoint")
-
-
-def _main(argv) -> int:
-    if not argv or any(a.startswith("-") for a in argv):
-        print(
-            "usage: python -m dominion_env.train.tensorfile FILE [FILE ...]\n"
-            "rewrites format-1 (torch pickle) agents and checkpoints in place in format 2; "
-            "convert only files you trust",
-            file=sys.stderr,
-        )
-        return 2
-    for p in argv:
-        try:
-            print(f"converted {convert(p)}")
-        except (AgentFileError, OSError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))

@@ -17,8 +17,8 @@ import torch
 
 from dominion_env.engine.layout import NUM_ACTIONS
 from dominion_env.engine.observation import obs_size
+from dominion_env.train.legacy import convert
 from dominion_env.train.policy import SHIPPED, PolicyNet, widen_inputs
-from dominion_env.train.tensorfile import convert
 
 OUT = Path(__file__).resolve().parent / "shipped_agents.json"
 ROWS = 256
