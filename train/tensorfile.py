@@ -127,8 +127,8 @@ def read(path, kind: str) -> tuple[dict, dict]:
             raise fail(f"is {len(data)} bytes long, too short for a {kind} file") from None
         if n > min(MAX_HEADER, len(data) - 8):
             raise fail(
-                f"declares a {n}-byte header in a {len(data)}-byte file: truncated, or not a "
-                f"dominion_env {kind} file"
+                f"is not a dominion_env {kind} file, or is truncated: its first 8 bytes declare "
+                f"a {n}-byte header, and the file has {len(data)} bytes"
             ) from None
         raise fail(f"its header is not JSON ({type(e).__name__}): not a {kind} file") from None
     if not isinstance(header, dict):
