@@ -132,7 +132,7 @@ def test_a_file_that_would_run_code_is_refused_and_the_code_does_not_run(tmp_pat
 
 def test_agent_round_trip(tmp_path):
     net, info = tiny(players=3, hidden=(8, 4))
-    info.trained = {"steps": 10, "config": {"hidden": [8, 4]}}
+    info.trained = {"steps": np.int64(10), "config": {"hidden": [8, 4], "lr": np.float32(0.5)}}
     save_agent(net, info, tmp_path / "a.pt")
     agent = load_agent(tmp_path / "a.pt")
     assert asdict(agent.info) == asdict(info)

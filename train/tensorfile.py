@@ -79,7 +79,7 @@ def write(path, kind: str, tensors: dict, meta: dict) -> Path:
     header["__metadata__"] = {
         "dominion_env": kind,
         "format_version": str(FORMAT),
-        "json": json.dumps(meta),
+        "json": json.dumps(meta, default=_plain),
     }
     text = json.dumps(header).encode()
     text += b" " * (-len(text) % 8)  # the layout pads the header to 8 bytes
@@ -98,6 +98,13 @@ def write(path, kind: str, tensors: dict, meta: dict) -> Path:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def _plain(value):
+    """numpy scalars (a config's np.float32, say) as the Python numbers JSON holds."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{value!r} ({type(value).__name__}) cannot be saved in a file's JSON")
 
 
 def read(path, kind: str) -> tuple[dict, dict]:
