@@ -112,30 +112,35 @@ def read(path, kind: str) -> tuple[dict, dict]:
     Tensors are checked for layout and finite values; the document's content is the caller's
     to check."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
+    fail = partial(AgentFileError, path)
+    try:  # the header first: a large file that is not ours is refused without reading it
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            head = f.read(8)
+            n = struct.unpack("<Q", head)[0] if len(head) == 8 else None
+            fits = n is not None and n <= min(MAX_HEADER, size - 8)
+            text = f.read(n) if fits else b""
+            data = f.read() if fits else b""
     except OSError as e:
         raise AgentFileError(path, f"cannot be read: {e.strerror or e}") from None
-    fail = partial(AgentFileError, path)
-    n = struct.unpack("<Q", data[:8])[0] if len(data) >= 8 else None
     try:
-        if n is None or n > min(MAX_HEADER, len(data) - 8):
+        if not fits:
             raise ValueError
-        header = json.loads(data[8 : 8 + n].decode("utf-8"))
+        header = json.loads(text.decode("utf-8"))
     except (ValueError, RecursionError) as e:  # UnicodeDecodeError and JSONDecodeError too
         # checked only now: a valid header's length may begin with these bytes
-        if data[:4] == b"PK\x03\x04" or (data[:1] == b"\x80" and data[1:2] in b"\x02\x03\x04\x05"):
+        if head[:4] == b"PK\x03\x04" or (head[:1] == b"\x80" and head[1:2] in b"\x02\x03\x04\x05"):
             raise fail(
                 "is a torch/pickle file (dominion_env's format 1, or another program's): "
                 "loading a pickle can run any code, so it is refused. If you trust where it "
                 f"came from, convert it once: {_CONVERT}"
             ) from None
         if n is None:
-            raise fail(f"is {len(data)} bytes long, too short for a {kind} file") from None
-        if n > min(MAX_HEADER, len(data) - 8):
+            raise fail(f"is {size} bytes long, too short for a {kind} file") from None
+        if not fits:
             raise fail(
                 f"is not a dominion_env {kind} file, or is truncated: its first 8 bytes declare "
-                f"a {n}-byte header, and the file has {len(data)} bytes"
+                f"a {n}-byte header, and the file has {size} bytes"
             ) from None
         raise fail(f"its header is not JSON ({type(e).__name__}): not a {kind} file") from None
     if not isinstance(header, dict):
@@ -156,7 +161,7 @@ def read(path, kind: str) -> tuple[dict, dict]:
         raise fail(f"its metadata is not JSON ({type(e).__name__})") from None
     if not isinstance(doc, dict):
         raise fail(f"its metadata is a {type(doc).__name__}, not a JSON object")
-    return _tensors(header, memoryview(data)[8 + n :], fail), doc
+    return _tensors(header, memoryview(data), fail), doc
 
 
 def _tensors(header: dict, buf: memoryview, fail) -> dict:
