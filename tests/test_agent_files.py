@@ -380,16 +380,57 @@ def test_bad_checkpoints_are_refused_by_resume(tmp_path, case):
     assert str(e.value).startswith(f"{run / 'checkpoint.pt'}: ") and message in str(e.value)
 
 
-def test_the_cli_reports_a_bad_agent_in_one_line(tmp_path, capsys):
+def _cli_error(argv, capsys) -> str:
+    """What the CLI said when it refused ``argv`` (a SystemExit's message, or stderr after
+    argparse's exit status 2); a traceback would fail the caller's checks."""
+    with pytest.raises(SystemExit) as e:
+        cli(argv)
+    code = e.value.code
+    err = capsys.readouterr().err
+    assert isinstance(code, str) or (code == 2 and err), (code, err)
+    return code if isinstance(code, str) else err
+
+
+def test_the_cli_reports_a_bad_agent_or_checkpoint_in_one_line(tmp_path, capsys):
     path = _write(tmp_path, b"not an agent at all")
     with pytest.raises(SystemExit) as e:
         cli(["simulate", str(path), "Big Money", "--games", "10"])
     assert e.value.code == 2
     err = capsys.readouterr().err
-    assert f"{path}: " in err and "Traceback" not in err
-    with pytest.raises(SystemExit) as e:
-        cli(["evaluate", str(path), "--games", "10"])
-    assert str(e.value).startswith(f"{path}: ") and "\n" not in str(e.value)
+    assert f"{path}: is not a dominion_env agent file" in err and "Traceback" not in err
+    for argv in (["evaluate", str(path), "--games", "10"], ["play", "--opponent", str(path)]):
+        said = _cli_error(argv, capsys)
+        assert f"{path}: is not a dominion_env agent file" in said and "Traceback" not in said
+    run = _ckbytes(tmp_path, b"PK\x03\x04 not really a zip")
+    said = _cli_error(["train", "--resume", "--out", str(run), "--quiet"], capsys)
+    assert f"{run / 'checkpoint.pt'}: is a torch/pickle file" in said
+    assert "Traceback" not in said and len(said.strip().splitlines()) == 1
+
+
+def test_trainer_save_and_resume_restore_everything(tmp_path):
+    cfg = TrainConfig(
+        hidden=(8,), num_envs=8, opponents={"Big Money": 1}, out=str(tmp_path), bc_steps=0
+    )
+    t = Trainer(cfg)
+    obs = torch.rand(4, obs_size(2))
+    t.net(obs, torch.ones(4, 71, dtype=torch.bool))[1].sum().backward()
+    t.opt.step()
+    t.take_snapshot()
+    t.steps, t.seconds = 128, 2.25
+    t.history = [
+        {"phase": "imitation", "agreement": 0.25},
+        {"steps": 128, "minutes": 0.04, "win_rate[Big Money]": 0.5, "games[Big Money]": 2},
+    ]
+    t.save()
+    back = Trainer.resume(tmp_path, steps=256)
+    assert (back.steps, back.seconds, back.history, back.cfg.steps) == (128, 2.25, t.history, 256)
+    assert asdict(back.cfg) == {**asdict(cfg), "steps": 256}
+    for a, b in zip([t.net, *t.snapshots], [back.net, *back.snapshots], strict=True):
+        assert all(torch.equal(v, b.state_dict()[k]) for k, v in a.state_dict().items())
+    want, got = t.opt.state_dict(), back.opt.state_dict()
+    assert want["param_groups"] == got["param_groups"]
+    for i, state in want["state"].items():
+        assert all(torch.equal(v, got["state"][i][k]) for k, v in state.items())
 
 
 # -- fuzz: whatever the bytes, the documented error ----------------------------------------------
