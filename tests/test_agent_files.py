@@ -62,7 +62,10 @@ def checkpoint_parts(hidden=(8,), snapshots=2):
     net(obs, torch.ones(4, 71, dtype=torch.bool))[1].sum().backward()
     opt.step()
     snaps = [PolicyNet(obs_size(cfg.players), hidden).state_dict() for _ in range(snapshots)]
-    history = [{"phase": "imitation", "agreement": 0.5}, {"steps": 64, "win_rate[x]": np.nan}]
+    history = [
+        {"phase": "imitation", "agreement": 0.5},
+        {"steps": 64, "minutes": 0.1, "win_rate[x]": np.nan},
+    ]
     return dict(
         config=asdict(cfg),
         net=net.state_dict(),
@@ -347,8 +350,12 @@ BAD_CHECKPOINTS = {
         "steps must be an int >= 0, got -1",
     ),
     "too many snapshots": (
-        lambda t: _ck(t, edit_doc=lambda d: d.__setitem__("snapshots", 3)),
-        "missing ['pi.bias'",
+        lambda t: _ck(t, edit_doc=lambda d: d.__setitem__("snapshots", 10**15)),
+        "it declares 1000000000000000 snapshots of 6 tensors each and holds 12",
+    ),
+    "history row": (
+        lambda t: _ck(t, edit_doc=lambda d: d["history"].append({"steps": 1, "minutes": "x"})),
+        "history[2] is {'steps': 1, 'minutes': 'x'}, not a row of the progress log",
     ),
     "hidden mismatch": (
         lambda t: _ck(t, edit_doc=lambda d: d["config"].__setitem__("hidden", [16])),

@@ -17,7 +17,7 @@ parses JSON and copies bytes, so it runs no code and can be taken from strangers
 is checked before a network is built (info's fields and types, each tensor's name, dtype and
 shape against what info implies, finite weights); a fault is an ``AgentFileError`` (a
 ValueError) naming the file. Format 1 (``torch.save``, a pickle) is refused with how to
-convert it (``tensorfile.convert``, for files one trusts). The name ``.pt`` is kept so that
+convert it (``legacy.convert``, for files one trusts). The name ``.pt`` is kept so that
 commands and scripts naming ``agent.pt`` go on working.
 """
 

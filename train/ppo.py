@@ -552,8 +552,7 @@ def read_checkpoint(path) -> dict:
         raise fail(f"seconds must be a number, got {seconds!r}")
     if not math.isfinite(seconds) or seconds < 0:
         raise fail(f"seconds must be a finite number >= 0, got {seconds!r}")
-    if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
-        raise fail("history must be a list of JSON objects")
+    _check_history(history, fail)
     if not is_int(count) or count < 0:
         raise fail(f"snapshots must be an int >= 0, got {count!r}")
     shapes = net_shapes(obs_size(players), hidden)
@@ -564,13 +563,16 @@ def read_checkpoint(path) -> dict:
             raise fail(f"tensor {name!r} is not one of net.*, snapshots.*, opt.*")
         parts[part][rest] = t
     check_state(parts["net"], shapes, path, "net tensors")
+    if len(parts["snapshots"]) != count * len(shapes):
+        raise fail(
+            f"it declares {count} snapshots of {len(shapes)} tensors each and holds "
+            f"{len(parts['snapshots'])} snapshot tensors"
+        )
     snapshots = []
     for j in range(count):
         sd = {k: v for k, v in parts["snapshots"].items() if k.startswith(f"{j}.")}
         snapshots.append({k[len(f"{j}.") :]: v for k, v in sd.items()})
         check_state(snapshots[-1], shapes, path, f"snapshot {j}'s tensors")
-    if sum(map(len, snapshots)) != len(parts["snapshots"]):
-        raise fail(f"it holds tensors of more than its {count} snapshots")
     return {
         "config": cfg,
         "net": parts["net"],
@@ -580,6 +582,23 @@ def read_checkpoint(path) -> dict:
         "history": history,
         "snapshots": snapshots,
     }
+
+
+def _check_history(history, fail) -> None:
+    """The rows ``_log`` and ``imitate`` write: JSON objects of names -> numbers or strings;
+    a progress row (with "steps") has int steps and number minutes and win rates, as the
+    progress files and the plot read them."""
+    if not isinstance(history, list):
+        raise fail("history must be a list of JSON objects")
+    for i, row in enumerate(history):
+        ok = isinstance(row, dict) and all(
+            isinstance(v, str) or _real(v) or v is None for v in row.values()
+        )
+        if ok and "steps" in row:
+            numbers = [row.get("minutes")] + [v for k, v in row.items() if k.startswith("win_")]
+            ok = is_int(row["steps"]) and all(_real(v) for v in numbers)
+        if not ok:
+            raise fail(f"history[{i}] is {row!r}, not a row of the progress log")
 
 
 def _optimizer_state(tensors: dict, doc, shapes: dict, path) -> dict:
