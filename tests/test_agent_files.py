@@ -440,6 +440,10 @@ def test_trainer_save_and_resume_restore_everything(tmp_path):
     assert asdict(back.cfg) == {**asdict(cfg), "steps": 256}
     for a, b in zip([t.net, *t.snapshots], [back.net, *back.snapshots], strict=True):
         assert all(torch.equal(v, b.state_dict()[k]) for k, v in a.state_dict().items())
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    (moved / "checkpoint.pt").write_bytes((tmp_path / "checkpoint.pt").read_bytes())
+    assert Trainer.resume(moved).cfg.out == str(moved)  # not the folder its config names
     want, got = t.opt.state_dict(), back.opt.state_dict()
     assert want["param_groups"] == got["param_groups"]
     for i, state in want["state"].items():

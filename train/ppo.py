@@ -468,9 +468,12 @@ class Trainer:
     ) -> "Trainer":
         """Continue a saved run; ``steps`` and ``minutes`` are new totals (the run's own
         settings otherwise): a 45-minute run resumed with minutes=60 trains 15 more. The
-        checkpoint is checked whole before anything is built (``read_checkpoint``)."""
+        checkpoint is checked whole before anything is built (``read_checkpoint``); the run
+        saves into ``out`` (a moved folder, or a file from elsewhere, never writes back to the
+        folder named in its config)."""
         data = read_checkpoint(Path(out) / "checkpoint.pt")
         cfg = data["config"]
+        cfg.out = str(out)  # saves go where it was read, not where the file says it once was
         if steps is not None:
             cfg.steps = steps
         if minutes is not None:
