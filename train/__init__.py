@@ -10,6 +10,9 @@
                 or policies answering the other seats of an all-external VecGame.
 ``policy``      the network, batched masked sampling, saving and loading agents (shipped
                 agents: ``policy.shipped_agents()``).
+``tensorfile``  the agent and checkpoint file format (tensors + JSON; loading runs no code)
+                and ``AgentFileError``; ``legacy.convert`` rewrites format-1 (pickled) files
+                one trusts.
 ``evaluate``    an agent against bots: W/T/L with 95% intervals, VP margin, length, buys.
 ``maskable_ppo``  sb3-contrib's MaskablePPO on the SB3 VecEnv (kept working; slower per step).
 
@@ -28,13 +31,17 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 require("torch", "dominion_env.train (training, trained agents)")  # one clear error, first
 
 from .evaluate import evaluate  # noqa: E402
+from .legacy import convert  # noqa: E402
 from .policy import Agent, load_agent, save_agent, shipped_agents  # noqa: E402
 from .ppo import TrainConfig, Trainer, train  # noqa: E402
+from .tensorfile import AgentFileError  # noqa: E402
 
 __all__ = [
     "Agent",
+    "AgentFileError",
     "TrainConfig",
     "Trainer",
+    "convert",
     "evaluate",
     "load_agent",
     "save_agent",

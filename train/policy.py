@@ -8,11 +8,22 @@ An ``Agent`` is what plays: a network plus what it was trained for (players, whe
 observations are scaled). It answers a batch of decisions at once (``agent.act(obs, mask)``),
 so one forward pass serves every row of a VecGame that it owns.
 
-Shipped agents live beside this module in ``agents/NAME.pt`` and are listed by ``AGENTS``.
+Shipped agents live beside this module in ``agents/NAME.pt`` and are listed by
+``shipped_agents()``.
+
+An agent file (format 2, ``tensorfile``) is the network's state dict as named float32 tensors
+plus one JSON document, ``{"info": AgentInfo as JSON}``, in the safetensors layout: loading it
+parses JSON and copies bytes, so it runs no code and can be taken from strangers. Everything
+is checked before a network is built (info's fields and types, each tensor's name, dtype and
+shape against what info implies, finite weights); a fault is an ``AgentFileError`` (a
+ValueError) naming the file. Format 1 (``torch.save``, a pickle) is refused with how to
+convert it (``legacy.convert``, for files one trusts). The name ``.pt`` is kept so that
+commands and scripts naming ``agent.pt`` go on working.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -20,11 +31,14 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..cards import MAX_PLAYERS, MIN_PLAYERS
+from ..checks import is_int
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import obs_size
+from . import tensorfile
+from .tensorfile import AgentFileError
 
 SHIPPED = Path(__file__).resolve().parent / "agents"
-FORMAT = 1  # bump when the saved file's layout changes
 
 
 class PolicyNet(nn.Module):
@@ -115,10 +129,12 @@ class Agent:
 
 
 def save_agent(net: PolicyNet, info: AgentInfo, path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"format": FORMAT, "info": asdict(info), "state_dict": net.state_dict()}, path)
-    return path
+    """Write ``net`` and ``info`` to ``path`` (``tensorfile``'s layout, format 2)."""
+    return write_agent(net.state_dict(), info, path)
+
+
+def write_agent(state_dict: dict, info: AgentInfo, path) -> Path:
+    return tensorfile.write(path, "agent", state_dict, {"info": asdict(info)})
 
 
 def shipped_agents() -> dict[str, Path]:
@@ -127,7 +143,9 @@ def shipped_agents() -> dict[str, Path]:
 
 
 def load_agent(name_or_path, greedy: bool = True) -> Agent:
-    """An Agent from a shipped agent's name (``shipped_agents()``) or a saved file."""
+    """An Agent from a shipped agent's name (``shipped_agents()``) or a saved file. Loading
+    runs no code from the file; a file that is not a whole, valid agent is an
+    ``AgentFileError`` (a ValueError) naming the file and the fault."""
     shipped = shipped_agents()
     path = shipped.get(str(name_or_path), Path(name_or_path))
     if not path.is_file():
@@ -135,25 +153,98 @@ def load_agent(name_or_path, greedy: bool = True) -> Agent:
             f"no agent {name_or_path!r}: not a file, and not a shipped agent "
             f"({', '.join(shipped) or 'none'})"
         )
-    data = torch.load(path, map_location="cpu", weights_only=False)
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a saved agent (format {FORMAT})")
-    info = AgentInfo(**{**data["info"], "hidden": tuple(data["info"]["hidden"])})
+    info, state_dict = check_agent(*tensorfile.read(path, "agent"), path)
     net = PolicyNet(obs_size(info.players), info.hidden)
-    net.load_state_dict(widen_inputs(data["state_dict"], obs_size(info.players), path))
+    net.load_state_dict(widen_inputs(state_dict, obs_size(info.players), path))
     return Agent(net, info, greedy)
+
+
+def check_agent(tensors: dict, doc: dict, path) -> tuple[AgentInfo, dict]:
+    """(info, state dict) of an agent file's content, every key, type and shape checked;
+    AgentFileError naming ``path`` otherwise."""
+    fields = [f.name for f in dataclasses.fields(AgentInfo)]
+    info = doc.get("info") if set(doc) == {"info"} else None
+    if not isinstance(info, dict) or sorted(info) != sorted(fields):
+        raise AgentFileError(path, f"its metadata must be {{'info': {{{', '.join(fields)}}}}}")
+    name, players, hidden = info["name"], info["players"], info["hidden"]
+    if not isinstance(name, str) or not name:
+        raise AgentFileError(path, f"info.name must be a non-empty string, got {name!r}")
+    if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise AgentFileError(
+            path, f"info.players must be an int {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}"
+        )
+    if not isinstance(hidden, list) or not all(is_int(h) and h >= 1 for h in hidden):
+        raise AgentFileError(path, f"info.hidden must be a list of ints >= 1, got {hidden!r}")
+    if not isinstance(info["scale_observations"], bool):
+        raise AgentFileError(path, "info.scale_observations must be true or false")
+    if not isinstance(info["trained"], dict):
+        raise AgentFileError(path, "info.trained must be a JSON object")
+    # the shapes this info implies; the first layer may be narrower (an older, shorter
+    # observation: ``widen_inputs``)
+    first = tensors.get("trunk.0.weight" if hidden else "pi.weight")
+    ok = isinstance(first, torch.Tensor) and first.ndim == 2
+    saved = first.shape[1] if ok else obs_size(players)
+    check_state(tensors, net_shapes(saved, hidden), path)
+    if not hidden and saved != obs_size(players):
+        raise AgentFileError(
+            path, f"has no hidden layer and observations of size {saved}, not {obs_size(players)}"
+        )
+    if saved > obs_size(players):
+        raise AgentFileError(
+            path,
+            f"was saved for observations of size {saved}, larger than this version's "
+            f"{obs_size(players)}: it comes from a newer dominion_env",
+        )
+    return AgentInfo(**{**info, "hidden": tuple(hidden)}), tensors
+
+
+def net_shapes(obs_dim: int, hidden) -> dict:
+    """PolicyNet(obs_dim, hidden)'s state dict: name -> shape (computed, nothing allocated)."""
+    shapes, width = {}, obs_dim
+    for i, h in enumerate(hidden):
+        shapes[f"trunk.{2 * i}.weight"], shapes[f"trunk.{2 * i}.bias"] = (h, width), (h,)
+        width = h
+    shapes.update({"pi.weight": (NUM_ACTIONS, width), "pi.bias": (NUM_ACTIONS,)})
+    shapes.update({"v.weight": (1, width), "v.bias": (1,)})
+    return shapes
+
+
+def check_state(tensors: dict, expected: dict, path, what: str = "tensors") -> None:
+    """``tensors`` has exactly ``expected``'s names (name -> shape), float32; else
+    AgentFileError."""
+    missing = sorted(set(expected) - set(tensors))
+    extra = sorted(set(tensors) - set(expected))
+    if missing or extra:
+        raise AgentFileError(
+            path,
+            f"its {what} do not fit its settings: missing {missing or 'none'}, "
+            f"unexpected {extra or 'none'}",
+        )
+    for k, shape in expected.items():
+        t = tensors[k]
+        if not isinstance(t, torch.Tensor):
+            raise AgentFileError(path, f"{k!r} is a {type(t).__name__}, not a tensor")
+        if tuple(t.shape) != shape or t.dtype != torch.float32:
+            raise AgentFileError(
+                path,
+                f"tensor {k!r} is {t.dtype} of shape {list(t.shape)}, expected float32 of "
+                f"shape {list(shape)}",
+            )
 
 
 def widen_inputs(state_dict: dict, obs_dim: int, path) -> dict:
     """The weights of a network saved for a shorter observation, read by this one: the
     observation layout only grows at its end (``engine.observation``), so the appended
     entries get zero weights and the network computes what it computed when it was saved."""
+    if "trunk.0.weight" not in state_dict:  # no hidden layer: the policy head reads the input
+        return state_dict
     first = state_dict["trunk.0.weight"]
     saved = first.shape[1]
     if saved > obs_dim:
-        raise ValueError(
-            f"{path} was saved for observations of size {saved}, larger than this version's "
-            f"{obs_dim}: it comes from a newer dominion_env"
+        raise AgentFileError(
+            path,
+            f"was saved for observations of size {saved}, larger than this version's "
+            f"{obs_dim}: it comes from a newer dominion_env",
         )
     if saved == obs_dim:
         return state_dict

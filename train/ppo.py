@@ -27,12 +27,15 @@ Logged while training (``progress.csv`` in ``out``): steps, minutes, the true wi
 learner's finished training games against each opponent (stochastic policy; not the shaped
 return), mean game length in learner decisions, losses and entropy; ``curve.png`` plots the win
 rates against steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt``
-resumes training (``resume=True``).
+resumes training (``resume=True``): the config, the net, Adam's state, the past snapshots and
+the history, as tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is
+checked against the config before anything is built, ``read_checkpoint``).
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import math
 import time
@@ -43,10 +46,14 @@ import numpy as np
 import torch
 
 from ..agents import compile_bots, get_bot
+from ..cards import MAX_PLAYERS, MIN_PLAYERS
+from ..checks import is_int
 from ..engine.observation import obs_size
 from ..extras import require
-from .policy import AgentInfo, PolicyNet, load_agent, save_agent
+from . import tensorfile
+from .policy import AgentInfo, PolicyNet, check_state, load_agent, net_shapes, save_agent
 from .seats import BotSeats, KingdomExperts, PolicySeats, StrongestSeats
+from .tensorfile import AgentFileError
 
 DEFAULT_STEPS = 3_000_000
 SELF = "self"
@@ -441,19 +448,16 @@ class Trainer:
         out = Path(out or self.cfg.out)
         out.mkdir(parents=True, exist_ok=True)
         paths = {"agent": save_agent(self.net, self.info(), out / "agent.pt")}
-        torch.save(
-            {
-                "config": asdict(self.cfg),
-                "net": self.net.state_dict(),
-                "opt": self.opt.state_dict(),
-                "steps": self.steps,
-                "seconds": self.seconds,
-                "history": self.history,
-                "snapshots": [s.state_dict() for s in self.snapshots],
-            },
+        paths["checkpoint"] = write_checkpoint(
             out / "checkpoint.pt",
+            config=asdict(self.cfg),
+            net=self.net.state_dict(),
+            opt=self.opt.state_dict(),
+            steps=self.steps,
+            seconds=self.seconds,
+            history=self.history,
+            snapshots=[s.state_dict() for s in self.snapshots],
         )
-        paths["checkpoint"] = out / "checkpoint.pt"
         paths["csv"] = write_progress(self.history, out / "progress.csv")
         paths["png"] = plot_progress(self.history, out / "curve.png")
         return paths
@@ -463,9 +467,13 @@ class Trainer:
         cls, out, steps: int | None = None, progress=None, minutes: float | None = None
     ) -> "Trainer":
         """Continue a saved run; ``steps`` and ``minutes`` are new totals (the run's own
-        settings otherwise): a 45-minute run resumed with minutes=60 trains 15 more."""
-        data = torch.load(Path(out) / "checkpoint.pt", map_location="cpu", weights_only=False)
-        cfg = TrainConfig(**{**data["config"], "hidden": tuple(data["config"]["hidden"])})
+        settings otherwise): a 45-minute run resumed with minutes=60 trains 15 more. The
+        checkpoint is checked whole before anything is built (``read_checkpoint``); the run
+        saves into ``out`` (a moved folder, or a file from elsewhere, never writes back to the
+        folder named in its config)."""
+        data = read_checkpoint(Path(out) / "checkpoint.pt")
+        cfg = data["config"]
+        cfg.out = str(out)  # saves go where it was read, not where the file says it once was
         if steps is not None:
             cfg.steps = steps
         if minutes is not None:
@@ -479,6 +487,174 @@ class Trainer:
             snap.load_state_dict(sd)
             t.snapshots.append(snap.eval())
         return t
+
+
+# -- checkpoint files (tensorfile's layout: tensors + JSON, loading runs no code) ----------
+#   tensors  net.NAME · snapshots.J.NAME · opt.I.KEY (Adam's per-parameter state)
+#   JSON     config, steps, seconds, history, optimizer (param_groups and any non-tensor
+#            per-parameter state), snapshots (their count)
+
+CHECKPOINT_KEYS = ("config", "steps", "seconds", "history", "optimizer", "snapshots")
+ADAM_STATE = ("exp_avg", "exp_avg_sq", "step")
+
+
+def write_checkpoint(path, config, net, opt, steps, seconds, history, snapshots) -> Path:
+    """Write a training run's state (the arguments are Trainer.save's) to ``path``."""
+    tensors = {f"net.{k}": v for k, v in net.items()}
+    for j, sd in enumerate(snapshots):
+        tensors.update({f"snapshots.{j}.{k}": v for k, v in sd.items()})
+    numbers = {}
+    for i, state in opt["state"].items():
+        for k, v in state.items():
+            if isinstance(v, torch.Tensor):
+                tensors[f"opt.{i}.{k}"] = v
+            else:
+                numbers.setdefault(str(i), {})[k] = v
+    doc = {
+        "config": config,
+        "steps": steps,
+        "seconds": seconds,
+        "history": history,
+        "optimizer": {"param_groups": opt["param_groups"], "state": numbers},
+        "snapshots": len(snapshots),
+    }
+    return tensorfile.write(path, "checkpoint", tensors, doc)
+
+
+def read_checkpoint(path) -> dict:
+    """A checkpoint's content, every part checked against its config (keys, types, shapes);
+    ``AgentFileError`` (a ValueError) naming the file and the fault otherwise:
+    {config: TrainConfig, net, opt: state dicts, steps, seconds, history, snapshots: [sd]}."""
+    path = Path(path)
+    if not path.is_file():
+        raise AgentFileError(path, "no such file (nothing to resume)")
+    tensors, doc = tensorfile.read(path, "checkpoint")
+
+    def fail(why):
+        return AgentFileError(path, why)
+
+    if sorted(doc) != sorted(CHECKPOINT_KEYS):
+        raise fail(f"its metadata must have exactly the keys {list(CHECKPOINT_KEYS)}")
+    raw = doc["config"]
+    fields = [f.name for f in dataclasses.fields(TrainConfig)]
+    if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
+        raise fail(f"config must have exactly TrainConfig's fields {fields}")
+    players, hidden = raw["players"], raw["hidden"]
+    if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise fail(f"config.players must be an int {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}")
+    if not isinstance(hidden, list) or not all(is_int(h) and h >= 1 for h in hidden):
+        raise fail(f"config.hidden must be a list of ints >= 1, got {hidden!r}")
+    try:
+        cfg = check_config(TrainConfig(**{**raw, "hidden": tuple(hidden)}))
+    except (ValueError, TypeError) as e:
+        raise fail(f"config: {e}") from None
+    steps, seconds, history, count = (doc[k] for k in ("steps", "seconds", "history", "snapshots"))
+    if not is_int(steps) or steps < 0:
+        raise fail(f"steps must be an int >= 0, got {steps!r}")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise fail(f"seconds must be a number, got {seconds!r}")
+    if not math.isfinite(seconds) or seconds < 0:
+        raise fail(f"seconds must be a finite number >= 0, got {seconds!r}")
+    _check_history(history, fail)
+    if not is_int(count) or count < 0:
+        raise fail(f"snapshots must be an int >= 0, got {count!r}")
+    shapes = net_shapes(obs_size(players), hidden)
+    parts = {"net": {}, "snapshots": {}, "opt": {}}
+    for name, t in tensors.items():
+        part, _, rest = name.partition(".")
+        if part not in parts or not rest:
+            raise fail(f"tensor {name!r} is not one of net.*, snapshots.*, opt.*")
+        parts[part][rest] = t
+    check_state(parts["net"], shapes, path, "net tensors")
+    if len(parts["snapshots"]) != count * len(shapes):
+        raise fail(
+            f"it declares {count} snapshots of {len(shapes)} tensors each and holds "
+            f"{len(parts['snapshots'])} snapshot tensors"
+        )
+    snapshots = []
+    for j in range(count):
+        sd = {k: v for k, v in parts["snapshots"].items() if k.startswith(f"{j}.")}
+        snapshots.append({k[len(f"{j}.") :]: v for k, v in sd.items()})
+        check_state(snapshots[-1], shapes, path, f"snapshot {j}'s tensors")
+    return {
+        "config": cfg,
+        "net": parts["net"],
+        "opt": _optimizer_state(parts["opt"], doc["optimizer"], shapes, path),
+        "steps": steps,
+        "seconds": float(seconds),
+        "history": history,
+        "snapshots": snapshots,
+    }
+
+
+def _check_history(history, fail) -> None:
+    """The rows ``_log`` and ``imitate`` write: JSON objects of names -> numbers or strings;
+    a progress row (with "steps") has int steps and number minutes and win rates, as the
+    progress files and the plot read them."""
+    if not isinstance(history, list):
+        raise fail("history must be a list of JSON objects")
+    for i, row in enumerate(history):
+        ok = isinstance(row, dict) and all(
+            isinstance(v, str) or _real(v) or v is None for v in row.values()
+        )
+        if ok and "steps" in row:
+            numbers = [row.get("minutes")] + [v for k, v in row.items() if k.startswith("win_")]
+            ok = is_int(row["steps"]) and all(_real(v) for v in numbers)
+        if not ok:
+            raise fail(f"history[{i}] is {row!r}, not a row of the progress log")
+
+
+def _optimizer_state(tensors: dict, doc, shapes: dict, path) -> dict:
+    """Adam's state dict from a checkpoint's pieces, checked against a fresh Adam's."""
+
+    def fail(why):
+        return AgentFileError(path, why)
+
+    params = [torch.zeros(s) for s in shapes.values()]  # the net's parameters, in order
+    fresh = torch.optim.Adam(params, lr=3e-4, eps=1e-5).state_dict()["param_groups"]
+    if not isinstance(doc, dict) or sorted(doc) != ["param_groups", "state"]:
+        raise fail("optimizer must be {param_groups, state}")
+    groups, numbers = doc["param_groups"], doc["state"]
+    if not isinstance(groups, list) or len(groups) != 1 or not isinstance(groups[0], dict):
+        raise fail("optimizer.param_groups must be a list of one JSON object")
+    group = dict(groups[0])
+    if sorted(group) != sorted(fresh[0]):
+        raise fail(f"optimizer.param_groups[0] must have the keys {sorted(fresh[0])}")
+    for k, want in fresh[0].items():
+        v = group[k]
+        if isinstance(want, tuple) and isinstance(v, list):
+            v = group[k] = tuple(v)  # JSON keeps tuples (Adam's betas) as lists
+        if type(v) is not type(want) and not (_real(v) and _real(want)):
+            raise fail(f"optimizer.param_groups[0].{k} is {v!r}, expected a {type(want).__name__}")
+        if k == "params" and v != want:
+            raise fail(f"optimizer.param_groups[0].params is {v!r}, expected {want!r}")
+        bad_tuple = isinstance(v, tuple) and not all(_real(x) and math.isfinite(x) for x in v)
+        if (_real(v) and not math.isfinite(v)) or bad_tuple:
+            raise fail(f"optimizer.param_groups[0].{k} is {v!r}, not finite numbers")
+    if not isinstance(numbers, dict):
+        raise fail("optimizer.state must be a JSON object")
+    state = {}
+    for name, t in tensors.items():
+        i, _, key = name.partition(".")
+        state.setdefault(i, {})[key] = t
+    for i, extra in numbers.items():
+        if not isinstance(extra, dict) or not all(_real(v) for v in extra.values()):
+            raise fail(f"optimizer.state[{i!r}] must map names to numbers")
+        state.setdefault(i, {}).update(extra)
+    out = {}
+    shape_of = list(shapes.values())
+    for i, entry in state.items():
+        if not i.isdecimal() or int(i) >= len(shape_of) or sorted(entry) != sorted(ADAM_STATE):
+            raise fail(f"optimizer state {i!r} must be {list(ADAM_STATE)} of a parameter")
+        want = {"exp_avg": shape_of[int(i)], "exp_avg_sq": shape_of[int(i)], "step": ()}
+        tensor_part = {k: v for k, v in entry.items() if isinstance(v, torch.Tensor)}
+        check_state(tensor_part, {k: want[k] for k in tensor_part}, path, "optimizer")
+        out[int(i)] = entry
+    return {"state": out, "param_groups": [group]}
+
+
+def _real(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def write_progress(history: list[dict], path) -> Path:

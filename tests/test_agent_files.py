@@ -1,0 +1,542 @@
+"""Agent and checkpoint files (``train.tensorfile``): loading runs no code, and every file that
+is not a whole, valid agent or checkpoint is an ``AgentFileError`` naming the file and the
+fault, from ``load_agent``, ``Trainer.resume`` and the CLI (one line, no traceback).
+
+The shipped agents were converted from format 1 once (``tests/golden/convert_shipped_agents.py``);
+they must hold the same weights and choose the same actions as before.
+
+The fuzz tests (hypothesis, 100 examples each, derandomized; 1,500 each passed once) write
+random bytes, truncations of real files and random JSON in every part of a real file: each
+is loaded or refused with ``AgentFileError``, never another exception.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import json
+import pickle
+import struct
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from dominion_env.cli import main as cli  # noqa: E402
+from dominion_env.engine.observation import obs_size  # noqa: E402
+from dominion_env.train import AgentFileError, Trainer, convert, legacy, tensorfile  # noqa: E402
+from dominion_env.train.policy import (  # noqa: E402
+    AgentInfo,
+    PolicyNet,
+    load_agent,
+    save_agent,
+    shipped_agents,
+)
+from dominion_env.train.ppo import TrainConfig, read_checkpoint, write_checkpoint  # noqa: E402
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def _golden_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("convert", GOLDEN / "convert_shipped_agents.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def tiny(players=2, hidden=(8,)):
+    torch.manual_seed(0)
+    net = PolicyNet(obs_size(players), hidden)
+    return net, AgentInfo(name="tiny", players=players, hidden=hidden)
+
+
+def checkpoint_parts(hidden=(8,), snapshots=2):
+    """Trainer.save's arguments for a small run, with Adam's state after one step."""
+    cfg = TrainConfig(hidden=hidden, num_envs=8, opponents={"Big Money": 1})
+    net = PolicyNet(obs_size(cfg.players), hidden)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
+    obs = torch.rand(4, obs_size(cfg.players))
+    net(obs, torch.ones(4, 71, dtype=torch.bool))[1].sum().backward()
+    opt.step()
+    snaps = [PolicyNet(obs_size(cfg.players), hidden).state_dict() for _ in range(snapshots)]
+    history = [
+        {"phase": "imitation", "agreement": 0.5},
+        {"steps": 64, "minutes": 0.1, "win_rate[x]": np.nan},
+    ]
+    return dict(
+        config=asdict(cfg),
+        net=net.state_dict(),
+        opt=opt.state_dict(),
+        steps=64,
+        seconds=1.5,
+        history=history,
+        snapshots=snaps,
+    )
+
+
+def raw_file(path, header: dict, data: bytes = b"") -> Path:
+    """A file in the layout with any header (no checks: for making bad files)."""
+    text = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(text)) + text + data)
+    return path
+
+
+def parse(path):
+    """(header, data) of a file in the layout."""
+    raw = path.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    return json.loads(raw[8 : 8 + n]), raw[8 + n :]
+
+
+# -- files that would run code ----------------------------------------------------------------
+
+
+class Payload:
+    """Unpickling this runs ``exec``: it writes the marker file."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return builtins.exec, (f"open({self.marker!r}, 'w').write('ran')",)
+
+
+@pytest.mark.parametrize("how", ["torch zip", "torch legacy", "plain pickle"])
+def test_a_file_that_would_run_code_is_refused_and_the_code_does_not_run(tmp_path, how):
+    marker = tmp_path / "marker"
+    evil = {"format": 1, "info": {}, "state_dict": Payload(marker)}
+    path = tmp_path / "agent.pt"
+    if how == "plain pickle":
+        path.write_bytes(pickle.dumps(evil))
+    else:
+        torch.save(evil, path, _use_new_zipfile_serialization=how == "torch zip")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "checkpoint.pt").write_bytes(path.read_bytes())
+    with pytest.raises(AgentFileError, match="can run any code, so it is refused") as e:
+        load_agent(path)
+    assert str(path) in str(e.value) and "convert" in str(e.value)
+    with pytest.raises(AgentFileError, match="can run any code, so it is refused"):
+        Trainer.resume(run)
+    # convert unpickles, but with torch's restricted loader, which refuses the payload too
+    with pytest.raises(AgentFileError, match="is not a format-1 torch file"):
+        convert(path)
+    assert not marker.exists()
+    # the payload is real: a plain unpickling runs it
+    pickle.loads(pickle.dumps(Payload(marker)))
+    assert marker.read_text() == "ran"
+
+
+# -- round trips and conversion -----------------------------------------------------------------
+
+
+def test_agent_round_trip(tmp_path):
+    net, info = tiny(players=3, hidden=(8, 4))
+    info.trained = {"steps": np.int64(10), "config": {"hidden": [8, 4], "lr": np.float32(0.5)}}
+    save_agent(net, info, tmp_path / "a.pt")
+    agent = load_agent(tmp_path / "a.pt")
+    assert asdict(agent.info) == asdict(info)
+    for k, v in net.state_dict().items():
+        assert torch.equal(agent.net.state_dict()[k], v)
+    header, _ = parse(tmp_path / "a.pt")
+    assert header["__metadata__"]["dominion_env"] == "agent"
+    assert header["__metadata__"]["format_version"] == "2"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pt"]  # no temporary left
+
+
+def test_checkpoint_round_trip(tmp_path):
+    parts = checkpoint_parts()
+    write_checkpoint(tmp_path / "checkpoint.pt", **parts)
+    back = read_checkpoint(tmp_path / "checkpoint.pt")
+    assert asdict(back["config"]) == {**parts["config"], "hidden": (8,)}
+    assert (back["steps"], back["seconds"]) == (64, 1.5)
+    assert back["history"][0] == parts["history"][0] and np.isnan(back["history"][1]["win_rate[x]"])
+    saved, loaded = [parts["net"], *parts["snapshots"]], [back["net"], *back["snapshots"]]
+    for want, got in zip(saved, loaded, strict=True):
+        assert want.keys() == got.keys() and all(torch.equal(want[k], got[k]) for k in want)
+    assert back["opt"]["param_groups"] == parts["opt"]["param_groups"]
+    for i, state in parts["opt"]["state"].items():
+        assert state.keys() == back["opt"]["state"][i].keys()
+        assert all(torch.equal(state[k], back["opt"]["state"][i][k]) for k in state)
+    # and it loads into the trainer's optimizer
+    net = PolicyNet(obs_size(2), (8,))
+    torch.optim.Adam(net.parameters(), lr=3e-4, eps=1e-5).load_state_dict(back["opt"])
+
+
+def test_shipped_agents_play_as_in_format_1():
+    golden = json.loads((GOLDEN / "shipped_agents.json").read_text())
+    conv = _golden_module()
+    assert sorted(shipped_agents()) == sorted(golden) == ["ppo-3p", "ppo-4p", "ppo-pool"]
+    for name, want in golden.items():
+        agent = load_agent(name)
+        saved, _ = tensorfile.read(shipped_agents()[name], "agent")
+        assert conv.weights_digest(saved) == want["weights_sha256"]
+        obs, mask = conv.probe_batch(want["players"])
+        assert agent.act(obs, mask).tolist() == want["greedy_actions"]
+
+
+def test_convert_a_format_1_agent_and_checkpoint(tmp_path):
+    net, info = tiny()
+    old = tmp_path / "old.pt"
+    torch.save({"format": 1, "info": asdict(info), "state_dict": net.state_dict()}, old)
+    with pytest.raises(AgentFileError, match="convert it once"):
+        load_agent(old)
+    assert convert(old, tmp_path / "new.pt") == tmp_path / "new.pt"
+    assert convert(old) == old  # in place
+    for path in (old, tmp_path / "new.pt"):
+        agent = load_agent(path)
+        assert all(torch.equal(agent.net.state_dict()[k], v) for k, v in net.state_dict().items())
+    parts = checkpoint_parts()
+    torch.save({**parts, "config": {**parts["config"], "hidden": (8,)}}, tmp_path / "ck.pt")
+    convert(tmp_path / "ck.pt")
+    assert read_checkpoint(tmp_path / "ck.pt")["steps"] == 64
+    with pytest.raises(AgentFileError, match="neither a format-1 agent nor a checkpoint"):
+        torch.save({"x": 1}, tmp_path / "other.pt")
+        convert(tmp_path / "other.pt")
+    assert legacy._main([]) == 2
+
+
+# -- every kind of bad file -------------------------------------------------------------------
+
+
+def _agent_file(tmp_path) -> Path:
+    net, info = tiny()
+    return save_agent(net, info, tmp_path / "agent.pt")
+
+
+def _edit(path, edit_header=None, edit_doc=None, data=None):
+    header, raw = parse(path)
+    if edit_doc is not None:
+        doc = json.loads(header["__metadata__"]["json"])
+        edit_doc(doc)
+        header["__metadata__"]["json"] = json.dumps(doc)
+    if edit_header is not None:
+        edit_header(header)
+    return raw_file(path, header, raw if data is None else data(raw))
+
+
+def _nan_weights(tmp_path):
+    net, info = tiny()
+    with torch.no_grad():
+        net.pi.weight[3, 2] = float("nan")
+    return save_agent(net, info, tmp_path / "agent.pt")
+
+
+def _wrong_shape(tmp_path):
+    net, info = tiny(hidden=(8,))
+    return save_agent(net, AgentInfo(name="x", players=2, hidden=(9,)), tmp_path / "agent.pt")
+
+
+def _missing_tensor(tmp_path):
+    net, info = tiny()
+    sd = {k: v for k, v in net.state_dict().items() if k != "v.bias"}
+    return tensorfile.write(tmp_path / "agent.pt", "agent", sd, {"info": asdict(info)})
+
+
+def _set_info(key, value):
+    return lambda tmp: _edit(_agent_file(tmp), edit_doc=lambda d: d["info"].__setitem__(key, value))
+
+
+def _f64(tmp_path):
+    net, info = tiny()
+    sd = {k: v.double() for k, v in net.state_dict().items()}
+    return tensorfile.write(tmp_path / "agent.pt", "agent", sd, {"info": asdict(info)})
+
+
+BAD_AGENTS = {
+    "garbage": (lambda t: _write(t, bytes(range(256)) * 4), "header"),
+    "empty": (lambda t: _write(t, b""), "0 bytes long"),
+    "half": (lambda t: _write(t, _agent_file(t).read_bytes()[:3000]), "truncated"),
+    "half data": (
+        lambda t: _write(t, _agent_file(t).read_bytes()[:-100]),
+        "the file holds",
+    ),
+    "json renamed": (lambda t: _write(t, b'{"info": {"name": "x"}}'), "header"),
+    "version 3": (
+        lambda t: _edit(
+            _agent_file(t), lambda h: h["__metadata__"].__setitem__("format_version", "3")
+        ),
+        "format version '3'; this dominion_env reads version 2",
+    ),
+    "a checkpoint": (
+        lambda t: write_checkpoint(t / "agent.pt", **checkpoint_parts()),
+        "is a dominion_env 'checkpoint' file, not a agent file",
+    ),
+    "no metadata": (
+        lambda t: _edit(_agent_file(t), lambda h: h.pop("__metadata__")),
+        "no dominion_env metadata",
+    ),
+    "info missing": (
+        lambda t: _edit(_agent_file(t), edit_doc=lambda d: d.pop("info")),
+        "its metadata must be",
+    ),
+    "info key missing": (
+        lambda t: _edit(_agent_file(t), edit_doc=lambda d: d["info"].pop("players")),
+        "its metadata must be",
+    ),
+    "players 9": (_set_info("players", 9), "info.players must be an int 2..6, got 9"),
+    "hidden text": (_set_info("hidden", "a,b"), "info.hidden must be a list of ints"),
+    "missing tensor": (_missing_tensor, "missing ['v.bias']"),
+    "wrong shapes": (_wrong_shape, "expected float32 of shape [9, "),
+    "float64": (_f64, "tensor 'trunk.0.weight' is torch.float64"),
+    "nan weights": (_nan_weights, "tensor 'pi.weight' holds NaN or infinite values"),
+    "bad dtype": (
+        lambda t: _edit(_agent_file(t), lambda h: h["v.bias"].__setitem__("dtype", "F16")),
+        "dtype 'F16' is not one of",
+    ),
+    "overlapping": (
+        lambda t: _edit(_agent_file(t), lambda h: h["v.bias"].__setitem__("data_offsets", [0, 4])),
+        "starts at byte",
+    ),
+}
+
+
+def _write(tmp_path, data: bytes) -> Path:
+    (tmp_path / "agent.pt").write_bytes(data)
+    return tmp_path / "agent.pt"
+
+
+@pytest.mark.parametrize("case", BAD_AGENTS)
+def test_bad_agent_files_are_refused_naming_file_and_fault(tmp_path, case):
+    make, message = BAD_AGENTS[case]
+    path = make(tmp_path)
+    with pytest.raises(AgentFileError) as e:
+        load_agent(path)
+    assert str(e.value).startswith(f"{path}: ") and message in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def _ck(tmp_path, edit_doc=None, edit_header=None, **changes):
+    run = tmp_path / "run"
+    path = write_checkpoint(run / "checkpoint.pt", **{**checkpoint_parts(), **changes})
+    if edit_doc or edit_header:
+        _edit(path, edit_header, edit_doc)
+    return run
+
+
+def _ck_adam_missing(tmp_path):
+    parts = checkpoint_parts()
+    del parts["opt"]["state"][0]["exp_avg"]
+    return _ck(tmp_path, **parts)
+
+
+def _ck_adam_shape(tmp_path):
+    parts = checkpoint_parts()
+    parts["opt"]["state"][1]["exp_avg"] = torch.zeros(3)
+    return _ck(tmp_path, **parts)
+
+
+BAD_CHECKPOINTS = {
+    "garbage": (lambda t: _ckbytes(t, b"\x00" * 7), "7 bytes long"),
+    "half": (lambda t: _ckbytes(t, (_ck(t) / "checkpoint.pt").read_bytes()[:5000]), "truncated"),
+    "an agent": (
+        lambda t: _ckbytes(t, _agent_file(t).read_bytes()),
+        "is a dominion_env 'agent' file, not a checkpoint file",
+    ),
+    "missing file": (lambda t: t, "no such file (nothing to resume)"),
+    "config key missing": (
+        lambda t: _ck(t, edit_doc=lambda d: d["config"].pop("lr")),
+        "config must have exactly TrainConfig's fields",
+    ),
+    "bad config value": (
+        lambda t: _ck(t, edit_doc=lambda d: d["config"].__setitem__("num_envs", 0)),
+        "config: num_envs must be a positive int, got 0",
+    ),
+    "steps negative": (
+        lambda t: _ck(t, edit_doc=lambda d: d.__setitem__("steps", -1)),
+        "steps must be an int >= 0, got -1",
+    ),
+    "too many snapshots": (
+        lambda t: _ck(t, edit_doc=lambda d: d.__setitem__("snapshots", 10**15)),
+        "it declares 1000000000000000 snapshots of 6 tensors each and holds 12",
+    ),
+    "history row": (
+        lambda t: _ck(t, edit_doc=lambda d: d["history"].append({"steps": 1, "minutes": "x"})),
+        "history[2] is {'steps': 1, 'minutes': 'x'}, not a row of the progress log",
+    ),
+    "hidden mismatch": (
+        lambda t: _ck(t, edit_doc=lambda d: d["config"].__setitem__("hidden", [16])),
+        "expected float32 of shape [16, ",
+    ),
+    "lr text": (
+        lambda t: _ck(
+            t, edit_doc=lambda d: d["optimizer"]["param_groups"][0].__setitem__("lr", "x")
+        ),
+        "optimizer.param_groups[0].lr is 'x'",
+    ),
+    "adam state missing": (_ck_adam_missing, "optimizer state '0' must be"),
+    "adam state shape": (_ck_adam_shape, "tensor 'exp_avg' is torch.float32 of shape [3]"),
+}
+
+
+def _ckbytes(tmp_path, data: bytes) -> Path:
+    (tmp_path / "run").mkdir(exist_ok=True)
+    (tmp_path / "run" / "checkpoint.pt").write_bytes(data)
+    return tmp_path / "run"
+
+
+@pytest.mark.parametrize("case", BAD_CHECKPOINTS)
+def test_bad_checkpoints_are_refused_by_resume(tmp_path, case):
+    make, message = BAD_CHECKPOINTS[case]
+    run = make(tmp_path)
+    with pytest.raises(AgentFileError) as e:
+        Trainer.resume(run)
+    assert str(e.value).startswith(f"{run / 'checkpoint.pt'}: ") and message in str(e.value)
+
+
+def _cli_error(argv, capsys) -> str:
+    """What the CLI said when it refused ``argv`` (a SystemExit's message, or stderr after
+    argparse's exit status 2); a traceback would fail the caller's checks."""
+    with pytest.raises(SystemExit) as e:
+        cli(argv)
+    code = e.value.code
+    err = capsys.readouterr().err
+    assert isinstance(code, str) or (code == 2 and err), (code, err)
+    return code if isinstance(code, str) else err
+
+
+def test_the_cli_reports_a_bad_agent_or_checkpoint_in_one_line(tmp_path, capsys):
+    path = _write(tmp_path, b"not an agent at all")
+    with pytest.raises(SystemExit) as e:
+        cli(["simulate", str(path), "Big Money", "--games", "10"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert f"{path}: is not a dominion_env agent file" in err and "Traceback" not in err
+    for argv in (["evaluate", str(path), "--games", "10"], ["play", "--opponent", str(path)]):
+        said = _cli_error(argv, capsys)
+        assert f"{path}: is not a dominion_env agent file" in said and "Traceback" not in said
+    run = _ckbytes(tmp_path, b"PK\x03\x04 not really a zip")
+    said = _cli_error(["train", "--resume", "--out", str(run), "--quiet"], capsys)
+    assert f"{run / 'checkpoint.pt'}: is a torch/pickle file" in said
+    assert "Traceback" not in said and len(said.strip().splitlines()) == 1
+
+
+def test_trainer_save_and_resume_restore_everything(tmp_path):
+    cfg = TrainConfig(
+        hidden=(8,), num_envs=8, opponents={"Big Money": 1}, out=str(tmp_path), bc_steps=0
+    )
+    t = Trainer(cfg)
+    obs = torch.rand(4, obs_size(2))
+    t.net(obs, torch.ones(4, 71, dtype=torch.bool))[1].sum().backward()
+    t.opt.step()
+    t.take_snapshot()
+    t.steps, t.seconds = 128, 2.25
+    t.history = [
+        {"phase": "imitation", "agreement": 0.25},
+        {"steps": 128, "minutes": 0.04, "win_rate[Big Money]": 0.5, "games[Big Money]": 2},
+    ]
+    t.save()
+    back = Trainer.resume(tmp_path, steps=256)
+    assert (back.steps, back.seconds, back.history, back.cfg.steps) == (128, 2.25, t.history, 256)
+    assert asdict(back.cfg) == {**asdict(cfg), "steps": 256}
+    for a, b in zip([t.net, *t.snapshots], [back.net, *back.snapshots], strict=True):
+        assert all(torch.equal(v, b.state_dict()[k]) for k, v in a.state_dict().items())
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    (moved / "checkpoint.pt").write_bytes((tmp_path / "checkpoint.pt").read_bytes())
+    assert Trainer.resume(moved).cfg.out == str(moved)  # not the folder its config names
+    want, got = t.opt.state_dict(), back.opt.state_dict()
+    assert want["param_groups"] == got["param_groups"]
+    for i, state in want["state"].items():
+        assert all(torch.equal(v, got["state"][i][k]) for k, v in state.items())
+
+
+# -- fuzz: whatever the bytes, the documented error ----------------------------------------------
+
+FUZZ = settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+JSONISH = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@functools.cache
+def real_files() -> dict:
+    """A small real agent and checkpoint, as bytes (made once, outside the fuzzed tests so
+    that hypothesis does not print them)."""
+    folder = Path(tempfile.mkdtemp())
+    net, info = tiny()
+    agent = save_agent(net, info, folder / "agent.pt").read_bytes()
+    ck = write_checkpoint(folder / "checkpoint.pt", **checkpoint_parts(snapshots=1)).read_bytes()
+    return {"agent": agent, "checkpoint": ck}
+
+
+def _refused_or_loaded(path, kind):
+    try:
+        if kind == "agent":
+            load_agent(path)
+        else:
+            read_checkpoint(path)
+    except AgentFileError as e:
+        assert str(e).startswith(f"{path}: ")
+        return False
+    return True
+
+
+@FUZZ
+@given(kind=st.sampled_from(["agent", "checkpoint"]), data=st.binary(max_size=200))
+def test_fuzz_random_bytes(tmp_path, kind, data):
+    path = tmp_path / f"{kind}.pt"
+    path.write_bytes(data)
+    assert not _refused_or_loaded(path, kind)
+
+
+@FUZZ
+@given(kind=st.sampled_from(["agent", "checkpoint"]), cut=st.floats(0, 1, exclude_max=True))
+def test_fuzz_truncations(tmp_path, kind, cut):
+    path = tmp_path / f"{kind}.pt"
+    path.write_bytes(real_files()[kind][: int(cut * len(real_files()[kind]))])
+    assert not _refused_or_loaded(path, kind)
+
+
+@FUZZ
+@given(
+    kind=st.sampled_from(["agent", "checkpoint"]),
+    where=st.sampled_from(["file", "header", "metadata", "document", "part", "field", "entry"]),
+    pick=st.integers(0, 100),
+    value=JSONISH,
+)
+def test_fuzz_random_json(tmp_path, kind, where, pick, value):
+    path = tmp_path / f"{kind}.pt"
+    path.write_bytes(real_files()[kind])
+    header, data = parse(path)
+    doc = json.loads(header["__metadata__"]["json"])
+    key = sorted(doc)[pick % len(doc)]  # info (agent); config, history, optimizer ... (checkpoint)
+    if where == "file":  # a JSON file renamed
+        path.write_text(json.dumps(value))
+    elif where == "header":
+        raw_file(path, value, data)
+    elif where == "metadata":
+        raw_file(path, {**header, "__metadata__": value}, data)
+    elif where == "entry":
+        names = sorted(k for k in header if k != "__metadata__")
+        header[names[pick % len(names)]] = value
+        raw_file(path, header, data)
+    else:
+        if where == "document":
+            doc = value
+        elif where == "part":
+            doc[key] = value
+        elif isinstance(doc[key], dict) and doc[key]:  # a field of info, config, optimizer
+            doc[key][sorted(doc[key])[pick % len(doc[key])]] = value
+        header["__metadata__"]["json"] = json.dumps(doc)
+        raw_file(path, header, data)
+    loaded = _refused_or_loaded(path, kind)  # a field or part may be set to a valid value
+    assert not loaded or where in ("part", "field", "entry")
