@@ -76,6 +76,32 @@ def check_opponents(opponents: list) -> list:
     return list(opponents)
 
 
+def seat_players(seats: list, seed: int):
+    """``answer(game) -> action index`` for the seat that decides now, where ``seats[p]`` is
+    the Bot or policy at seat p (None: a person's seat, never asked). Bots answer with their
+    compiled code (one BotTable for all of them; a Random bot draws from one stream seeded
+    ``seed``), agents with their network on their own honest observation, scaled as they were
+    trained. Shared by ``dominion play`` and ``dominion serve`` (``dominion_env.web``)."""
+    bots = [k for k, o in enumerate(seats) if isinstance(o, Bot)]
+    table = compile_bots([seats[k] for k in bots]) if bots else None
+    bot_id = {k: i for i, k in enumerate(bots)}
+    rng = np.array([seed], np.uint64)  # a Random bot's stream
+    scale = obs_scale(len(seats))
+
+    def answer(game: Game) -> int:
+        p = game.current_player
+        o = seats[p]
+        if o is None:
+            raise ValueError(f"seat P{p} is a person's: it has no bot or agent to answer")
+        if isinstance(o, Bot):
+            return game.bot_action_id(table, bot_id[p], rng)
+        obs = game.observation()
+        obs = obs / scale if o.scale_observations else obs
+        return int(o.act(obs[None], game.action_mask[None].copy())[0])
+
+    return answer
+
+
 def play(
     opponents: list,
     kingdom="random",
@@ -91,11 +117,7 @@ def play(
     opponents = check_opponents(opponents)
     P = len(opponents) + 1
     game = Game(kingdom, players=P, seed=seed, turn_limit=turn_limit)
-    bots = [k for k, o in enumerate(opponents) if isinstance(o, Bot)]
-    table = compile_bots([opponents[k] for k in bots]) if bots else None
-    bot_id = {k: i for i, k in enumerate(bots)}
-    rng = np.array([seed], np.uint64)  # a Random bot's stream
-    scale = obs_scale(P)
+    answer = seat_players([None, *opponents], seed)
     names = ["you"] + [o.name for o in opponents]
     write(
         f"Dominion, {P} players: "
@@ -111,13 +133,7 @@ def play(
             seen = len(events)
             a = ask(game, read, write)
         else:
-            o = opponents[p - 1]
-            if isinstance(o, Bot):
-                a = game.bot_action_id(table, bot_id[p - 1], rng)
-            else:
-                obs = game.observation()
-                obs = obs / scale if o.scale_observations else obs
-                a = int(o.act(obs[None], game.action_mask[None].copy())[0])
+            a = answer(game)
         game.step(int(a))
     write("\n".join(log_lines(game.log_events()[seen:], YOU)))
     write(result_line(game, names))
