@@ -33,8 +33,8 @@ from .. import play, records
 from ..agents import Bot
 from ..cards import BASIC, COST, MAX_PLAYERS, MIN_PLAYERS, TABLE, TEXT, card_id
 from ..checks import check_int, check_seed
-from ..game import Game
 from ..engine.layout import PASS
+from ..game import Game
 from ..names import action_index, decision_text, log_lines
 
 YOU = play.YOU
