@@ -25,7 +25,7 @@ from pathlib import Path
 from ..analysis import replay
 from ..engine.kingdoms import RECOMMENDED, playable_kingdom_cards
 from ..extras import require
-from .games import MAX_GAMES, Tables, WebError, card_texts
+from .games import MAX_GAMES, Tables, WebError, card_texts, field_int
 
 require("starlette", "dominion serve")
 from starlette.applications import Starlette  # noqa: E402 (after the extra's check)
@@ -55,21 +55,23 @@ async def _body(request: Request) -> dict:
     return body
 
 
-def _fields(body: dict, allowed: tuple[str, ...]) -> list:
-    missing = [k for k in allowed if k not in body]
-    extra = sorted(set(body) - set(allowed))
+def _fields(body: dict, required: tuple[str, ...], optional: dict | None = None) -> list:
+    """The body's ``required`` fields, then each ``optional`` one (its default if absent)."""
+    optional = optional or {}
+    missing = [k for k in required if k not in body]
+    extra = sorted(set(body) - set(required) - set(optional))
     if missing or extra:
         raise WebError(
             400,
-            f"the body needs exactly the fields {list(allowed)}; "
+            f"the body takes the fields {list(required)} and optionally {list(optional)}; "
             f"missing {missing}, unknown {extra}",
         )
-    return [body[k] for k in allowed]
+    return [body[k] for k in required] + [body.get(k, v) for k, v in optional.items()]
 
 
 def _since(request: Request) -> int:
     text = request.query_params.get("since", "0")
-    if not text.isdigit() or len(text) > 9:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
         raise WebError(400, f"since must be an event number (0 or more), got {text!r}")
     return int(text)
 
@@ -104,9 +106,11 @@ def create_app(resolve, known, records=None, *, max_games: int = MAX_GAMES) -> S
 
     async def act(request: Request):
         table = tables.get(request.path_params["id"])
-        seat, action, step = _fields(await _body(request), ("seat", "action", "step"))
+        body = await _body(request)
+        seat, action, step, since = _fields(body, ("seat", "action", "step"), {"since": 0})
+        since = field_int("since", since, 0, None)
         await run_in_threadpool(table.act, seat, action, step)
-        return JSONResponse(await run_in_threadpool(table.view, table.check_viewer(None)))
+        return JSONResponse(await run_in_threadpool(table.view, table.check_viewer(None), since))
 
     async def advance(request: Request):
         table = tables.get(request.path_params["id"])
@@ -116,8 +120,11 @@ def create_app(resolve, known, records=None, *, max_games: int = MAX_GAMES) -> S
 
     async def abandon(request: Request):
         table = tables.get(request.path_params["id"])
+        (since,) = _fields(await _body(request), (), {"since": 0})
+        since = field_int("since", since, 0, None)
         await run_in_threadpool(table.abandon, tables.folder)
-        return JSONResponse(await run_in_threadpool(table.view, table.check_viewer(None)))
+        viewer = None if table.mode == "watch" else table.check_viewer(None)
+        return JSONResponse(await run_in_threadpool(table.view, viewer, since))
 
     async def list_records(request: Request):
         return JSONResponse({"records": tables.record_names()})

@@ -109,12 +109,12 @@ class Table:
             self.used = time.monotonic()
             if self.mode != "play":
                 raise WebError(409, "this game is watched: nobody plays a seat (use advance)")
-            seat = _field_int("seat", seat, 0, self.game.players - 1)
+            seat = field_int("seat", seat, 0, self.game.players - 1)
             if self.seats[seat] is not None:
                 raise WebError(
                     403, f"seat P{seat} is played by {self.names[seat]}; you play seat P{YOU}"
                 )
-            step = _field_int("step", step, 0, None)
+            step = field_int("step", step, 0, None)
             a = self._legal(action)
             self._check_turn(seat, step)
             if not self.game.action_mask[a]:
@@ -130,8 +130,8 @@ class Table:
             self.used = time.monotonic()
             if self.mode != "watch":
                 raise WebError(409, "only a watched game advances by itself; answer with act")
-            steps = _field_int("steps", steps, 1, MAX_ADVANCE)
-            step = _field_int("step", step, 0, None)
+            steps = field_int("steps", steps, 1, MAX_ADVANCE)
+            step = field_int("step", step, 0, None)
             self._check_turn(None, step)
             self._run_players(steps)
             self._finish()
@@ -165,7 +165,7 @@ class Table:
                 return action_index(action)
             except (ValueError, TypeError) as e:
                 raise WebError(400, f"action: {e}") from None
-        return _field_int("action", action, 0, None)
+        return field_int("action", action, 0, None)
 
     # -- records -----------------------------------------------------------------------------
 
@@ -314,7 +314,7 @@ def _numbered(options: list) -> list:
     return [(k + first, o) for k, o in enumerate(options)]
 
 
-def _field_int(name: str, value, lo: int, hi: int | None) -> int:
+def field_int(name: str, value, lo: int, hi: int | None) -> int:
     try:
         return check_int(name, value, lo, hi)
     except (TypeError, ValueError) as e:
@@ -444,4 +444,7 @@ class Tables:
 
 def card_texts() -> dict:
     """What each card does and costs, for the page's hover texts."""
-    return {n: {"text": t, "cost": int(TABLE[card_id(n), COST])} for n, t in TEXT.items()}
+    return {
+        n: {"id": card_id(n), "text": t, "cost": int(TABLE[card_id(n), COST])}
+        for n, t in TEXT.items()
+    }
