@@ -123,8 +123,7 @@ def create_app(resolve, known, records=None, *, max_games: int = MAX_GAMES) -> S
         (since,) = _fields(await _body(request), (), {"since": 0})
         since = field_int("since", since, 0, None)
         await run_in_threadpool(table.abandon, tables.folder)
-        viewer = None if table.mode == "watch" else table.check_viewer(None)
-        return JSONResponse(await run_in_threadpool(table.view, viewer, since))
+        return JSONResponse(await run_in_threadpool(table.view, table.check_viewer(None), since))
 
     async def list_records(request: Request):
         return JSONResponse({"records": tables.record_names()})

@@ -33,7 +33,7 @@ from .. import play, records
 from ..agents import Bot
 from ..cards import BASIC, COST, MAX_PLAYERS, MIN_PLAYERS, TABLE, TEXT, card_id
 from ..checks import check_int, check_seed
-from ..engine.layout import PASS
+from ..engine.layout import NUM_ACTIONS, PASS
 from ..game import Game
 from ..names import action_index, decision_text, log_lines
 
@@ -165,7 +165,7 @@ class Table:
                 return action_index(action)
             except (ValueError, TypeError) as e:
                 raise WebError(400, f"action: {e}") from None
-        return field_int("action", action, 0, None)
+        return field_int("action", action, 0, NUM_ACTIONS - 1)
 
     # -- records -----------------------------------------------------------------------------
 
