@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
+import threading
+import time
 from pathlib import Path
 
 from ..analysis import replay
@@ -165,6 +168,28 @@ def create_app(resolve, known, records=None, *, max_games: int = MAX_GAMES) -> S
     )
     app.state.tables = tables
     return app
+
+
+@contextlib.contextmanager
+def running(app, host: str = "127.0.0.1"):
+    """``app`` served by uvicorn in a thread on a free port of ``host`` (tests, benchmarks):
+    yields its URL, stops the server on exit."""
+    uvicorn = require("uvicorn", "dominion serve")
+    sock = socket.socket()
+    sock.bind((host, 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        yield f"http://{host}:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
 
 
 def serve(resolve, known, records=None, host: str = "127.0.0.1", port: int = 8000) -> None:
