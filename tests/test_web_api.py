@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import subprocess
+import sys
 import threading
+import time
+import urllib.request
 
 import numpy as np
 import pytest
@@ -400,3 +405,78 @@ def test_an_agent_plays_a_seat(client):
         view = table.view(0)
     assert view["step"] > 5 and table.seats[1] is tables.players["ppo-pool"]
     assert not table.game.done and NAMES  # the agent answered its own decisions
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--port", "0"], "argument --port: 0 is out of range; allowed: 1 to 65,535"),
+        (["--port", "http"], "argument --port: 'http' is not a whole number"),
+        (["--host", "no.such.host.invalid"], "argument --host: 'no.such.host.invalid' is not"),
+        (["--records", "{file}/x"], "argument --records: '{file}/x' cannot take the records"),
+        (["--port", "{busy}"], "cannot listen on 127.0.0.1 port {busy}"),
+    ],
+)
+def test_serve_arguments_are_checked_before_serving(tmp_path, capsys, argv, words):
+    from dominion_env import cli
+
+    (tmp_path / "f").write_text("")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        fill = {"file": tmp_path / "f", "busy": busy.getsockname()[1]}
+        with pytest.raises(SystemExit) as e:
+            cli.parse_args(["serve", *[a.format(**fill) for a in argv]])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("dominion serve: error: ") and words.format(**fill) in err[-1]
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch, capsys):
+    from dominion_env import cli
+
+    monkeypatch.setitem(sys.modules, "starlette", None)  # as if it were not installed
+    with pytest.raises(SystemExit) as e:
+        cli.parse_args(["serve"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == (
+        "dominion serve: error: dominion serve needs starlette: pip install 'dominion-env[web]'"
+    )
+
+
+def test_dominion_serve_says_where_it_listens_and_serves_the_page(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "dominion_env.cli", "serve", "--port", str(port)]
+    server = subprocess.Popen([*cmd, "--records", str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith(f"dominion serve: open http://127.0.0.1:{port}/ (listening on ")
+        assert "this machine only" in line
+        for _ in range(600):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    page = r.read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert '<script src="/static/app.js" defer></script>' in page
+        assert "http" not in page.replace("http://www.w3.org", "")  # nothing from elsewhere
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def test_the_page_fetches_nothing_from_elsewhere():
+    from dominion_env.web.app import STATIC
+
+    files = sorted(p.name for p in STATIC.iterdir())
+    assert files == ["app.js", "index.html", "style.css"]
+    for name in files:
+        text = (STATIC / name).read_text().replace('"http://www.w3.org/2000/svg"', "")
+        assert not re.search(r"https?:|//[a-z]|@import|url\(", text), name
