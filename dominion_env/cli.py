@@ -714,6 +714,13 @@ def _add_serve(sub) -> None:
         default=DEFAULT_RECORDS,
         help=f"folder for every finished or abandoned game's record (default {DEFAULT_RECORDS})",
     )
+    p.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="FILE.pt",
+        help="a saved agent to offer beside the bots and shipped agents (repeatable)",
+    )
     p.set_defaults(run=_serve, check=_check_serve, parser=p)
 
 
@@ -735,15 +742,27 @@ def _check_serve(args) -> None:
     why = _writable_dir(Path(args.records))
     if why:
         args.parser.error(f"argument --records: {args.records!r} cannot take the records: {why}")
+    args.saved = {}  # loaded now: a bad file ends the command before the server starts
+    for path in args.agent:
+        if not path.endswith(".pt"):
+            args.parser.error(f"argument --agent: {path!r} is not a saved agent's .pt file")
+        try:
+            args.saved[path] = resolve_player(path)
+        except (ValueError, OSError) as e:
+            args.parser.error(f"argument --agent: {e}")
 
 
 def _serve(args) -> int:
     from .web import serve  # optional extra: see _check_serve (test_architecture)
 
     agents, _ = _agents()
-    known = list(BOTS) + list(agents)
+    known = list(BOTS) + list(agents) + list(args.saved)
+
+    def resolve(name: str):
+        return args.saved[name] if name in args.saved else resolve_player(name)
+
     try:
-        serve(resolve_player, known, args.records, args.host, args.port)
+        serve(resolve, known, args.records, args.host, args.port)
     except KeyboardInterrupt:
         pass
     return 0

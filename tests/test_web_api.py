@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -418,6 +419,8 @@ def test_an_agent_plays_a_seat(client):
         (["--host", "no.such.host.invalid"], "argument --host: 'no.such.host.invalid' is not"),
         (["--records", "{file}/x"], "argument --records: '{file}/x' cannot take the records"),
         (["--port", "{busy}"], "cannot listen on 127.0.0.1 port {busy}"),
+        (["--agent", "{file}"], "argument --agent: '{file}' is not a saved agent's .pt file"),
+        (["--agent", "{file}.pt"], "argument --agent: "),
     ],
 )
 def test_serve_arguments_are_checked_before_serving(tmp_path, capsys, argv, words):
@@ -467,9 +470,18 @@ def test_dominion_serve_says_where_it_listens_and_serves_the_page(tmp_path):
                 time.sleep(0.1)
         assert '<script src="/static/app.js" defer></script>' in page
         assert "http" not in page.replace("http://www.w3.org", "")  # nothing from elsewhere
+        new = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games", data=json.dumps(NEW).encode(), method="POST"
+        )
+        with urllib.request.urlopen(new, timeout=60) as r:
+            assert json.loads(r.read())["result"] is None
     finally:
         server.terminate()
-        server.wait(30)
+        # uvicorn shuts down gracefully, then re-raises the signal it caught (-SIGTERM)
+        assert server.wait(60) in (0, -signal.SIGTERM)
+    # stopping saves the game still running, as abandoned
+    (saved,) = tmp_path.glob("*.json")
+    assert records.load(saved)["meta"]["abandoned"]
 
 
 def test_the_page_fetches_nothing_from_elsewhere():

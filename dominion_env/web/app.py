@@ -125,7 +125,7 @@ def create_app(resolve, known, records=None, *, max_games: int = MAX_GAMES) -> S
         table = tables.get(request.path_params["id"])
         (since,) = _fields(await _body(request), (), {"since": 0})
         since = field_int("since", since, 0, None)
-        await run_in_threadpool(table.abandon, tables.folder)
+        await run_in_threadpool(table.abandon)
         return JSONResponse(await run_in_threadpool(table.view, table.check_viewer(None), since))
 
     async def list_records(request: Request):

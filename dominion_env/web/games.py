@@ -64,8 +64,18 @@ class Table:
     """One game held by the server: the ``Game``, the player at each seat (None: the person),
     the VP after each turn, and the record once saved."""
 
-    def __init__(self, game_id: str, mode: str, seats: list, names: list[str], game: Game, seed):
+    def __init__(
+        self,
+        game_id: str,
+        mode: str,
+        seats: list,
+        names: list[str],
+        game: Game,
+        seed,
+        folder: Path | None = None,
+    ):
         self.id = game_id
+        self.folder = folder  # where its record goes (None: nowhere)
         self.mode = mode
         self.seats = seats
         self.names = names
@@ -136,14 +146,14 @@ class Table:
             self._run_players(steps)
             self._finish()
 
-    def abandon(self, folder: Path | None) -> None:
+    def abandon(self) -> None:
         """Leave the game: it is over for the server and saved as an abandoned record."""
         with self.lock:
             self.used = time.monotonic()
             if self.game.done or self.abandoned:
                 raise WebError(409, "the game is already over")
             self.abandoned = True
-            self._save(folder)
+            self._save()
 
     def _check_turn(self, seat, step: int) -> None:
         g = self.game
@@ -169,14 +179,12 @@ class Table:
 
     # -- records -----------------------------------------------------------------------------
 
-    folder: Path | None = None  # set by the store: where records go
-
     def _finish(self) -> None:
         if self.game.done and self.record_path is None and self.record_error is None:
-            self._save(self.folder)
+            self._save()
 
-    def _save(self, folder: Path | None) -> None:
-        if folder is None:
+    def _save(self) -> None:
+        if self.folder is None:
             return
         seats = [
             {"kind": "human", "name": "you"}
@@ -188,16 +196,16 @@ class Table:
         name = RECORD_NAME.format(stamp=time.strftime("%Y%m%d-%H%M%S"), token=secrets.token_hex(4))
         try:
             rec = self.game.record(players=seats, meta=meta)
-            self.record_path = records.save(rec, folder / name)
+            self.record_path = records.save(rec, self.folder / name)
         except (RuntimeError, OSError) as e:  # a log past its cap, a full disk
             self.record_error = f"the game's record was not saved: {e}"
 
-    def save_if_running(self, folder: Path | None) -> None:
+    def save_if_running(self) -> None:
         """Saved as abandoned when the server lets go of a game nobody finished."""
         with self.lock:
             if not self.game.done and not self.abandoned:
                 self.abandoned = True
-                self._save(folder)
+                self._save()
 
     @property
     def over(self) -> bool:
@@ -382,8 +390,7 @@ class Tables:
             raise WebError(400, str(e)) from None
         seats = [None, *players] if mode == "play" else players
         names = ["you", *canonical] if mode == "play" else canonical
-        table = Table(secrets.token_urlsafe(16), mode, seats, names, game, seed)
-        table.folder = self.folder
+        table = Table(secrets.token_urlsafe(16), mode, seats, names, game, seed, self.folder)
         table.start()
         table._finish()
         self._admit(table)
@@ -395,7 +402,7 @@ class Tables:
                 done = [t for t in self.tables.values() if t.over]
                 victim = min(done or self.tables.values(), key=lambda t: t.used)
                 del self.tables[victim.id]
-                victim.save_if_running(self.folder)
+                victim.save_if_running()
             self.tables[table.id] = table
 
     def get(self, game_id) -> Table:
@@ -414,7 +421,7 @@ class Tables:
         with self.lock:
             tables = list(self.tables.values())
         for t in tables:
-            t.save_if_running(self.folder)
+            t.save_if_running()
 
     # -- records -----------------------------------------------------------------------------
 
