@@ -81,3 +81,42 @@ def test_a_whole_game_against_big_money_by_clicks_and_keys(tmp_path):
     finally:
         driver.quit()
     assert (tmp_path / "web_game.png").stat().st_size > 10_000
+
+
+def test_watching_bots_step_by_step_then_at_speed_in_a_seats_view(tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    driver = _driver()
+    try:
+        with running(create_app(resolve_player, list(BOTS), tmp_path)) as url:
+            driver.get(url + "/")
+            wait = WebDriverWait(driver, 50)
+            wait.until(lambda d: len(Select(d.find_element(By.ID, "kingdom")).options) > 2)
+            driver.find_element(By.CSS_SELECTOR, "input[name=mode][value=watch]").click()
+            rows = driver.find_elements(By.CSS_SELECTOR, "#playerRows select")
+            assert len(rows) == 2  # a watched game has every seat, 2 at least
+            Select(rows[1]).select_by_value("Militia")
+            driver.find_element(By.ID, "start").click()
+            step = lambda: driver.execute_script("return game && game.step")  # noqa: E731
+            wait.until(lambda d: step() is not None)
+            assert step() == 0
+            driver.find_element(By.ID, "stepOnce").click()
+            wait.until(lambda d: step() == 1)
+            driver.find_element(By.TAG_NAME, "body").send_keys("n")
+            wait.until(lambda d: step() == 2)
+            Select(driver.find_element(By.ID, "viewSelect")).select_by_value("1")
+            wait.until(lambda d: driver.execute_script("return game.view") == 1)
+            assert driver.find_element(By.ID, "handTitle").text == "P1's hand"
+            Select(driver.find_element(By.ID, "speed")).select_by_value("20")
+            driver.find_element(By.ID, "autoPlay").click()
+            wait.until(lambda d: d.find_element(By.ID, "resultText").text.startswith("Result:"))
+            assert driver.find_element(By.ID, "autoPlay").text == "Play"  # stopped at the end
+            driver.save_screenshot(str(tmp_path / "web_watch.png"))
+            (saved,) = tmp_path.glob("*.json")
+            rec = records.load(saved)
+            assert rec["meta"]["mode"] == "watch"
+            assert [e["name"] for e in rec["players"]] == ["Big Money", "Militia"]
+            assert driver.execute_script("return game.step") == len(rec["decisions"])
+    finally:
+        driver.quit()

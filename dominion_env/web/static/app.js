@@ -193,7 +193,8 @@ async function refresh(again) {
 }
 
 async function advance(steps) {
-  if (busy || !game || game.result || game.mode !== "watch") { stopAuto(); return; }
+  if (busy) return;  // the previous step is still on its way: this tick is skipped
+  if (!game || game.result || game.mode !== "watch") { stopAuto(); return; }
   busy = true;
   try {
     await api("POST", `/api/games/${game.id}/advance`, { steps, step: game.step });
