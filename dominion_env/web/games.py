@@ -39,7 +39,7 @@ from ..names import action_index, decision_text, log_lines
 
 YOU = play.YOU
 MODES = ("play", "watch")
-MAX_GAMES = 64  # games held in memory; past it the oldest finished (else idlest) one goes
+MAX_GAMES = 64  # games held in memory; past it the least recently used finished one goes
 MAX_ADVANCE = 1000  # decisions one watch request may step (a whole game is a few hundred)
 TURN_LIMIT = 100
 RECORD_NAME = "game-{stamp}-{token}.json"  # its token is not the game's id
@@ -111,6 +111,7 @@ class Table:
         with self.lock:
             if self.mode == "play":
                 self._run_players(10**9)  # a game always ends (turn limit)
+                self._finish()
 
     def act(self, seat, action, step) -> None:
         """The person at ``seat`` answers the pending decision of step ``step`` with
@@ -330,9 +331,10 @@ def field_int(name: str, value, lo: int, hi: int | None) -> int:
 
 
 class Tables:
-    """The games the server holds, at most ``max_games``: a new one evicts the oldest finished
-    game, else the idlest running one (saved as abandoned). ``resolve(name)`` makes a bot or
-    agent of a name in ``known`` (the names a client may choose; matched ignoring case)."""
+    """The games the server holds, at most ``max_games``: a new one evicts the least recently
+    used finished game, else the least recently used running one (saved as abandoned).
+    ``resolve(name)`` makes a bot or agent of a name in ``known`` (the names a client may
+    choose; matched ignoring case), once per name."""
 
     def __init__(self, resolve, known, folder=None, max_games: int = MAX_GAMES):
         self.resolve = resolve
@@ -392,7 +394,6 @@ class Tables:
         names = ["you", *canonical] if mode == "play" else canonical
         table = Table(secrets.token_urlsafe(16), mode, seats, names, game, seed, self.folder)
         table.start()
-        table._finish()
         self._admit(table)
         return table
 
