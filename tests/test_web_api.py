@@ -352,6 +352,17 @@ def test_the_store_is_bounded_and_saves_what_it_lets_go(tmp_path):
     assert third not in {p.name for p in tmp_path.iterdir()}  # a record's name is not an id
 
 
+def test_a_finished_game_goes_before_a_running_one(tmp_path):
+    app = create_app(resolve_player, KNOWN, tmp_path, max_games=2)
+    with TestClient(app) as client:
+        running = client.post("/api/games", json=NEW).json()["id"]
+        done = client.post("/api/games", json=NEW).json()["id"]
+        assert client.post(f"/api/games/{done}/abandon", json={}).status_code == 200
+        client.post("/api/games", json=NEW)  # the running game is the least recently used
+        assert client.get(f"/api/games/{done}").status_code == 404
+        assert client.get(f"/api/games/{running}").status_code == 200
+
+
 class Waiting:
     """An agent that answers only when the test lets it (a slow network)."""
 
