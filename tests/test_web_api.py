@@ -400,9 +400,16 @@ def test_a_slow_agent_holds_up_only_its_own_game(tmp_path):
         r = act(client, other, pick(other))
         assert r.status_code == 200 and r.json()["step"] > other["step"]
         assert "r" not in out
+        # a request for the busy game is refused at once rather than queued behind the agent
+        for r in (
+            client.get(f"/api/games/{slow['id']}"),
+            client.post(f"/api/games/{slow['id']}/advance", json={"steps": 1, "step": 0}),
+            client.post(f"/api/games/{slow['id']}/abandon", json={}),
+        ):
+            assert r.status_code == 409 and "busy" in r.json()["error"], r.text
         agent.go.set()
         t.join(60)
-        assert out["r"].status_code == 200 and out["r"].json()["step"] == 4
+        assert out["r"].status_code == 200 and out["r"].json() == {"step": 4, "over": False}
 
 
 def test_an_agent_plays_a_seat(client):

@@ -17,11 +17,13 @@ status the face answers with (400 malformed or illegal, 403 not your seat, 404 u
 409 the game is not waiting for this: over, another seat's decision, or moved on since the
 client looked). Every finished game, and every abandoned one (left, evicted from the store,
 or still running when the server stops), is saved as a record (``records``) in the records
-folder; a table's methods hold its lock, so two requests on one game never interleave.
+folder. One request at a time holds a game: another one arriving meanwhile gets a 409 (busy)
+rather than waiting, so a slow agent ties up no worker thread but its own game's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import time
@@ -107,6 +109,21 @@ class Table:
                 return
             self._step(self.answer(g))
 
+    @contextlib.contextmanager
+    def _busy(self):
+        """Hold the game for one request; a request that finds it held is refused at once
+        (409), so requests never queue behind a slow agent and the worker threads stay free
+        for other games."""
+        if not self.lock.acquire(blocking=False):
+            raise WebError(
+                409, "the game is busy: its players are answering; ask again in a moment"
+            )
+        try:
+            self.used = time.monotonic()
+            yield
+        finally:
+            self.lock.release()
+
     def start(self) -> None:
         with self.lock:
             if self.mode == "play":
@@ -116,8 +133,7 @@ class Table:
     def act(self, seat, action, step) -> None:
         """The person at ``seat`` answers the pending decision of step ``step`` with
         ``action`` (an index or a name); then the other seats answer until it is theirs again."""
-        with self.lock:
-            self.used = time.monotonic()
+        with self._busy():
             if self.mode != "play":
                 raise WebError(409, "this game is watched: nobody plays a seat (use advance)")
             seat = field_int("seat", seat, 0, self.game.players - 1)
@@ -137,8 +153,7 @@ class Table:
 
     def advance(self, steps, step) -> None:
         """A watched game: let the players take the next ``steps`` decisions."""
-        with self.lock:
-            self.used = time.monotonic()
+        with self._busy():
             if self.mode != "watch":
                 raise WebError(409, "only a watched game advances by itself; answer with act")
             steps = field_int("steps", steps, 1, MAX_ADVANCE)
@@ -149,8 +164,7 @@ class Table:
 
     def abandon(self) -> None:
         """Leave the game: it is over for the server and saved as an abandoned record."""
-        with self.lock:
-            self.used = time.monotonic()
+        with self._busy():
             if self.game.done or self.abandoned:
                 raise WebError(409, "the game is already over")
             self.abandoned = True
@@ -217,8 +231,7 @@ class Table:
     def view(self, viewer, since=0) -> dict:
         """The game as ``viewer`` (a seat, or None: everything) may know it, with the log
         lines of the events from number ``since`` on (``events`` in the answer: the next)."""
-        with self.lock:
-            self.used = time.monotonic()
+        with self._busy():
             return self._view(viewer, since)
 
     def check_viewer(self, text) -> int | None:
@@ -343,13 +356,16 @@ class Tables:
         self.max_games = check_int("max_games", max_games, 1)
         self.tables: dict[str, Table] = {}
         self.players: dict[str, object] = {}  # resolved once: an agent's network is loaded once
+        # the store's lock guards only the dict (``get`` runs on the event loop): nothing slow
+        # happens under it; loading an agent holds its own lock
         self.lock = threading.Lock()
+        self.loading = threading.Lock()
 
     def _player(self, name):
         if not isinstance(name, str) or name.casefold() not in self.known:
             raise WebError(400, f"unknown player {name!r}; known: {', '.join(self.known.values())}")
         key = self.known[name.casefold()]
-        with self.lock:
+        with self.loading:
             if key not in self.players:
                 self.players[key] = self.resolve(key)
             return self.players[key]
@@ -398,13 +414,16 @@ class Tables:
         return table
 
     def _admit(self, table: Table) -> None:
+        gone = []
         with self.lock:
             while len(self.tables) >= self.max_games:
                 done = [t for t in self.tables.values() if t.over]
                 victim = min(done or self.tables.values(), key=lambda t: t.used)
                 del self.tables[victim.id]
-                victim.save_if_running()
+                gone.append(victim)
             self.tables[table.id] = table
+        for victim in gone:  # out of the store's lock: a victim may be busy for a while
+            victim.save_if_running()
 
     def get(self, game_id) -> Table:
         with self.lock:
