@@ -155,7 +155,9 @@ def test_a_bad_answer_is_refused_and_changes_nothing(client, body, status, words
 def test_a_malformed_body_is_refused(client, raw, status, words):
     view = new_game(client)
     before = _state(client, view)
-    r = client.post(f"/api/games/{view['id']}/act", content=raw)
+    r = client.post(
+        f"/api/games/{view['id']}/act", content=raw, headers={"content-type": "application/json"}
+    )
     assert r.status_code == status and words in r.json()["error"], r.text
     assert _state(client, view) == before
 
@@ -198,7 +200,7 @@ def test_unknown_games_views_and_records_get_a_4xx(client):
         ("GET", f"/api/games/{gid}?view=all", 403, "shows only your seat"),
         ("GET", f"/api/games/{gid}?since=-1", 400, "since must be an event number"),
         ("GET", f"/api/games/{gid}?since=99999", 400, "since must be an event number 0.."),
-        ("POST", f"/api/games/{gid}/advance", 400, "the body is not JSON"),
+        ("POST", f"/api/games/{gid}/advance", 415, "must be sent as application/json"),
         ("GET", "/replay/..%2F..%2Fetc%2Fpasswd", 404, "Not Found"),  # no route
         ("GET", "/replay/missing.json", 404, "no record 'missing.json'"),
         ("GET", "/replay/.hidden.json", 404, "no record"),
@@ -213,6 +215,17 @@ def test_unknown_games_views_and_records_get_a_4xx(client):
     r = client.post(f"/api/games/{gid}/advance", json={"steps": 1, "step": 1})
     assert r.status_code == 409 and "answer with act" in r.json()["error"]
     assert _state(client, view) == before
+
+
+def test_another_sites_page_can_neither_post_nor_rebind(tmp_path, client):
+    # a cross-site form or fetch without a preflight can only send text/plain and the like
+    r = client.post("/api/games", content=json.dumps(NEW), headers={"content-type": "text/plain"})
+    assert r.status_code == 415 and "'text/plain'" in r.json()["error"]
+    assert client.tables.tables == {}
+    app = create_app(resolve_player, KNOWN, tmp_path, hosts=["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://127.0.0.1:8000") as local:
+        assert local.get("/api/options").status_code == 200
+        assert local.get("/api/options", headers={"host": "evil.example:8000"}).status_code == 400
 
 
 def test_a_record_that_does_not_replay_is_a_400(client):
@@ -489,7 +502,10 @@ def test_dominion_serve_says_where_it_listens_and_serves_the_page(tmp_path):
         assert '<script src="/static/app.js" defer></script>' in page
         assert "http" not in page.replace("http://www.w3.org", "")  # nothing from elsewhere
         new = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/games", data=json.dumps(NEW).encode(), method="POST"
+            f"http://127.0.0.1:{port}/api/games",
+            data=json.dumps(NEW).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
         )
         with urllib.request.urlopen(new, timeout=60) as r:
             assert json.loads(r.read())["result"] is None

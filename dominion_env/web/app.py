@@ -34,6 +34,8 @@ require("starlette", "dominion serve")
 from starlette.applications import Starlette  # noqa: E402 (after the extra's check)
 from starlette.concurrency import run_in_threadpool  # noqa: E402
 from starlette.exceptions import HTTPException  # noqa: E402
+from starlette.middleware import Middleware  # noqa: E402
+from starlette.middleware.trustedhost import TrustedHostMiddleware  # noqa: E402
 from starlette.requests import Request  # noqa: E402
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse  # noqa: E402
 from starlette.routing import Mount, Route  # noqa: E402
@@ -46,6 +48,11 @@ PAGE_CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-ur
 
 
 async def _body(request: Request) -> dict:
+    # JSON only: another site's page cannot send that without the browser asking first (CORS
+    # preflight), which this server never allows, so it cannot start or move games here
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise WebError(415, f"the body must be sent as application/json, got {kind or 'none'!r}")
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise WebError(413, f"the body is {len(raw)} bytes; at most {MAX_BODY}")
@@ -79,10 +86,14 @@ def _since(request: Request) -> int:
     return int(text)
 
 
-def create_app(resolve, known, records=None, *, max_games: int = MAX_GAMES) -> Starlette:
+def create_app(
+    resolve, known, records=None, *, max_games: int = MAX_GAMES, hosts: list | None = None
+) -> Starlette:
     """The app. ``resolve(name)``: a bot or agent for a name of ``known`` (the names a client
     may choose, e.g. ``cli.resolve_player`` with the library's bots and shipped agents);
-    ``records``: the folder every finished or abandoned game is saved in (None: not saved)."""
+    ``records``: the folder every finished or abandoned game is saved in (None: not saved);
+    ``hosts``: the Host headers answered (None: any), so that a page on another site cannot
+    reach a loopback server through a name it controls (DNS rebinding)."""
     tables = Tables(resolve, known, records, max_games)
     options = {
         "players": list(tables.known.values()),
@@ -164,6 +175,7 @@ def create_app(resolve, known, records=None, *, max_games: int = MAX_GAMES) -> S
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={WebError: web_error, HTTPException: http_error},
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else [],
         lifespan=lifespan,
     )
     app.state.tables = tables
@@ -195,7 +207,10 @@ def running(app, host: str = "127.0.0.1"):
 def serve(resolve, known, records=None, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Run the app with uvicorn until interrupted, saying where to open it."""
     uvicorn = require("uvicorn", "dominion serve")
-    app = create_app(resolve, known, records)
+    loopback = host in ("127.0.0.1", "localhost")
+    app = create_app(
+        resolve, known, records, hosts=["127.0.0.1", "localhost"] if loopback else None
+    )
     where = "this machine only" if host in ("127.0.0.1", "localhost", "::1") else "the network"
     shown = f"[{host}]" if ":" in host else host  # an IPv6 address in a URL
     print(
