@@ -14,6 +14,9 @@ shipped in ``static/`` (nothing fetched from elsewhere: it works offline).
 
 Errors are JSON {"error": message} with a 4xx status, and change nothing. Bots and agents
 answer in a worker thread (``run_in_threadpool``), so a slow agent holds up only its own game.
+Another site's page in the user's browser gets nowhere: POST bodies must be application/json
+(which a cross-site request cannot send without a preflight this server never grants), and a
+server on the loopback address answers only Host 127.0.0.1 or localhost (no DNS rebinding).
 """
 
 from __future__ import annotations
