@@ -526,3 +526,49 @@ def test_the_page_fetches_nothing_from_elsewhere():
     for name in files:
         text = (STATIC / name).read_text().replace('"http://www.w3.org/2000/svg"', "")
         assert not re.search(r"https?:|//[a-z]|@import|url\(", text), name
+
+
+ODD = [None, {}, [], 5, -1, 2**70, "x", True, 1.5, ["Big Money"], [None], [[]], {"a": 1}]
+
+
+def test_no_odd_field_value_gets_past_the_checks(client):
+    """Every field of every request, given each odd value: a 4xx with a message, or a 200
+    where the value happens to be a fine one; never a server error."""
+
+    def fine(r):
+        return r.status_code == 200 or (400 <= r.status_code < 500 and r.json()["error"])
+
+    for key in ("mode", "players", "kingdom", "seed"):
+        for v in ODD:
+            r = client.post("/api/games", json={**NEW, key: v})
+            assert fine(r), (key, v, r.text)
+    view = new_game(client)
+    watch = new_game(client, mode="watch", players=["Big Money", "Smithy"])
+    accepted = set()
+    for key in ("seat", "action", "step", "since"):
+        for v in ODD:
+            step = client.get(f"/api/games/{view['id']}").json()["step"]
+            body = {"seat": 0, "action": 70, "step": step, key: v}
+            r = client.post(f"/api/games/{view['id']}/act", json=body)
+            assert fine(r), (key, v, r.text)
+            if r.status_code == 200:
+                accepted.add(("act", key, repr(v)))
+    for key in ("steps", "step"):
+        for v in ODD:
+            step = client.get(f"/api/games/{watch['id']}").json()["step"]
+            body = {"steps": 1, "step": step, key: v}
+            r = client.post(f"/api/games/{watch['id']}/advance", json=body)
+            assert fine(r), (key, v, r.text)
+            if r.status_code == 200:
+                accepted.add(("advance", key, repr(v)))
+    # only 5 is ever a fine value: as since, as steps, and as step when the game is there
+    assert (
+        {("act", "since", "5"), ("advance", "steps", "5")}
+        <= accepted
+        <= {
+            ("act", "since", "5"),
+            ("act", "step", "5"),
+            ("advance", "steps", "5"),
+            ("advance", "step", "5"),
+        }
+    )
