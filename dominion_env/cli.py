@@ -7,6 +7,7 @@
     dominion simulate Smithy "Big Money" --save-games 5 games   # records of the first 5 games
     dominion replay games/game00000.json --html game.html
     dominion play --opponent "Big Money Ultimate" --kingdom "First Game"
+    dominion serve                                  # play and watch in the browser
     dominion bots | dominion cards | dominion kingdoms
 
 Arguments are checked before any game is played (``parse_args``): a bad one ends the command
@@ -25,6 +26,7 @@ import csv
 import importlib.util
 import json
 import os
+import socket
 import sys
 import tempfile
 import time
@@ -754,6 +756,83 @@ def _play(args) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# serve (play and watch in the browser: dominion_env/web)
+# ---------------------------------------------------------------------------------------------
+
+DEFAULT_RECORDS = "dominion_games"
+
+
+def _add_serve(sub) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="play and watch games in the browser (the web extra)",
+        description="Serve a page to play bots and trained agents, watch them play each other "
+        "and open the records of past games in the replay viewer (see dominion_env/web). "
+        "It listens on 127.0.0.1 (this machine only) unless --host says otherwise.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_int_in(1, 65535), default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--records",
+        metavar="DIR",
+        default=DEFAULT_RECORDS,
+        help=f"folder for every finished or abandoned game's record (default {DEFAULT_RECORDS})",
+    )
+    p.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="FILE.pt",
+        help="a saved agent to offer beside the bots and shipped agents (repeatable)",
+    )
+    p.set_defaults(run=_serve, check=_check_serve, parser=p)
+
+
+def _check_serve(args) -> None:
+    for module in ("starlette", "uvicorn"):
+        if importlib.util.find_spec(module) is None:
+            args.parser.error(f"dominion serve needs {module}: {install_hint(module)}")
+    try:
+        infos = socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        args.parser.error(f"argument --host: {args.host!r} is not an address here: {e}")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:  # in use or not ours: say so now
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as e:
+            args.parser.error(f"cannot listen on {args.host} port {args.port}: {e.strerror or e}")
+    why = _writable_dir(Path(args.records))
+    if why:
+        args.parser.error(f"argument --records: {args.records!r} cannot take the records: {why}")
+    args.saved = {}  # loaded now: a bad file ends the command before the server starts
+    for path in args.agent:
+        if not path.endswith(".pt"):
+            args.parser.error(f"argument --agent: {path!r} is not a saved agent's .pt file")
+        try:
+            args.saved[path] = resolve_player(path)
+        except (ValueError, OSError) as e:
+            args.parser.error(f"argument --agent: {e}")
+
+
+def _serve(args) -> int:
+    from .web import serve  # optional extra: see _check_serve (test_architecture)
+
+    agents, _ = _agents()
+    known = list(BOTS) + list(agents) + list(args.saved)
+
+    def resolve(name: str):
+        return args.saved[name] if name in args.saved else resolve_player(name)
+
+    try:
+        serve(resolve, known, args.records, args.host, args.port)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # entry points
 # ---------------------------------------------------------------------------------------------
 
@@ -765,6 +844,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tournament(sub)
     _add_replay(sub)
     _add_play(sub)
+    _add_serve(sub)
     _add_training_commands(sub)
     _add_listings(sub)
     return p

@@ -26,6 +26,8 @@ EXTRAS: dict[str, tuple[str, str | None]] = {
     "pandas": ("pandas", "notebooks"),
     "jupyter": ("jupyter", "notebooks"),
     "ray": ("ray", "ray"),
+    "starlette": ("starlette", "web"),
+    "uvicorn": ("uvicorn", "web"),
     "matplotlib": ("matplotlib", None),
 }
 

@@ -105,6 +105,32 @@ def check_opponents(opponents: list) -> list:
     return list(opponents)
 
 
+def seat_players(seats: list, seed: int):
+    """``answer(game) -> action index`` for the seat that decides now, where ``seats[p]`` is
+    the Bot or policy at seat p (None: a person's seat, never asked). Bots answer with their
+    compiled code (one BotTable for all of them; a Random bot draws from one stream seeded
+    ``seed``), agents with their network on their own honest observation, scaled as they were
+    trained. Shared by ``dominion play`` and ``dominion serve`` (``dominion_env.web``)."""
+    bots = [k for k, o in enumerate(seats) if isinstance(o, Bot)]
+    table = compile_bots([seats[k] for k in bots]) if bots else None
+    bot_id = {k: i for i, k in enumerate(bots)}
+    rng = np.array([seed], np.uint64)  # a Random bot's stream
+    scale = obs_scale(len(seats))
+
+    def answer(game: Game) -> int:
+        p = game.current_player
+        o = seats[p]
+        if o is None:
+            raise ValueError(f"seat P{p} is a person's: it has no bot or agent to answer")
+        if isinstance(o, Bot):
+            return game.bot_action_id(table, bot_id[p], rng)
+        obs = game.observation()
+        obs = obs / scale if o.scale_observations else obs
+        return int(o.act(obs[None], game.action_mask[None].copy())[0])
+
+    return answer
+
+
 def check_files(files, n: int) -> list:
     """``files`` (None, or per opponent a file name or None) as a list of ``n``."""
     if files is None:
@@ -129,24 +155,13 @@ class Table:
     def __init__(self, game: Game, opponents: list, files: list | None = None):
         self.game, self.opponents = game, opponents
         self.files = check_files(files, len(opponents))
-        bots = [k for k, o in enumerate(opponents) if isinstance(o, Bot)]
-        self.bots = compile_bots([opponents[k] for k in bots]) if bots else None
-        self.bot_id = {k: i for i, k in enumerate(bots)}
-        self.rng = np.array([game.seed], np.uint64)
-        self.scale = obs_scale(game.players)
+        self.answer = seat_players([None, *opponents], game.seed)
         self.names = ["you"] + [o.name for o in opponents]
         self.seen = 0  # log events already shown (events, not lines: a line may sum several)
 
     def opponent_action(self) -> int:
         """What the opponent deciding now plays."""
-        o = self.opponents[self.game.current_player - 1]
-        if isinstance(o, Bot):
-            return self.game.bot_action_id(
-                self.bots, self.bot_id[self.game.current_player - 1], self.rng
-            )
-        obs = self.game.observation()
-        obs = obs / self.scale if o.scale_observations else obs
-        return int(o.act(obs[None], self.game.action_mask[None].copy())[0])
+        return self.answer(self.game)
 
 
 def resume_names(record: dict) -> list[str]:

@@ -10,7 +10,7 @@ Layers, lowest first (a module may import its own layer or a lower one, never a 
                records, game
     agents     agents/*  (dominion_env.agents)      bot language and library
     analysis   analysis/*                           arena, tournaments, ratings, reports
-    top        envs/*, cli, train/* (dominion_env.train)
+    top        envs/*, cli, play, web/*, train/* (dominion_env.train)
 
 ``dominion_env/__init__.py`` is the package's front door and may import from every layer.
 Imports of the package's own modules sit at module top (none inside a function, where they
@@ -52,7 +52,16 @@ LAYERS = [
     ),
     ("agents", ("dominion_env.agents",)),
     ("analysis", ("dominion_env.analysis",)),
-    ("top", ("dominion_env.envs", "dominion_env.cli", "dominion_env.play", "dominion_env.train")),
+    (
+        "top",
+        (
+            "dominion_env.envs",
+            "dominion_env.cli",
+            "dominion_env.play",
+            "dominion_env.train",
+            "dominion_env.web",
+        ),
+    ),
 ]
 FRONT_DOOR = "dominion_env"
 # the engine runs anywhere numpy and Numba do
@@ -135,6 +144,8 @@ LAZY_ALLOWED = {
     # the training commands and agents need torch (the `train` extra); the CLI's other
     # commands must run without it
     ("dominion_env.cli", "dominion_env.train"),
+    # dominion serve needs starlette and uvicorn (the `web` extra), the other commands do not
+    ("dominion_env.cli", "dominion_env.web"),
 }
 
 

@@ -1,0 +1,224 @@
+"""The HTTP face of ``dominion serve`` (Starlette, run by uvicorn): thin handlers that check
+the request and call the game's ``Table`` (``games.py``); the page is plain HTML, JS and CSS
+shipped in ``static/`` (nothing fetched from elsewhere: it works offline).
+
+    GET  /                              the page: new game, play, watch, records
+    GET  /api/options                   bots and agents to choose, kingdoms, cards and texts
+    POST /api/games                     a new game {"mode", "players", "kingdom", "seed"}
+    GET  /api/games/{id}?view=&since=   the game as that view may know it (see games.Table)
+    POST /api/games/{id}/act            a person's answer {"seat", "action", "step"}
+    POST /api/games/{id}/advance        a watched game's next decisions {"steps", "step"}
+    POST /api/games/{id}/abandon        leave the game (saved as an abandoned record)
+    GET  /api/records                   the records folder's games, newest first
+    GET  /replay/{name}                 a record in the replay viewer (analysis.replay)
+
+Errors are JSON {"error": message} with a 4xx status, and change nothing. Bots and agents
+answer in a worker thread (``run_in_threadpool``), so a slow agent holds up only its own game.
+Another site's page in the user's browser gets nowhere: POST bodies must be application/json
+(which a cross-site request cannot send without a preflight this server never grants), and a
+server on the loopback address answers only Host 127.0.0.1 or localhost (no DNS rebinding).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+from ..analysis import replay
+from ..engine.kingdoms import RECOMMENDED, playable_kingdom_cards
+from ..extras import require
+from .games import MAX_GAMES, Tables, WebError, card_texts, field_int
+
+require("starlette", "dominion serve")
+from starlette.applications import Starlette  # noqa: E402 (after the extra's check)
+from starlette.concurrency import run_in_threadpool  # noqa: E402
+from starlette.exceptions import HTTPException  # noqa: E402
+from starlette.middleware import Middleware  # noqa: E402
+from starlette.middleware.trustedhost import TrustedHostMiddleware  # noqa: E402
+from starlette.requests import Request  # noqa: E402
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse  # noqa: E402
+from starlette.routing import Mount, Route  # noqa: E402
+from starlette.staticfiles import StaticFiles  # noqa: E402
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 16_384  # bytes: every request body is a few small fields
+# the page loads only what the server ships: no remote script, style, font or image
+PAGE_CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
+
+
+async def _body(request: Request) -> dict:
+    # JSON only: another site's page cannot send that without the browser asking first (CORS
+    # preflight), which this server never allows, so it cannot start or move games here
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise WebError(415, f"the body must be sent as application/json, got {kind or 'none'!r}")
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise WebError(413, f"the body is {len(raw)} bytes; at most {MAX_BODY}")
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise WebError(400, f"the body is not JSON: {e}") from None
+    if not isinstance(body, dict):
+        raise WebError(400, f"the body must be a JSON object, got {type(body).__name__}")
+    return body
+
+
+def _fields(body: dict, required: tuple[str, ...], optional: dict | None = None) -> list:
+    """The body's ``required`` fields, then each ``optional`` one (its default if absent)."""
+    optional = optional or {}
+    missing = [k for k in required if k not in body]
+    extra = sorted(set(body) - set(required) - set(optional))
+    if missing or extra:
+        raise WebError(
+            400,
+            f"the body takes the fields {list(required)} and optionally {list(optional)}; "
+            f"missing {missing}, unknown {extra}",
+        )
+    return [body[k] for k in required] + [body.get(k, v) for k, v in optional.items()]
+
+
+def _since(request: Request) -> int:
+    text = request.query_params.get("since", "0")
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise WebError(400, f"since must be an event number (0 or more), got {text!r}")
+    return int(text)
+
+
+def create_app(
+    resolve, known, records=None, *, max_games: int = MAX_GAMES, hosts: list | None = None
+) -> Starlette:
+    """The app. ``resolve(name)``: a bot or agent for a name of ``known`` (the names a client
+    may choose, e.g. ``cli.resolve_player`` with the library's bots and shipped agents);
+    ``records``: the folder every finished or abandoned game is saved in (None: not saved);
+    ``hosts``: the Host headers answered (None: any), so that a page on another site cannot
+    reach a loopback server through a name it controls (DNS rebinding)."""
+    tables = Tables(resolve, known, records, max_games)
+    options = {
+        "players": list(tables.known.values()),
+        "kingdoms": ["random", *RECOMMENDED],
+        "kingdom_cards": list(playable_kingdom_cards()),
+        "cards": card_texts(),
+    }
+
+    async def index(request: Request):
+        return FileResponse(STATIC / "index.html", headers={"Content-Security-Policy": PAGE_CSP})
+
+    async def get_options(request: Request):
+        return JSONResponse(options)
+
+    async def new_game(request: Request):
+        body = await _body(request)
+        table = await run_in_threadpool(tables.create, body)
+        return JSONResponse(await run_in_threadpool(table.view, table.check_viewer(None)))
+
+    async def get_game(request: Request):
+        table = tables.get(request.path_params["id"])
+        viewer = table.check_viewer(request.query_params.get("view"))
+        return JSONResponse(await run_in_threadpool(table.view, viewer, _since(request)))
+
+    async def act(request: Request):
+        table = tables.get(request.path_params["id"])
+        body = await _body(request)
+        seat, action, step, since = _fields(body, ("seat", "action", "step"), {"since": 0})
+        since = field_int("since", since, 0, None)
+        await run_in_threadpool(table.act, seat, action, step)
+        return JSONResponse(await run_in_threadpool(table.view, table.check_viewer(None), since))
+
+    async def advance(request: Request):
+        table = tables.get(request.path_params["id"])
+        steps, step = _fields(await _body(request), ("steps", "step"))
+        await run_in_threadpool(table.advance, steps, step)
+        return JSONResponse({"step": table.moves, "over": table.over})
+
+    async def abandon(request: Request):
+        table = tables.get(request.path_params["id"])
+        (since,) = _fields(await _body(request), (), {"since": 0})
+        since = field_int("since", since, 0, None)
+        await run_in_threadpool(table.abandon)
+        return JSONResponse(await run_in_threadpool(table.view, table.check_viewer(None), since))
+
+    async def list_records(request: Request):
+        return JSONResponse({"records": tables.record_names()})
+
+    async def show_replay(request: Request):
+        rec = await run_in_threadpool(tables.record, request.path_params["name"])
+        try:
+            page = await run_in_threadpool(replay.html, rec)
+        except (ValueError, TypeError) as e:  # records.RecordError, ReplayMismatch
+            raise WebError(400, str(e)) from None
+        return HTMLResponse(page)
+
+    async def web_error(request: Request, exc: WebError):
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    async def http_error(request: Request, exc: HTTPException):
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        await run_in_threadpool(tables.close)
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/api/options", get_options),
+            Route("/api/games", new_game, methods=["POST"]),
+            Route("/api/games/{id}", get_game),
+            Route("/api/games/{id}/act", act, methods=["POST"]),
+            Route("/api/games/{id}/advance", advance, methods=["POST"]),
+            Route("/api/games/{id}/abandon", abandon, methods=["POST"]),
+            Route("/api/records", list_records),
+            Route("/replay/{name}", show_replay),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        exception_handlers={WebError: web_error, HTTPException: http_error},
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else [],
+        lifespan=lifespan,
+    )
+    app.state.tables = tables
+    return app
+
+
+@contextlib.contextmanager
+def running(app, host: str = "127.0.0.1"):
+    """``app`` served by uvicorn in a thread on a free port of ``host`` (tests, benchmarks):
+    yields its URL, stops the server on exit."""
+    uvicorn = require("uvicorn", "dominion serve")
+    sock = socket.socket()
+    sock.bind((host, 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        yield f"http://{host}:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+def serve(resolve, known, records=None, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Run the app with uvicorn until interrupted, saying where to open it."""
+    uvicorn = require("uvicorn", "dominion serve")
+    loopback = host in ("127.0.0.1", "localhost")
+    app = create_app(
+        resolve, known, records, hosts=["127.0.0.1", "localhost"] if loopback else None
+    )
+    where = "this machine only" if host in ("127.0.0.1", "localhost", "::1") else "the network"
+    shown = f"[{host}]" if ":" in host else host  # an IPv6 address in a URL
+    print(
+        f"dominion serve: open http://{shown}:{port}/ (listening on {host}: {where}; "
+        f"records in {records or 'nowhere'}); Ctrl+C stops it",
+        flush=True,
+    )
+    uvicorn.run(app, host=host, port=port, log_level="warning")
