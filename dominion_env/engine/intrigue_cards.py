@@ -126,6 +126,7 @@ from .layout import (
 )
 from .zones import (
     current_cost,
+    discard_pick,
     discard_zone,
     draw,
     enter_hand,
@@ -228,7 +229,7 @@ def secret_chamber(r, T, cfg, f):
         if a == PASS:
             pop_frame(r)
             return
-        move(r, cfg, p, a, HAND, DISCARD, EV_DISCARD)
+        discard_pick(r, cfg, p, a, HAND)
         r.game[COINS] += 1
     ask_card(r, f, 1, DEC_DISCARD, p, SECRET_CHAMBER, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
 
@@ -486,8 +487,8 @@ def scout(r, T, cfg, f):
             if T[c, TYPES] & VICTORY:
                 r.zone[p, ASIDE, c] -= 1
                 enter_hand(r, p, c, SEEN_ALL)
-    else:  # revealed cards, put back one by one in view: their order is public
-        topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE, SEEN_ALL)
+    else:  # the owner orders the put-back: others see the cards go back, not their order
+        topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE, seen_by(p))
     kinds = 0
     for u in range(r.game[UNIVERSE_LEN]):
         if r.zone[p, ASIDE, r.universe[u]] > 0:
@@ -495,10 +496,13 @@ def scout(r, T, cfg, f):
     if kinds >= 2:
         ask_card(r, f, 1, DEC_TOPDECK, p, SCOUT, ZONE_ASIDE, 0, 0, COST_ANY_HI, 0)
         return
+    # cards of one kind left: in view when all were (no order chosen), else the rest of an
+    # order only their owner knows
+    seen = SEEN_ALL if r.frame[f, FR_STEP] == 0 else seen_by(p)
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         while r.zone[p, ASIDE, c] > 0:
-            topdeck_card(r, cfg, p, c, ASIDE, SEEN_ALL)
+            topdeck_card(r, cfg, p, c, ASIDE, seen)
     pop_frame(r)
 
 
@@ -582,7 +586,7 @@ def torturer(r, T, cfg, f):
                 return
     elif step == 3:
         v = current_victim(r, f, p)
-        move(r, cfg, v, r.game[ANSWER], HAND, DISCARD, EV_DISCARD)
+        discard_pick(r, cfg, v, r.game[ANSWER], HAND)
         r.frame[f, R1] -= 1
         if _ask_torturer_discard(r, f, v):
             return
