@@ -51,6 +51,9 @@ decisions get the bots' generic rule for their kind, ``bots.py``):
                  least Silver's cost
     Adventurer   (no decision)
 
+The cards Cellar, Militia, Poacher and Sentry discard one at a time are one discard of several cards
+(``zones.discard_pick``): the other players see how many and the top card only.
+
 ``CARDS`` at the end of the module declares each card's code as data (``card_code.CardCode``):
 its step function, the decisions above with the bot default for each, its Reaction.
 """

@@ -37,8 +37,8 @@ generic rule for their kind, ``bots.py``):
                     once under Throne Room) [you]
                     bot: trash it when its +$2 reaches $6 or $8
     Scout           revealed Victory cards go to hand; the rest are topdecked one at a time
-                    while two different cards remain (mandatory) [you]; in view, so every
-                    player knows them on top, in that order
+                    while two different cards remain (mandatory) [you]; the others saw them
+                    revealed but see the put-back (its order) only when all are of one kind
     Minion          after the reaction window: option 0 = +$2, option 1 = discard your hand,
                     +4 Cards, and each victim with 5+ cards discards its hand and draws 4 [you]
                     bot: +$2 when another Minion can follow or the $2 reaches $6 or $8, else
@@ -54,6 +54,9 @@ generic rule for their kind, ``bots.py``):
                     (mandatory; none if no such card) [you]
     Nobles          option 0 = +3 Cards, option 1 = +2 Actions [you]
                     bot: +2 Actions with an Action in hand and none left, else +3 Cards
+
+The cards Secret Chamber and Torturer discard one at a time are one discard of several cards
+(``zones.discard_pick``): the other players see how many and the top card only.
 
 ``CARDS`` at the end of the module declares each card's code as data (``card_code.CardCode``).
 """
