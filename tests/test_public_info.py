@@ -17,6 +17,7 @@ import pytest
 
 from dominion_env import Game
 from dominion_env.cards import NAMES, card_id
+from dominion_env.engine.config import make_config
 from dominion_env.engine.layout import EV_DISCARD, EV_DRAW, HAND, SEEN_ALL, SEEN_TOP
 from dominion_env.engine.observation import split
 from dominion_env.envs.render import render_game
@@ -553,6 +554,14 @@ def test_sentry_discarding_both_cards_shows_the_top_one():
         "P0 starts the buy phase",
     ]
     assert since(g.log(0), "P0 plays Sentry")[3:5] == ["P0 discards Estate", "P0 discards Curse"]
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_public_discards_setting_must_be_true_or_false(value):
+    with pytest.raises(TypeError, match=r"public_discards must be True or False, got"):
+        make_config(2, public_discards=value)
+    assert make_config(2).public_discards == 0  # the rules by default
+    assert make_config(2, public_discards=True).public_discards == 1
 
 
 def _cellar_views(discards, public=False):
