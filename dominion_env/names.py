@@ -6,7 +6,9 @@ seen) into readable lines. ``viewer=None`` is the perfect-information log: every
 event ("P1 draws 3 x Copper, Estate"). ``viewer=p`` is what player p may know under the rules:
 the cards of events p does not see are left out ("P1 draws 5 cards", "P1 discards 3 cards" at
 clean-up, "P1 puts a card onto the deck" for a Courtyard), everything public (plays, buys,
-gains, trashes, reveals, a discard of one card) reads as in the full log.
+gains, trashes, reveals, a discard of one card) reads as in the full log. A discard of several
+cards (Cellar, Militia ...) reads as its count and its top card, the last line: "P1 discards 2
+cards", "P1 discards Copper" (``engine/zones.py``, ``SEEN_TOP``).
 """
 
 from __future__ import annotations

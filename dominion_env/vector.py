@@ -105,6 +105,14 @@ Version history
         views; actions, seeds and options are checked strictly (``checks``); ``snapshot`` /
         ``restore`` / ``clone``. Masks, zones and the v4 part of the observation follow the
         same rules as v4 (hashed through the merges that did not change the streams).
+    v6  what the rules keep hidden stays hidden (issue 21): a discard of several cards
+        (Cellar, Militia's and Torturer's victims, Secret Chamber, Poacher, Sentry) shows the
+        others its count and its top card only, and Scout's put-back order is its owner's
+        (``engine/zones.py``). Games, masks, rewards and the observation's layout are those of
+        v5, bit for bit; ``public_hand`` and ``public_top`` know less where they claimed more
+        than the rules show (a known card of a hand discarding several, a Scout's put-back of
+        two kinds or more), and so do the other players' logs. ``make_config(public_discards=
+        True)`` shows every discarded card, as v5 did.
 """
 
 from __future__ import annotations
@@ -151,7 +159,7 @@ from .snapshot import (
     vec_setstate,
 )
 
-VERSION = 5
+VERSION = 6
 # Below this many games a call runs each kernel's serial twin on the calling thread: waking
 # Numba's thread pool costs more than stepping a handful of games, and a process that never
 # starts the pool may fork (engine/jit.py).

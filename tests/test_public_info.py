@@ -17,7 +17,8 @@ import pytest
 
 from dominion_env import Game
 from dominion_env.cards import NAMES, card_id
-from dominion_env.engine.layout import EV_DRAW, HAND, SEEN_ALL
+from dominion_env.engine.config import make_config
+from dominion_env.engine.layout import EV_DISCARD, EV_DRAW, HAND, SEEN_ALL, SEEN_TOP
 from dominion_env.engine.observation import split
 from dominion_env.envs.render import render_game
 from dominion_env.names import log_lines
@@ -242,24 +243,35 @@ def test_spy_put_backs_are_known_on_both_decks():
     assert since(g.log(), "P0 plays Spy", len(expected))[1:] == expected[1:]
 
 
-def test_scout_put_backs_and_victory_cards_are_public():
+def test_scout_put_back_order_is_its_owners():
+    """Scout: "You do not have to reveal the order that you put cards back in". The others saw
+    the cards revealed, not the order they go back in, so no top card is public."""
     g = game(
         ["Scout"], hands={0: ["Scout"]}, decks={0: ["Estate", "Copper", "Silver", "Duchy", "Gold"]}
     )
     g.step("Scout")
     g.step("Silver")  # Silver back first, then the Copper on top of it
     assert everyone(g, "public_hand", 0) == {"Estate": 1, "Duchy": 1}
-    assert everyone(g, "public_top", 0) == {"Copper": 1, "Silver": 1}
-    expected = [
-        "P0 reveals Estate",
-        "P0 reveals Copper",
-        "P0 reveals Silver",
-        "P0 reveals Duchy",
-        "P0 puts onto the deck Silver",
-        "P0 puts onto the deck Copper",
-    ]
+    assert everyone(g, "public_top", 0) == {}
+    assert known_top(g, 0) == {"Copper": 1, "Silver": 1}
+    shown = ["P0 reveals Estate", "P0 reveals Copper", "P0 reveals Silver", "P0 reveals Duchy"]
+    full = [*shown, "P0 puts onto the deck Silver", "P0 puts onto the deck Copper"]
+    for v in (None, 0):
+        assert since(g.log(v), "P0 plays Scout", len(full)) == full
+    assert since(g.log(1), "P0 plays Scout", 5) == [*shown, "P0 puts 2 cards onto the deck"]
+
+
+def test_scout_put_back_of_one_kind_is_public():
+    g = game(
+        ["Scout"],
+        hands={0: ["Scout"]},
+        decks={0: ["Copper", "Estate", "Copper", "Province", "Gold"]},
+    )
+    g.step("Scout")  # no order to choose: both Coppers go back in view
+    assert everyone(g, "public_hand", 0) == {"Estate": 1, "Province": 1}
+    assert everyone(g, "public_top", 0) == {"Copper": 2}
     for v in (None, 0, 1):
-        assert since(g.log(v), "P0 plays Scout", len(expected)) == expected
+        assert g.log(v)[-2:] == ["P0 puts onto the deck 2 x Copper", "P0 starts the buy phase"]
 
 
 def test_a_card_put_on_top_unseen_hides_the_known_ones_below():
@@ -398,6 +410,181 @@ def test_masquerade_between_two_players_is_seen_by_both():
     assert everyone(g, "public_hand", 1) == {"Gold": 1}
     assert everyone(g, "public_hand", 0) == {"Silver": 1}
     assert g.log(1)[-2:] == g.log()[-2:] == ["P0 passes Gold", "P1 passes Silver"]
+
+
+# -- discards of several cards: the count and the top card ---------------------------------
+
+
+def public_discards(g):
+    """Show every discarded card to every player (``Config.public_discards``); the Game and
+    VecGame faces do not take the setting yet, so it is set on the engine's Config."""
+    g._vec.config = g._vec.config._replace(public_discards=1)
+    return g
+
+
+def cellar_game(discards, public=False):
+    """P0 reveals its hand (Shanty Town), then Cellars ``discards`` away, and draws as many."""
+    g = game(
+        ["Shanty Town", "Cellar"],
+        hands={0: ["Shanty Town", "Cellar", "Estate", "Duchy", "Copper", "Copper"]},
+        decks={0: ["Gold"] * 5},
+    )
+    if public:
+        public_discards(g)
+    g.step("Shanty Town")  # an Action in hand: shows the hand, draws nothing
+    g.step("Cellar")
+    for card in discards:
+        g.step(card)
+    g.step("PASS")
+    return g
+
+
+def test_cellar_shows_the_others_how_many_and_the_top_card():
+    g = cellar_game(["Estate", "Duchy", "Copper"])
+    mine = ["P0 discards Estate", "P0 discards Duchy", "P0 discards Copper", "P0 draws 3 x Gold"]
+    for v in (None, 0):
+        assert since(g.log(v), "P0 plays Cellar", 4) == mine
+    assert since(g.log(1), "P0 plays Cellar") == [
+        "P0 discards 2 cards",
+        "P0 discards Copper",
+        "P0 draws 3 cards",
+        "P0 starts the buy phase",
+    ]
+    # known before: Cellar, Estate, Duchy, 2 Coppers; Cellar played, then three cards left
+    # unseen but for the top one: each could have been any known card, so nothing is left known
+    assert everyone(g, "public_hand", 0) == {}
+    events = g.log_events()
+    discards = events[events[:, 0] == EV_DISCARD]
+    assert discards[:, 4].tolist() == [1, 1, SEEN_TOP]
+
+
+def test_public_discards_setting_shows_every_discarded_card():
+    g = cellar_game(["Estate", "Duchy", "Copper"], public=True)
+    shown = ["P0 discards Estate", "P0 discards Duchy", "P0 discards Copper"]
+    for v in (None, 0, 1):
+        assert since(g.log(v), "P0 plays Cellar", 3) == shown
+    assert since(g.log(1), "P0 plays Cellar")[3] == "P0 draws 3 cards"
+    assert everyone(g, "public_hand", 0) == {"Copper": 1}  # the rest of the hand shown
+
+
+def test_militia_victims_show_how_many_and_the_top_card():
+    g = game(
+        ["Militia"],
+        players=3,
+        hands={
+            0: ["Militia"],
+            1: ["Copper", "Copper", "Estate", "Silver", "Gold"],
+            2: ["Duchy", "Duchy", "Copper", "Silver", "Gold"],
+        },
+        decks={0: ["Copper"] * 3},
+    )
+    g.step("Militia")
+    pass_reactions(g)
+    for card in ("Estate", "Copper", "Duchy", "Duchy"):
+        g.step(card)
+    p1_all = ["P1 discards Estate", "P1 discards Copper"]
+    p1_top = ["P1 discards a card", "P1 discards Copper"]
+    assert since(g.log(), "P0 plays Militia", 3) == [*p1_all, "P2 discards 2 x Duchy"]
+    assert since(g.log(0), "P0 plays Militia", 4) == [
+        *p1_top,
+        "P2 discards a card",
+        "P2 discards Duchy",
+    ]
+    assert since(g.log(1), "P0 plays Militia", 4) == [
+        *p1_all,
+        "P2 discards a card",
+        "P2 discards Duchy",
+    ]
+    assert since(g.log(2), "P0 plays Militia", 3) == [*p1_top, "P2 discards 2 x Duchy"]
+    assert all(everyone(g, "public_hand", p) == {} for p in range(3))
+
+
+def test_militia_victims_known_cards_are_forgotten_when_discarded_unseen():
+    """A Moat shown against a first Militia is known in hand; the victim then discards two
+    cards to a second Militia, one of which may be the Moat."""
+    g = game(
+        ["Militia", "Moat", "Throne Room"],
+        hands={0: ["Throne Room", "Militia"], 1: ["Moat", "Copper", "Estate", "Silver", "Gold"]},
+        decks={0: ["Copper"] * 3},
+    )
+    g.step("Throne Room")
+    g.step("Militia")
+    g.step("Moat")  # unaffected by the first play: the Moat is known in hand
+    assert everyone(g, "public_hand", 1) == {"Moat": 1}
+    g.step("PASS")  # no Moat against the second play: discard down to 3
+    g.step("Estate")
+    g.step("Copper")
+    assert everyone(g, "public_hand", 1) == {}
+    assert g.log(0)[-3:-1] == ["P1 discards a card", "P1 discards Copper"]
+
+
+def test_torturer_discard_2_shows_how_many_and_the_top_card():
+    g = game(
+        ["Torturer"],
+        hands={0: ["Torturer"], 1: ["Estate", "Copper", "Silver", "Gold", "Duchy"]},
+        decks={0: ["Copper"] * 3},
+    )
+    g.step("Torturer")
+    pass_reactions(g)
+    g.step("option 0")  # discard 2
+    g.step("Duchy")
+    g.step("Estate")
+    assert since(g.log(0), "P0 plays Torturer")[1:] == [
+        "P1 discards a card",
+        "P1 discards Estate",
+        "P0 starts the buy phase",
+    ]
+    for v in (None, 1):
+        assert since(g.log(v), "P0 plays Torturer")[1:3] == [
+            "P1 discards Duchy",
+            "P1 discards Estate",
+        ]
+
+
+def test_sentry_discarding_both_cards_shows_the_top_one():
+    g = game(["Sentry"], hands={0: ["Sentry"]}, decks={0: ["Copper", "Estate", "Curse", "Gold"]})
+    g.step("Sentry")
+    g.step("option 1")  # discard the Estate
+    g.step("option 1")  # discard the Curse, on top of it
+    assert since(g.log(1), "P0 plays Sentry") == [
+        "P0 draws a card",
+        "P0 looks at 2 cards",
+        "P0 discards a card",
+        "P0 discards Curse",
+        "P0 starts the buy phase",
+    ]
+    assert since(g.log(0), "P0 plays Sentry")[3:5] == ["P0 discards Estate", "P0 discards Curse"]
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_public_discards_setting_must_be_true_or_false(value):
+    with pytest.raises(TypeError, match=r"public_discards must be True or False, got"):
+        make_config(2, public_discards=value)
+    assert make_config(2).public_discards == 0  # the rules by default
+    assert make_config(2, public_discards=True).public_discards == 1
+
+
+def _cellar_views(discards, public=False):
+    """P1's log and observations from P0's Cellar until P1's first decision of its turn."""
+    g = cellar_game(discards, public)
+    views = [g.observation(1)]
+    while g.current_player != 1:
+        g.step("PASS")
+        views.append(g.observation(1))
+    return g, views
+
+
+@pytest.mark.parametrize("public", [False, True])
+def test_which_cards_a_cellar_discards_under_its_top_card_stays_hidden(public):
+    """Same count, same top card, different cards under it: the opponent's view is the same,
+    unless every discarded card is shown (the setting)."""
+    a, views_a = _cellar_views(["Estate", "Copper"], public)
+    b, views_b = _cellar_views(["Duchy", "Copper"], public)
+    assert a.log() != b.log()
+    assert len(views_a) == len(views_b) >= 3
+    same_views = all(np.array_equal(x, y) for x, y in zip(views_a, views_b, strict=True))
+    assert (a.log(1) == b.log(1)) == (not public)
+    assert same_views == (not public)
 
 
 # -- hidden stays hidden ---------------------------------------------------------------------

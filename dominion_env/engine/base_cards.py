@@ -51,6 +51,9 @@ decisions get the bots' generic rule for their kind, ``bots.py``):
                  least Silver's cost
     Adventurer   (no decision)
 
+The cards Cellar, Militia, Poacher and Sentry discard one at a time are one discard of several cards
+(``zones.discard_pick``): the other players see how many and the top card only.
+
 ``CARDS`` at the end of the module declares each card's code as data (``card_code.CardCode``):
 its step function, the decisions above with the bot default for each, its Reaction.
 """
@@ -135,6 +138,7 @@ from .layout import (
 )
 from .zones import (
     current_cost,
+    discard_pick,
     discard_zone,
     draw,
     draw_one,
@@ -176,7 +180,7 @@ def cellar(r, T, cfg, f):
             draw(r, cfg, p, r.frame[f, R0])
             pop_frame(r)
             return
-        move(r, cfg, p, a, HAND, DISCARD, EV_DISCARD)
+        discard_pick(r, cfg, p, a, HAND)
         r.frame[f, R0] += 1
     ask_card(r, f, 1, DEC_DISCARD, p, CELLAR, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
 
@@ -327,7 +331,7 @@ def militia(r, T, cfg, f):
     if step == 2:
         v = current_victim(r, f, p)
         a = r.game[ANSWER]
-        move(r, cfg, v, a, HAND, DISCARD, EV_DISCARD)
+        discard_pick(r, cfg, v, a, HAND)
         if _ask_down_to_3(r, f, v):
             return
     while True:
@@ -373,7 +377,7 @@ def poacher(r, T, cfg, f):
         n = zone_size(r, p, HAND)
         r.frame[f, R0] = empty if empty < n else n
     else:
-        move(r, cfg, p, r.game[ANSWER], HAND, DISCARD, EV_DISCARD)
+        discard_pick(r, cfg, p, r.game[ANSWER], HAND)
         r.frame[f, R0] -= 1
     if r.frame[f, R0] <= 0:
         pop_frame(r)
@@ -560,7 +564,7 @@ def sentry(r, T, cfg, f):
         if a == OPTION0:
             trash_card(r, cfg, p, c, ASIDE)
         elif a == OPTION0 + 1:
-            move(r, cfg, p, c, ASIDE, DISCARD, EV_DISCARD)
+            discard_pick(r, cfg, p, c, ASIDE)
     elif step == 3:
         topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE, seen_by(p))
     if step <= 1:

@@ -30,6 +30,7 @@ def make_config(
     turn_limit: int = 100,
     first_player: int | None = None,
     log: bool = False,
+    public_discards: bool = False,
 ) -> Config:
     """The kernels' settings for ``players`` players; every argument checked, named in errors."""
     players = check_players(players)
@@ -53,6 +54,7 @@ def make_config(
         log=log,
         first_player=-1 if first_player is None else int(first_player),
         log_buf=new_log(bool(log)),
+        public_discards=_flag("public_discards", public_discards),
     )
 
 

@@ -37,8 +37,8 @@ generic rule for their kind, ``bots.py``):
                     once under Throne Room) [you]
                     bot: trash it when its +$2 reaches $6 or $8
     Scout           revealed Victory cards go to hand; the rest are topdecked one at a time
-                    while two different cards remain (mandatory) [you]; in view, so every
-                    player knows them on top, in that order
+                    while two different cards remain (mandatory) [you]; the others saw them
+                    revealed but see the put-back (its order) only when all are of one kind
     Minion          after the reaction window: option 0 = +$2, option 1 = discard your hand,
                     +4 Cards, and each victim with 5+ cards discards its hand and draws 4 [you]
                     bot: +$2 when another Minion can follow or the $2 reaches $6 or $8, else
@@ -54,6 +54,9 @@ generic rule for their kind, ``bots.py``):
                     (mandatory; none if no such card) [you]
     Nobles          option 0 = +3 Cards, option 1 = +2 Actions [you]
                     bot: +2 Actions with an Action in hand and none left, else +3 Cards
+
+The cards Secret Chamber and Torturer discard one at a time are one discard of several cards
+(``zones.discard_pick``): the other players see how many and the top card only.
 
 ``CARDS`` at the end of the module declares each card's code as data (``card_code.CardCode``).
 """
@@ -126,6 +129,7 @@ from .layout import (
 )
 from .zones import (
     current_cost,
+    discard_pick,
     discard_zone,
     draw,
     enter_hand,
@@ -228,7 +232,7 @@ def secret_chamber(r, T, cfg, f):
         if a == PASS:
             pop_frame(r)
             return
-        move(r, cfg, p, a, HAND, DISCARD, EV_DISCARD)
+        discard_pick(r, cfg, p, a, HAND)
         r.game[COINS] += 1
     ask_card(r, f, 1, DEC_DISCARD, p, SECRET_CHAMBER, ZONE_HAND, 0, 0, COST_ANY_HI, 1)
 
@@ -486,8 +490,8 @@ def scout(r, T, cfg, f):
             if T[c, TYPES] & VICTORY:
                 r.zone[p, ASIDE, c] -= 1
                 enter_hand(r, p, c, SEEN_ALL)
-    else:  # revealed cards, put back one by one in view: their order is public
-        topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE, SEEN_ALL)
+    else:  # the owner orders the put-back: others see the cards go back, not their order
+        topdeck_card(r, cfg, p, r.game[ANSWER], ASIDE, seen_by(p))
     kinds = 0
     for u in range(r.game[UNIVERSE_LEN]):
         if r.zone[p, ASIDE, r.universe[u]] > 0:
@@ -495,10 +499,13 @@ def scout(r, T, cfg, f):
     if kinds >= 2:
         ask_card(r, f, 1, DEC_TOPDECK, p, SCOUT, ZONE_ASIDE, 0, 0, COST_ANY_HI, 0)
         return
+    # cards of one kind left: in view when all were (no order chosen), else the rest of an
+    # order only their owner knows
+    seen = SEEN_ALL if r.frame[f, FR_STEP] == 0 else seen_by(p)
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         while r.zone[p, ASIDE, c] > 0:
-            topdeck_card(r, cfg, p, c, ASIDE, SEEN_ALL)
+            topdeck_card(r, cfg, p, c, ASIDE, seen)
     pop_frame(r)
 
 
@@ -582,7 +589,7 @@ def torturer(r, T, cfg, f):
                 return
     elif step == 3:
         v = current_victim(r, f, p)
-        move(r, cfg, v, r.game[ANSWER], HAND, DISCARD, EV_DISCARD)
+        discard_pick(r, cfg, v, r.game[ANSWER], HAND)
         r.frame[f, R1] -= 1
         if _ask_torturer_discard(r, f, v):
             return

@@ -118,6 +118,9 @@ ATTACK_PENDING = -1  # step of an Attack's frame until its reaction window has c
 # see the card (bit p: player p; SEEN_ALL: every player, the rules' "reveal"). The others see
 # the event without the card: "P1 draws 5 cards" (``names.log_lines`` writes either view)
 SEEN_ALL = -1
+# the top card of a discard of several cards (``zones.discard_pick``): every player's bit (as
+# SEEN_ALL) plus a flag that tells the next pick of the same discard to cover it
+SEEN_TOP = (1 << 16) | ((1 << MAX_PLAYERS) - 1)
 (
     EV_TURN,
     EV_DRAW,
@@ -168,6 +171,9 @@ class Config(NamedTuple):
     log: int  # 1: record events in log_buf (Game, a batch of one); 0: no logging (batches)
     first_player: int  # -1: random per game; else that seat starts
     log_buf: np.ndarray  # (L, 5) int32 events (EV_*, player, card, amount, seen), see new_log
+    # 1: every card of a discard of several cards is shown to every player (as some online
+    # play does); 0 (the rules): the others see how many and the top card (``zones``)
+    public_discards: int = 0
 
 
 # Card bit sets (DEC_EXCLUDE) hold a bit for every card id, whatever NUM_CARDS is: CARD_WORDS

@@ -41,11 +41,14 @@ Pieces (C = number of cards, P = players; "seat" pieces are indexed by rotated s
                        Bureaucrat with no Victory card, Shanty Town, a Moat or Secret Chamber
                        shown; gained to hand; drawn from a known top; Adventurer's and Scout's
                        revealed cards taken): a lower bound of that hand, kept as cards leave
-                       it (a card leaving unseen may be any known one: each kind loses one)
+                       it (a card leaving unseen may be any known one: each kind loses one;
+                       so does each card of a discard of several, Cellar, Militia ..., whose
+                       cards but the top one the others do not see)
     public_top    P*C  per seat, the cards on top of its draw pile that every player knows
-                       (Bureaucrat's Silver and its victim's Victory card, a Spy's or Scout's
-                       put-back, a Wishing Well miss), counts; gone once drawn or shuffled, or
-                       hidden under a card put there unseen
+                       (Bureaucrat's Silver and its victim's Victory card, a Spy's put-back, a
+                       Scout's put-back of one kind (of two kinds or more, its order is its
+                       owner's: none shown), a Wishing Well miss), counts; gone once drawn or
+                       shuffled, or hidden under a card put there unseen
 
 Everything here is what the viewer may know under the rules: no opponent's hand contents, no
 deck order, but what was revealed to every player. The public pieces come from the record's

@@ -7,12 +7,45 @@ Shuffling happens in exactly one place, ``take_top``: only when a card is needed
 draw pile, and only the discard pile is shuffled (set-aside and revealed cards stay out).
 
 Who sees what (the rules: "reveal" shows a card to every player, "look at" to its owner
-alone; a discarded card lands face up, but several discarded at once show only the top one;
-gains, plays and trashes are public). A discard the player picks is one card at a time here
-(Cellar, Militia ...), so each is seen, as online play shows them; a hand discarded whole
-(clean-up, Minion) is not. Every move that logs an event passes ``seen``, the bit
-set of the players who see the card (``SEEN_ALL``: everyone; ``seen_by(p)``: p alone). The
-same ``seen`` keeps the public record that observations show to every viewer:
+alone; gains, plays and trashes are public; a discarded card lands face up, but "you do not
+have to let players see any but the top card discarded; however the number of cards you
+discard is public" (Base and Intrigue rulebooks); Scout: "You do not have to reveal the order
+that you put cards back in"). Every move that logs an event passes ``seen``, the bit set of
+the players who see the card (``SEEN_ALL``: everyone; ``seen_by(p)``: p alone). The same
+``seen`` keeps the public record that observations show to every viewer (below).
+
+Discards, card by card through the rulebooks (Base 2e, the 1e Base cards, Intrigue 1e):
+
+* Picked one at a time, as part of a discard of any number (``discard_pick``): Cellar,
+  Militia's victims, Torturer's discard 2, Secret Chamber, Poacher, Sentry's looked-at cards.
+  The engine asks one card per decision, so which card ends on top is known only when the
+  discard ends: each pick's card leaves the hand unseen (the public record keeps no guess),
+  its log row shows the card to every player as the top of the pile (``SEEN_TOP``) and covers
+  the previous pick of the same discard, whose row goes back to its owner alone. When the
+  discard ends, the others' log reads "P1 discards 2 cards", "P1 discards Copper": the count
+  and the top card; the owner's names each card. One mechanism, whatever card asks. (A view
+  taken in the middle of such a discard shows its top so far, which a later pick covers.)
+* Cards shown already: Baron's Estate (one card, shown to pay $4), Vassal's card (one, off
+  the deck), Spy's revealed cards, and the revealed or set-aside cards that Adventurer,
+  Bandit, Library, Saboteur, Thief and Tribute discard (``discard_zone`` of ASIDE).
+* A whole hand at once, no choice of cards (clean-up, Minion): the others see how many only.
+  At clean-up the hand goes with the cards in play, whose owner may lay a played card on top;
+  Minion's hand could show one card, but the engine keeps no order in a hand and asks no
+  decision that has no effect on play, so none is shown: the others know less than they may,
+  never more.
+* Chancellor's deck into the discard pile: not a discard; no card is seen, nothing logged.
+* ``Config.public_discards`` (``make_config(public_discards=True)``) shows every picked card to
+  every player, as some online play does. The default is the rules' (False): an observation
+  must hold only what the rules let its viewer know, and an agent trained where every card
+  shows learns to rely on what a tabletop opponent may hide.
+
+Scout's put-back: when the revealed cards left are of two kinds or more, their owner chooses
+the order, so each card goes back seen by its owner alone (others: "P0 puts 2 cards onto the
+deck"); the public record then knows no top card of that deck (``PUBLIC_TOP`` is an ordered
+count: a set without its order is not kept, a lower bound like ``pub_hand``). Cards all of
+one kind go back in view, as their order tells nothing.
+
+The public record:
 
 * ``pub_hand[p]``: the cards every player knows to be in p's hand. A card entering the hand
   in view (a revealed or gained card, a draw from a publicly known top) adds one; a card
@@ -34,6 +67,7 @@ from .layout import (
     COST_REDUCTION,
     DECK_LEN,
     DISCARD,
+    EV_DECIDE,
     EV_DISCARD,
     EV_DRAW,
     EV_GAIN,
@@ -50,6 +84,7 @@ from .layout import (
     PLAYERS,
     PUBLIC_TOP,
     SEEN_ALL,
+    SEEN_TOP,
     SUPPLY,
     TRASH,
     UNIVERSE_LEN,
@@ -343,6 +378,31 @@ def move(r, cfg, p, c, src, dst, event):
     else:
         r.zone[p, dst, c] += 1
     log_event(r, cfg, event, p, c, 1, SEEN_ALL)
+
+
+@njit
+def discard_pick(r, cfg, p, c, src):
+    """p discards card c from zone src as one pick of a discard of several cards (Cellar,
+    Militia's victims ...): unseen but for its owner, except the top card (see the module
+    docstring); every card seen with ``cfg.public_discards``."""
+    if cfg.public_discards:
+        move(r, cfg, p, c, src, DISCARD, EV_DISCARD)
+        return
+    take_from(r, p, c, src, seen_by(p))
+    r.zone[p, DISCARD, c] += 1
+    if cfg.log:
+        # the previous pick of this discard, if any, is the last row but the answers between
+        i = r.game[LOG_LEN] - 1 if r.game[LOG_LEN] <= cfg.log_buf.shape[0] else -1
+        while i >= 0 and cfg.log_buf[i, 0] == EV_DECIDE:
+            i -= 1
+        if (
+            i >= 0
+            and cfg.log_buf[i, 0] == EV_DISCARD
+            and cfg.log_buf[i, 1] == p
+            and cfg.log_buf[i, 4] == SEEN_TOP
+        ):
+            cfg.log_buf[i, 4] = seen_by(p)
+    log_event(r, cfg, EV_DISCARD, p, c, 1, SEEN_TOP)
 
 
 @njit
