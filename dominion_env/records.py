@@ -35,8 +35,9 @@ by itself (a single legal action with ``auto_resolve``) are not listed, the repl
 too. ``settings.kingdom`` is how the kingdom was asked for ("random" draws it from the game's
 own RNG out of ``pool``, so a replay must ask the same way); ``kingdom`` is what was dealt.
 
-A replay refuses a record from another engine version (the same actions may make another game
-there) unless asked not to check, and stops at the first decision that does not fit: the wrong
+A replay refuses a record from an engine version whose games differ from this one's (the same
+actions may make another game there; ``SAME_GAMES`` lists the versions that play the same games,
+e.g. v5, whose observations differ from v6's but whose games do not) unless asked not to check, and stops at the first decision that does not fit: the wrong
 player, an illegal action, a name that is not the index's, or a result that differs.
 
 This module is the format (build, check, save, load); ``Game.record``, ``Game.from_record`` and
@@ -53,6 +54,10 @@ from .cards import KINGDOM_SIZE, NAMES
 from .engine.layout import NUM_ACTIONS
 from .names import action_name
 from .vector import VERSION as ENGINE_VERSION
+
+# engine versions whose games, for a seed and the same actions, are this version's: v6 changed
+# only what the observation shows of multi-card discards
+SAME_GAMES = (5, ENGINE_VERSION)
 
 FORMAT = "dominion-env game record"
 FORMAT_VERSION = 1
@@ -176,7 +181,7 @@ def check(record, *, check_version: bool = True) -> dict:
             f"it was written by dominion-env {record.get('package_version')!r}"
         )
     ev = record["engine_version"]
-    if check_version and ev != ENGINE_VERSION:
+    if check_version and ev not in SAME_GAMES:
         raise RecordError(
             f"record played by engine version {ev!r} (dominion-env "
             f"{record.get('package_version')!r}); this is engine version {ENGINE_VERSION} "

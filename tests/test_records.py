@@ -127,6 +127,13 @@ def test_other_engine_version_replays_when_asked():
     assert Game.from_record(rec, check_version=False).done
 
 
+def test_a_version_with_the_same_games_replays():
+    # v6 changed only what observations show of multi-card discards: v5's records replay
+    assert records.SAME_GAMES == (5, 6)
+    rec = _mutated(_random_game(seed=8).record(), lambda r: r.update(engine_version=5))
+    assert Game.from_record(rec).done
+
+
 def test_scenario_games_have_no_record():
     g = Game("First Game", 2, 0)
     g.set_scenario(hands={0: ["Village", "Copper"]})
