@@ -24,6 +24,7 @@ import argparse
 import csv
 import importlib.util
 import json
+import os
 import sys
 import tempfile
 import time
@@ -70,6 +71,26 @@ def _int_in(low: int, high: int, why: str = ""):
         return value
 
     parse.__name__ = "int"  # argparse names the type in some messages
+    return parse
+
+
+def _number_in(low: float, high: float, why: str = ""):
+    """An argparse type: a finite number in low..high (no nan, no inf)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a number; allowed: {low:g} to {high:g}{why}"
+            ) from None
+        if not low <= value <= high:  # false for nan too
+            raise argparse.ArgumentTypeError(
+                f"{text} is out of range; allowed: a finite number {low:g} to {high:g}{why}"
+            )
+        return value
+
+    parse.__name__ = "number"
     return parse
 
 
@@ -717,8 +738,25 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv)
-    return args.run(args)
+    """Run the command; Ctrl-C ends it with one line and status 130 (the shell's 128 + SIGINT),
+    a reader that closes our stdout early (``dominion bots | head``) silently with status 1."""
+    try:
+        args = parse_args(argv)
+        code = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
+    except KeyboardInterrupt as e:
+        print(f"dominion: {e or 'interrupted'}", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # Python's docs, "Note on SIGPIPE": point stdout at devnull so that the flush at exit
+        # does not raise again
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # a stdout with no file (tests)
+            pass
+        return 1
 
 
 if __name__ == "__main__":

@@ -260,6 +260,8 @@ def load(path, *, check_version: bool = True) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise RecordError(f"cannot read record {str(path)!r}: {e}") from None
+    except UnicodeDecodeError as e:  # a binary file: records are UTF-8 JSON text
+        raise RecordError(f"{str(path)!r} is not a game record (not UTF-8 text: {e})") from None
     try:
         rec = json.loads(text)
     except json.JSONDecodeError as e:
