@@ -746,7 +746,7 @@ def main(argv=None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code
     except KeyboardInterrupt as e:
-        print(f"dominion: {e or 'interrupted'}", file=sys.stderr)
+        print(f"dominion: {str(e) or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # Python's docs, "Note on SIGPIPE": point stdout at devnull so that the flush at exit

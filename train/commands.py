@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -309,7 +310,11 @@ def run_train(args) -> int:
                 if e.paths
                 else "nothing saved (it stopped during imitation)"
             )
-            print(f"\ninterrupted after {e.trainer.steps} learner steps; {saved}")
+            bar.close()
+            print(
+                f"dominion train: interrupted after {e.trainer.steps} learner steps; {saved}",
+                file=sys.stderr,
+            )
             return 130
         except (ValueError, TypeError, NotImplementedError) as e:
             raise SystemExit(str(e)) from None

@@ -36,6 +36,7 @@ import csv
 import json
 import math
 import time
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -597,7 +598,9 @@ def saved_config(out) -> dict:
     if not path.is_file():
         raise ValueError(f"no run to resume in {out}: {path} does not exist")
     try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # torch's notes on a garbage file's pickle protocol
+            warnings.simplefilter("ignore")
+            data = torch.load(path, map_location="cpu", weights_only=True)
         config = data["config"]
         TrainConfig(**config)
     except Exception as e:  # any unreadable file: torch raises many kinds
