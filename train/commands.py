@@ -26,7 +26,7 @@ from tqdm import tqdm
 from ..agents import BOTS, get_bot, unknown_name
 from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import add_ray_option, executor_for
-from ..cli import GAMES, PLAYERS, SEED, _check_kingdom, _int_in, _number_in, _writable_dir
+from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, writable_dir
 from ..engine.kingdoms import kingdom_arg
 from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import load_agent, shipped_agents
@@ -85,14 +85,14 @@ def add_train_parser(sub) -> None:
     # the run's settings default to None so that --resume knows which were given explicitly
     p.add_argument(
         "--minutes",
-        type=_number_in(MIN_MINUTES, MAX_MINUTES, " minutes"),
+        type=number_in(MIN_MINUTES, MAX_MINUTES, " minutes"),
         default=None,
         help=f"training time budget, {MIN_MINUTES:g} to {MAX_MINUTES:,.0f} "
         "(default: none, train for --steps)",
     )
     p.add_argument(
         "--steps",
-        type=_int_in(1, MAX_STEPS),
+        type=int_in(1, MAX_STEPS),
         default=None,
         help=f"learner steps (default {DEFAULT_STEPS:,}, or no limit with --minutes)",
     )
@@ -114,7 +114,7 @@ def add_train_parser(sub) -> None:
     p.add_argument("--seed", type=SEED, default=None, help=f"0 to 2**63-1 (default {d.seed})")
     p.add_argument(
         "--num-envs",
-        type=_int_in(1, MAX_NUM_ENVS),
+        type=int_in(1, MAX_NUM_ENVS),
         default=None,
         help=f"games played at once (default {d.num_envs})",
     )
@@ -126,13 +126,13 @@ def add_train_parser(sub) -> None:
     )
     p.add_argument(
         "--vp-shaping",
-        type=_number_in(0.0, MAX_VP_SHAPING),
+        type=number_in(0.0, MAX_VP_SHAPING),
         default=None,
         help=f"potential-based shaping per VP, 0 to {MAX_VP_SHAPING:g} (default {d.vp_shaping})",
     )
     p.add_argument(
         "--bc-steps",
-        type=_int_in(0, MAX_BC_STEPS, " (imitation keeps every decision in memory)"),
+        type=int_in(0, MAX_BC_STEPS, " (imitation keeps every decision in memory)"),
         default=None,
         help=f"imitation warm start: expert decisions (0: none; default {d.bc_steps:,})",
     )
@@ -142,7 +142,7 @@ def add_train_parser(sub) -> None:
     p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
     p.add_argument(
         "--eval-games",
-        type=_int_in(0, MAX_GAMES),
+        type=int_in(0, MAX_GAMES),
         default=1000,
         help="games against each of Big Money, Big Money Ultimate and the strongest bot "
         "afterwards (0: skip)",
@@ -206,7 +206,7 @@ def _train_settings(args, d: TrainConfig) -> dict:
             given[field] = getattr(args, option)
     if args.kingdom is not None:
         args.players = players
-        _check_kingdom(args)
+        check_kingdom(args)
         given["kingdom"] = kingdom_arg(args.kingdom)
     if args.expert is not None:
         if args.expert.casefold() == STRONGEST:
@@ -268,7 +268,7 @@ def _check_train(args) -> None:
         cfg = replace(d, steps=args.steps, minutes=args.minutes, out=args.out, **given)
         if "name" not in given:
             cfg.name = out.name
-    why = _writable_dir(out)
+    why = writable_dir(out)
     if why:
         args.parser.error(f"argument --out: {args.out!r} cannot take the run: {why}")
     try:
@@ -380,7 +380,7 @@ def _check_evaluate(args) -> None:
         )
     if args.kingdom == "bots":  # simulate's word: an agent names no cards
         args.parser.error("argument --kingdom: 'random', a recommended set or 10 cards, got 'bots'")
-    _check_kingdom(args)
+    check_kingdom(args)
     args.kingdom_value = kingdom_arg(args.kingdom)
     names = []
     for name in args.opponent or DEFAULT_EVAL:

@@ -27,7 +27,11 @@ Logged while training (``progress.csv`` in ``out``): steps, minutes, the true wi
 learner's finished training games against each opponent (stochastic policy; not the shaped
 return), mean game length in learner decisions, losses and entropy; ``curve.png`` plots the win
 rates against steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt``
-resumes training (``resume=True``).
+resumes training (``resume=True``; ``saved_config(out)`` reads a saved run's settings).
+
+Every setting is checked by ``check_config`` before anything is built (the bounds ``MAX_*``
+below; TypeError/ValueError naming the setting and value). Ctrl-C during PPO saves the run so
+far and raises ``Interrupted`` (a KeyboardInterrupt); during imitation nothing is saved.
 """
 
 from __future__ import annotations
