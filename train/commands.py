@@ -144,8 +144,8 @@ def add_train_parser(sub) -> None:
         "--eval-games",
         type=int_in(0, MAX_GAMES),
         default=1000,
-        help="games against each of Big Money, Big Money Ultimate and the strongest bot "
-        "afterwards (0: skip)",
+        help="games against each of Big Money, Big Money Ultimate and (random kingdoms) the "
+        "strongest bot afterwards (0: skip)",
     )
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(run=run_train, check=_check_train, parser=p)
@@ -324,9 +324,11 @@ def run_train(args) -> int:
     )
     if args.eval_games:
         kingdom = trainer.cfg.kingdom
+        # "strongest" draws its own random kingdoms: it has no game on a fixed one
+        opponents = [o for o in DEFAULT_EVAL if o != STRONGEST or kingdom == "random"]
         rows = evaluate(
             load_agent(Path(cfg.out) / "agent.pt"),
-            list(DEFAULT_EVAL),
+            opponents,
             games=args.eval_games,
             players=trainer.cfg.players,
             kingdom=kingdom,
