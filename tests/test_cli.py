@@ -528,10 +528,17 @@ def test_training_warns_of_nothing(tmp_path):
     pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     import warnings
 
+    import numpy as np
+
+    from dominion_env.engine.layout import NUM_ACTIONS
     from dominion_env.train.ppo import TrainConfig, train
 
     cfg = TrainConfig(steps=64, num_envs=8, rollout=8, hidden=(8,), bc_steps=64, out=str(tmp_path))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         t = train(cfg)
-    assert t.steps == 64
+        # the network on read-only views, as a VecGame or a Game hands them out
+        obs, mask = np.zeros((2, t.obs_dim), np.float32), np.ones((2, NUM_ACTIONS), bool)
+        obs.flags.writeable = mask.flags.writeable = False
+        actions = t.net.act(obs[None][0], mask[None][0])[0]
+    assert t.steps == 64 and actions.shape == (2,)
