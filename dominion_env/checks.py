@@ -53,12 +53,13 @@ def check_seed(seed, name: str = "seed", allow_none: bool = False) -> int | None
     return int(seed)
 
 
-def check_number(name: str, value, lo: float = 0.0) -> float:
-    """A finite real number >= lo (an int or a float, not a bool)."""
+def check_number(name: str, value, lo: float = 0.0, hi: float | None = None) -> float:
+    """A finite real number >= lo (and <= hi unless None): an int or a float, not a bool."""
+    bound = f">= {lo}" if hi is None else f"{lo:g}..{hi:g}"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-        raise TypeError(f"{name} must be a number >= {lo}, got {value!r}")
-    if not np.isfinite(value) or value < lo:
-        raise ValueError(f"{name} must be a finite number >= {lo}, got {value!r}")
+        raise TypeError(f"{name} must be a number {bound}, got {value!r}")
+    if not np.isfinite(value) or value < lo or (hi is not None and value > hi):
+        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
     return float(value)
 
 

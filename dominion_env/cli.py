@@ -15,6 +15,9 @@ with exit status 2 and a message naming the argument, the value and what is allo
 are matched ignoring case, and an unknown one gets "did you mean" suggestions. The help texts
 are plain text (no markup): ``tests/test_cli.py`` checks every command's ``--help``.
 
+Ctrl-C ends any command with one line and exit status 130 (``train`` saves the run first); a
+reader that closes stdout early (``dominion bots | head``) ends it quietly.
+
 Layout: ``build_parser`` declares the commands (one ``_add_<command>`` function each),
 ``parse_args`` parses and checks, ``main`` runs the chosen command's ``_<command>`` function.
 """
@@ -28,7 +31,6 @@ import json
 import os
 import socket
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -37,14 +39,16 @@ from tqdm import tqdm
 from . import play, records
 from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots, unknown_name
 from .analysis import replay
-from .analysis.arena import MAX_GAMES, MAX_TURN_LIMIT, play_games, record_games, summarize
+from .analysis.arena import MAX_GAMES, play_games, record_games, summarize
 from .analysis.executor import add_ray_option, executor_for
 from .analysis.mixed import is_policy, play_mixed
 from .analysis.planning import DEFAULT_MAX_TABLES
 from .analysis.tournament import run_tournament
-from .cards import COST, MAX_PLAYERS, MIN_PLAYERS, NAMES, SETS, TABLE, types_of
-from .checks import MAX_SEED
-from .engine.config import make_setup
+from .arguments import GAMES, PLAYERS, SEED, TURN_LIMIT
+from .arguments import check_kingdom as _check_kingdom
+from .arguments import int_in as _int_in
+from .arguments import writable_dir as _writable_dir
+from .cards import COST, MAX_PLAYERS, NAMES, SETS, TABLE, types_of
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
 
@@ -56,30 +60,6 @@ SIMULATE_FORMATS = (".csv", ".json")
 # ---------------------------------------------------------------------------------------------
 
 
-def _int_in(low: int, high: int, why: str = ""):
-    """An argparse type: a whole number in low..high."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text, 10)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is not a whole number; allowed: {low:,} to {high:,}{why}"
-            ) from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"{value:,} is out of range; allowed: {low:,} to {high:,}{why}"
-            )
-        return value
-
-    parse.__name__ = "int"  # argparse names the type in some messages
-    return parse
-
-
-GAMES = _int_in(1, MAX_GAMES, " (each game's result is kept in memory: run more seeds for more)")
-SEED = _int_in(0, MAX_SEED)
-PLAYERS = _int_in(MIN_PLAYERS, MAX_PLAYERS)
-TURN_LIMIT = _int_in(1, MAX_TURN_LIMIT, " turns per player")
 TABLES = _int_in(1, MAX_TABLES)
 
 # ---------------------------------------------------------------------------------------------
@@ -142,22 +122,6 @@ def _players(args, names, file_bots=()):
 # ---------------------------------------------------------------------------------------------
 
 
-def _writable_dir(folder: Path) -> str | None:
-    """Why files cannot be written into ``folder`` (created if missing), or None if they can.
-    Nothing is created: the nearest existing folder above it takes a test file."""
-    probe = folder
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir():
-        return f"{probe} is a file, not a folder"
-    try:
-        with tempfile.TemporaryFile(dir=probe):
-            pass
-    except OSError as e:
-        return f"cannot write in {probe}: {e.strerror or e}"
-    return None
-
-
 def _check_tournament_out(args) -> None:
     if not args.out:
         return
@@ -178,15 +142,6 @@ def _check_simulate_out(args) -> None:
     why = "it is a folder" if path.is_dir() else _writable_dir(path.parent)
     if why:
         args.parser.error(f"argument --out: cannot write {args.out!r}: {why}")
-
-
-def _check_kingdom(args) -> None:
-    if args.kingdom == "bots":
-        return
-    try:
-        make_setup(args.players, kingdom_arg(args.kingdom))
-    except ValueError as e:
-        args.parser.error(f"argument --kingdom: {e}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -861,8 +816,25 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv)
-    return args.run(args)
+    """Run the command; Ctrl-C ends it with one line and status 130 (the shell's 128 + SIGINT),
+    a reader that closes our stdout early (``dominion bots | head``) silently with status 1."""
+    try:
+        args = parse_args(argv)
+        code = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
+    except KeyboardInterrupt as e:
+        print(f"dominion: {str(e) or 'interrupted'}", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # Python's docs, "Note on SIGPIPE": point stdout at devnull so that the flush at exit
+        # does not raise again
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # a stdout with no file (tests)
+            pass
+        return 1
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ own RNG out of ``pool``, so a replay must ask the same way); ``kingdom`` is what
 
 A replay refuses a record from an engine version whose games differ from this one's (the same
 actions may make another game there; ``SAME_GAMES`` lists the versions that play the same games,
-e.g. v5, whose observations differ from v6's but whose games do not) unless asked not to check, and stops at the first decision that does not fit: the wrong
-player, an illegal action, a name that is not the index's, or a result that differs.
+e.g. v5, whose observations differ from v6's but whose games do not) unless asked not to check,
+and stops at the first decision that does not fit: the wrong player, an illegal action, a name
+that is not the index's, or a result that differs.
 
 This module is the format (build, check, save, load); ``Game.record``, ``Game.from_record`` and
 ``Game.replay`` are the game side.
@@ -265,6 +266,8 @@ def load(path, *, check_version: bool = True) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise RecordError(f"cannot read record {str(path)!r}: {e}") from None
+    except UnicodeDecodeError as e:  # a binary file: records are UTF-8 JSON text
+        raise RecordError(f"{str(path)!r} is not a game record (not UTF-8 text: {e})") from None
     try:
         rec = json.loads(text)
     except json.JSONDecodeError as e:

@@ -10,7 +10,7 @@ Layers, lowest first (a module may import its own layer or a lower one, never a 
                records, game
     agents     agents/*  (dominion_env.agents)      bot language and library
     analysis   analysis/*                           arena, tournaments, ratings, reports
-    top        envs/*, cli, play, web/*, train/* (dominion_env.train)
+    top        envs/*, arguments, cli, play, web/*, train/* (dominion_env.train)
 
 ``dominion_env/__init__.py`` is the package's front door and may import from every layer.
 Imports of the package's own modules sit at module top (none inside a function, where they
@@ -56,6 +56,7 @@ LAYERS = [
         "top",
         (
             "dominion_env.envs",
+            "dominion_env.arguments",
             "dominion_env.cli",
             "dominion_env.play",
             "dominion_env.train",

@@ -300,3 +300,245 @@ def test_license_file_and_metadata():
     (req,) = [r for r in data["build-system"]["requires"] if r.startswith("setuptools")]
     # setuptools reads PEP 639's license and license-files from 77.0 on
     assert int(re.search(r">=\s*(\d+)", req).group(1)) >= 77
+
+
+# ---------------------------------------------------------------------------------------------
+# C. train, evaluate, replay: every argument checked before any work; Ctrl-C; closed pipes
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory):
+    """A tiny saved 2-player run (checkpoint and agent), never trained: for --resume and
+    evaluate."""
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from dominion_env.train.ppo import TrainConfig, Trainer
+
+    out = tmp_path_factory.mktemp("run")
+    cfg = TrainConfig(
+        steps=64, num_envs=4, hidden=(8,), bc_steps=0, out=str(out), opponents={"Big Money": 1}
+    )
+    Trainer(cfg).save()
+    return out
+
+
+@pytest.fixture
+def no_training(monkeypatch):
+    """Training or evaluating makes the test fail: the checks must come first."""
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from dominion_env.train import commands
+
+    def boom(*a, **k):
+        raise AssertionError("work started before the arguments were checked")
+
+    monkeypatch.setattr(commands, "train", boom)
+    monkeypatch.setattr(commands, "evaluate", boom)
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["--minutes", "0"], "argument --minutes: 0 is out of range; allowed: a finite number "),
+        (["--minutes", "-5"], "argument --minutes: -5 is out of range"),
+        (["--minutes", "nan"], "argument --minutes: nan is out of range"),
+        (["--minutes", "inf"], "argument --minutes: inf is out of range"),
+        (["--minutes", "1e308"], "argument --minutes: 1e308 is out of range"),
+        (["--minutes", "ten"], "argument --minutes: 'ten' is not a number"),
+        (["--steps", "0"], "argument --steps: 0 is out of range; allowed: 1 to "),
+        (["--bc-steps", "-5"], "argument --bc-steps: -5 is out of range; allowed: 0 to 10,000,000"),
+        (["--opponent", "Big Money:nan"], "'Big Money:nan': the weight must be a finite number"),
+        (["--opponent", "Big Money:inf"], "'Big Money:inf': the weight must be a finite number"),
+        (["--opponent", "Big Money:0"], "'Big Money:0': the weight must be a finite number"),
+        (["--opponent", "Big Money:-1"], "'Big Money:-1': the weight must be a finite number"),
+        (["--opponent", "Big Money:x"], "'Big Money:x': the weight after ':' must be a number"),
+        (["--opponent", "Big Mony"], "unknown opponent 'Big Mony'. Did you mean 'Big Money'"),
+        (["--opponent", "Big Money:1", "--opponent", "big money:2"], "'Big Money' is named twice"),
+        (["--opponent", "nowhere.pt"], "argument --opponent: no agent 'nowhere.pt'"),
+        (["--hidden", "a,b"], "argument --hidden: 'a,b': comma-separated layer widths"),
+        (["--hidden", "0"], "hidden layer width must be an int 1..4096, got 0"),
+        (["--hidden", "-3"], "hidden layer width must be an int 1..4096, got -3"),
+        (["--hidden", str(10**9)], "hidden layer width must be an int 1..4096, got 1000000000"),
+        (["--hidden", "8,8,8,8,8,8,8,8,8"], "hidden must be 1 to 8 layer widths"),
+        (["--seed", str(2**64)], "argument --seed: 18,446,744,073,709,551,616 is out of range"),
+        (["--seed", "-1"], "argument --seed: -1 is out of range"),
+        (["--eval-games", "-1"], "argument --eval-games: -1 is out of range"),
+        (["--num-envs", "0"], "argument --num-envs: 0 is out of range"),
+        (["--num-envs", "2"], "num_envs=2 is too small to give each of 3 opponent groups"),
+        (["--players", "7"], "argument --players: 7 is out of range; allowed: 2 to 6"),
+        (["--vp-shaping", "nan"], "argument --vp-shaping: nan is out of range"),
+        (["--vp-shaping", "1e300"], "argument --vp-shaping: 1e300 is out of range"),
+        (["--kingdom", "Nowhere"], "argument --kingdom: unknown kingdom 'Nowhere'"),
+        (["--expert", "Nobody"], "argument --expert: unknown bot 'Nobody'"),
+    ],
+)
+def test_train_arguments_are_checked_before_training(argv, says, tmp_path, capsys, no_training):
+    err = fail(["train", "--out", str(tmp_path / "run"), *argv], capsys)
+    last = err.splitlines()[-1]  # after argparse's usage: one line
+    assert last.startswith("dominion train: error: ") and says in last
+    assert not (tmp_path / "run").exists()
+
+
+def test_train_out_that_cannot_be_written_is_refused_first(tmp_path, capsys, no_training):
+    (tmp_path / "file").write_text("x")
+    err = fail(["train", "--out", str(tmp_path / "file" / "run")], capsys)
+    assert f"argument --out: '{tmp_path / 'file' / 'run'}' cannot take the run:" in err
+    assert f"{tmp_path / 'file'} is a file, not a folder" in err
+    err = fail(["train", "--out", str(tmp_path / "file")], capsys)
+    assert f"argument --out: '{tmp_path / 'file'}' is a file, not a folder" in err
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (
+            ["--players", "3"],
+            "argument --players: the run in {out} was trained with players=2, "
+            "given 3; --resume continues a run with its own settings",
+        ),
+        (
+            ["--hidden", "16"],
+            "argument --hidden: the run in {out} was trained with hidden=(8,), given (16,)",
+        ),
+        (
+            ["--opponent", "Big Money:2"],
+            "argument --opponent: the run in {out} was trained with "
+            "opponents={{'Big Money': 1}}, given {{'Big Money': 2.0}}",
+        ),
+        (
+            ["--kingdom", "First Game"],
+            "argument --kingdom: the run in {out} was trained with "
+            "kingdom='random', given 'First Game'",
+        ),
+        (["--seed", "5"], "argument --seed: the run in {out} was trained with seed=0, given 5"),
+    ],
+)
+def test_resume_refuses_settings_that_differ_from_the_saved_run(
+    argv, says, saved_run, capsys, no_training
+):
+    err = fail(["train", "--resume", "--out", str(saved_run), *argv], capsys)
+    assert says.format(out=saved_run) in err
+
+
+def test_resume_takes_the_saved_settings_and_new_totals(saved_run, no_training):
+    args = cli.parse_args(
+        ["train", "--resume", "--out", str(saved_run), "--players", "2", "--steps", "128"]
+    )
+    assert (args.cfg.players, args.cfg.hidden, args.cfg.steps) == (2, (8,), 128)
+    assert args.cfg.opponents == {"Big Money": 1} and args.cfg.num_envs == 4
+
+
+def test_resume_needs_a_saved_run(tmp_path, capsys, no_training):
+    err = fail(["train", "--resume", "--out", str(tmp_path)], capsys)
+    assert f"argument --resume: no run to resume in {tmp_path}" in err
+    (tmp_path / "checkpoint.pt").write_bytes(b"\x80garbage")
+    err = fail(["train", "--resume", "--out", str(tmp_path)], capsys)
+    assert f"argument --resume: {tmp_path / 'checkpoint.pt'} is not a training checkpoint" in err
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (
+            ["--games", str(10**12)],
+            f"argument --games: 1,000,000,000,000 is out of range; allowed: 1 to {MAX_GAMES:,}",
+        ),
+        (["--games", "0"], "argument --games: 0 is out of range"),
+        (["--players", "3"], "argument --players: agent 'agent' plays 2-player games, got 3"),
+        (["--players", "9"], "argument --players: 9 is out of range"),
+        (["--seed", str(2**64)], "argument --seed: 18,446,744,073,709,551,616 is out of range"),
+        (["--kingdom", "Nowhere"], "argument --kingdom: unknown kingdom 'Nowhere'"),
+        (["--kingdom", "bots"], "argument --kingdom: 'random', a recommended set or 10 cards"),
+        (["--opponent", "Nobody"], "argument --opponent: unknown opponent 'Nobody'"),
+        (["--kingdom", "First Game"], "argument --opponent: 'strongest' plays random kingdoms"),
+    ],
+)
+def test_evaluate_arguments_are_checked_before_any_game(argv, says, saved_run, capsys, no_training):
+    err = fail(["evaluate", str(saved_run / "agent.pt"), *argv], capsys)
+    assert says in err
+
+
+def test_evaluate_missing_agent(tmp_path, capsys, no_training):
+    err = fail(["evaluate", str(tmp_path / "none.pt")], capsys)
+    assert f"argument agent: no agent '{tmp_path / 'none.pt'}'" in err
+
+
+def test_replay_of_a_binary_file_names_it(tmp_path, capsys):
+    from dominion_env import records
+
+    path = tmp_path / "garbage.bin"
+    path.write_bytes(bytes(range(256)))
+    err = fail(["replay", str(path)], capsys)
+    assert f"error: '{path}' is not a game record (not UTF-8 text:" in err
+    with pytest.raises(records.RecordError, match="garbage.bin' is not a game record"):
+        records.load(path)
+
+
+def test_ctrl_c_is_one_line_and_status_130(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_bots", interrupted)
+    assert cli.main(["bots"]) == 130
+    assert capsys.readouterr().err == "dominion: interrupted\n"
+
+
+def test_ctrl_c_in_training_saves_the_run(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from dominion_env.train.ppo import Trainer
+
+    def learn(self):
+        self.steps = 96
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Trainer, "learn", learn)
+    out = tmp_path / "run"
+    argv = ["train", "--out", str(out), "--num-envs", "4", "--hidden", "8", "--bc-steps", "0"]
+    assert cli.main([*argv, "--quiet", "--opponent", "Big Money"]) == 130
+    err = capsys.readouterr().err
+    assert err == (
+        f"dominion train: interrupted after 96 learner steps; saved the run in {out} "
+        "(continue it with --resume)\n"
+    )
+    assert sorted(p.name for p in out.iterdir()) == [
+        "agent.pt",
+        "checkpoint.pt",
+        "curve.png",
+        "progress.csv",
+        "progress.json",
+    ]
+
+
+def test_a_closed_stdout_ends_quietly():
+    """``dominion cards | head -1``: the reader goes away; no BrokenPipeError traceback."""
+    p = subprocess.Popen(
+        [sys.executable, "-m", "dominion_env.cli", "cards"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert p.stdout.readline().startswith(b"  0 Copper")
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait() in (0, 1)  # 0 if every line fit the pipe's buffer before it closed
+    assert err == b""
+
+
+def test_training_warns_of_nothing(tmp_path):
+    """No torch 'NumPy array is not writable' warning (nor any other) in a short run."""
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    import warnings
+
+    import numpy as np
+
+    from dominion_env.engine.layout import NUM_ACTIONS
+    from dominion_env.train.ppo import TrainConfig, train
+
+    cfg = TrainConfig(steps=64, num_envs=8, rollout=8, hidden=(8,), bc_steps=64, out=str(tmp_path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = train(cfg)
+        # the network on read-only views, as a VecGame or a Game hands them out
+        obs, mask = np.zeros((2, t.obs_dim), np.float32), np.ones((2, NUM_ACTIONS), bool)
+        obs.flags.writeable = mask.flags.writeable = False
+        actions = t.net.act(obs[None][0], mask[None][0])[0]
+    assert t.steps == 64 and actions.shape == (2,)

@@ -1,36 +1,69 @@
-"""``dominion train`` and ``dominion evaluate``: argument parsing and printing, nothing else.
+"""``dominion train`` and ``dominion evaluate``: argument parsing, checking and printing.
 
 The CLI imports this module only when one of these commands runs (it needs torch, the
-``train`` extra); the work is done by ``ppo.train`` and ``evaluate.evaluate``.
+``train`` extra); the work is done by ``ppo.train`` and ``evaluate.evaluate``. Every argument
+is checked before any work starts (``_check_train``, ``_check_evaluate``, run by
+``cli.parse_args``): a bad one exits with status 2 and one line naming the argument, the value
+and what is allowed. The bounds are ``ppo``'s (``check_config``), the CLI's game cap
+(``arena.MAX_GAMES``) and seed range.
+
+``train --resume`` continues the run saved in ``--out`` with that run's settings: a setting
+given explicitly that differs from the saved one is refused (the message names both values);
+``--steps`` and ``--minutes`` are new totals. Ctrl-C during PPO saves the run so far
+(``ppo.Interrupted``) and exits with status 130.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
+from dataclasses import replace
+from pathlib import Path
 
 from tqdm import tqdm
 
+from ..agents import BOTS, get_bot, unknown_name
+from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import add_ray_option, executor_for
+from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, writable_dir
 from ..engine.kingdoms import kingdom_arg
 from .evaluate import EVAL_SEED, evaluate, format_table
-from .policy import load_agent
-from .ppo import DEFAULT_STEPS, TrainConfig, train
+from .policy import load_agent, shipped_agents
+from .ppo import (
+    DEFAULT_STEPS,
+    MAX_BC_STEPS,
+    MAX_MINUTES,
+    MAX_NUM_ENVS,
+    MAX_STEPS,
+    MAX_VP_SHAPING,
+    MAX_WEIGHT,
+    MIN_MINUTES,
+    MIN_WEIGHT,
+    SELF,
+    STRONGEST,
+    Interrupted,
+    TrainConfig,
+    check_config,
+    check_hidden,
+    saved_config,
+    train,
+)
 
 DEFAULT_EVAL = ("Big Money", "Big Money Ultimate", "strongest")
 
 
-def _opponent_weights(specs) -> dict:
-    """['Big Money Ultimate:2', 'self'] -> {'Big Money Ultimate': 2.0, 'self': 1.0}."""
-    out = {}
-    for spec in specs:
-        name, _, weight = spec.rpartition(":") if ":" in spec else (spec, "", "1")
-        try:
-            out[name] = float(weight)
-        except ValueError:
-            raise SystemExit(
-                f"--opponent {spec!r}: the weight after ':' must be a number"
-            ) from None
-    return out
+def _hidden(text: str) -> tuple:
+    """An argparse type: '128,128' -> (128, 128), checked by ``ppo.check_hidden``."""
+    try:
+        return check_hidden(tuple(int(h, 10) for h in text.split(",")))
+    except (ValueError, TypeError) as e:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: comma-separated layer widths, whole numbers ({e})"
+        ) from None
+
+
+_hidden.__name__ = "widths"
 
 
 def _short(name: str) -> str:
@@ -47,17 +80,19 @@ def add_train_parser(sub) -> None:
         "potential-based VP shaping, scaled observations, imitation of a library "
         "bot, then PPO against a weighted pool of bots, saved agents and past "
         "snapshots of itself. Writes agent.pt, checkpoint.pt, progress.csv and "
-        "curve.png to --out, then evaluates the agent.",
+        "curve.png to --out, then evaluates the agent. Ctrl-C saves the run so far.",
     )
+    # the run's settings default to None so that --resume knows which were given explicitly
     p.add_argument(
         "--minutes",
-        type=float,
+        type=number_in(MIN_MINUTES, MAX_MINUTES, " minutes"),
         default=None,
-        help="training time budget (default: none, train for --steps)",
+        help=f"training time budget, {MIN_MINUTES:g} to {MAX_MINUTES:,.0f} "
+        "(default: none, train for --steps)",
     )
     p.add_argument(
         "--steps",
-        type=int,
+        type=int_in(1, MAX_STEPS),
         default=None,
         help=f"learner steps (default {DEFAULT_STEPS:,}, or no limit with --minutes)",
     )
@@ -65,74 +100,201 @@ def add_train_parser(sub) -> None:
         "--opponent",
         action="append",
         metavar="NAME[:WEIGHT]",
-        help="a library bot, 'self' (past snapshots) or an agent file, with an "
-        "optional weight; repeat (default: "
+        help="a library bot, 'self' (past snapshots), 'strongest' (per kingdom) or an agent "
+        f"file, with an optional weight {MIN_WEIGHT:g} to {MAX_WEIGHT:g}; repeat (default: "
         + ", ".join(f"{k}:{v:g}" for k, v in d.opponents.items())
         + ")",
     )
-    p.add_argument("--players", type=int, default=d.players)
+    p.add_argument("--players", type=PLAYERS, default=None, help=f"2 to 6 (default {d.players})")
     p.add_argument(
         "--kingdom",
-        default="random",
-        help="'random' (per game), a recommended set, or 10 comma-separated cards",
+        default=None,
+        help="'random' (per game, the default), a recommended set, or 10 comma-separated cards",
     )
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--num-envs", type=int, default=d.num_envs)
-    p.add_argument("--hidden", default=",".join(map(str, d.hidden)))
-    p.add_argument("--vp-shaping", type=float, default=d.vp_shaping)
+    p.add_argument("--seed", type=SEED, default=None, help=f"0 to 2**63-1 (default {d.seed})")
+    p.add_argument(
+        "--num-envs",
+        type=int_in(1, MAX_NUM_ENVS),
+        default=None,
+        help=f"games played at once (default {d.num_envs})",
+    )
+    p.add_argument(
+        "--hidden",
+        type=_hidden,
+        default=None,
+        help=f"hidden layer widths (default {','.join(map(str, d.hidden))})",
+    )
+    p.add_argument(
+        "--vp-shaping",
+        type=number_in(0.0, MAX_VP_SHAPING),
+        default=None,
+        help=f"potential-based shaping per VP, 0 to {MAX_VP_SHAPING:g} (default {d.vp_shaping})",
+    )
     p.add_argument(
         "--bc-steps",
-        type=int,
-        default=d.bc_steps,
-        help="imitation warm start: expert decisions (0: none)",
+        type=int_in(0, MAX_BC_STEPS, " (imitation keeps every decision in memory)"),
+        default=None,
+        help=f"imitation warm start: expert decisions (0: none; default {d.bc_steps:,})",
     )
-    p.add_argument("--expert", default=d.bc_expert, help="the bot imitated first")
-    p.add_argument("--out", default=d.out)
+    p.add_argument("--expert", default=None, help=f"the bot imitated first (default {d.bc_expert})")
+    p.add_argument("--out", default=d.out, help=f"the run's folder (default {d.out})")
     p.add_argument("--name", default=None, help="the agent's name (default: --out's folder)")
     p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
     p.add_argument(
         "--eval-games",
-        type=int,
+        type=int_in(0, MAX_GAMES),
         default=1000,
-        help="games against each of Big Money and Big Money Ultimate afterwards (0: skip)",
+        help="games against each of Big Money, Big Money Ultimate and (random kingdoms) the "
+        "strongest bot afterwards (0: skip)",
     )
     p.add_argument("--quiet", action="store_true")
-    p.set_defaults(run=run_train)
+    p.set_defaults(run=run_train, check=_check_train, parser=p)
+
+
+def _opponent(args, spec: str, players: int) -> tuple[str, float]:
+    """'Big Money Ultimate:2' -> ('Big Money Ultimate', 2.0), the name checked; an agent
+    file's name may hold ':' (a Windows drive), so the weight is what follows the last one
+    only when it reads as a number."""
+    name, sep, weight = spec.rpartition(":")
+    if not sep or spec.endswith(".pt"):
+        name, weight = spec, "1"
+    try:
+        w = float(weight)
+    except ValueError:
+        args.parser.error(
+            f"argument --opponent: {spec!r}: the weight after ':' must be a number "
+            f"{MIN_WEIGHT:g} to {MAX_WEIGHT:g}"
+        )
+    if not MIN_WEIGHT <= w <= MAX_WEIGHT:  # refuses nan, inf, 0 and negative weights
+        args.parser.error(
+            f"argument --opponent: {spec!r}: the weight must be a finite number "
+            f"{MIN_WEIGHT:g} to {MAX_WEIGHT:g}, got {weight}"
+        )
+    if name.casefold() in (SELF, STRONGEST):
+        return name.casefold(), w
+    if name.endswith(".pt") or name in shipped_agents():
+        try:
+            agent = load_agent(name)
+        except (ValueError, OSError) as e:
+            args.parser.error(f"argument --opponent: {e}")
+        if agent.info.players != players:
+            args.parser.error(
+                f"argument --opponent: agent {name!r} plays {agent.info.players}-player games; "
+                f"this run has {players} players"
+            )
+        return name, w
+    if name.casefold() not in {b.casefold() for b in BOTS}:
+        known = [*BOTS, SELF, STRONGEST, *shipped_agents()]
+        args.parser.error(f"argument --opponent: {unknown_name('opponent', name, known)}")
+    return get_bot(name).name, w
+
+
+def _train_settings(args, d: TrainConfig) -> dict:
+    """The run's settings given on the command line (explicitly), checked: field -> value."""
+    given = {}
+    players = args.players if args.players is not None else d.players
+    for option, field in (
+        ("players", "players"),
+        ("seed", "seed"),
+        ("num_envs", "num_envs"),
+        ("hidden", "hidden"),
+        ("vp_shaping", "vp_shaping"),
+        ("bc_steps", "bc_steps"),
+        ("name", "name"),
+    ):
+        if getattr(args, option) not in (None, ""):  # --name '': the default name
+            given[field] = getattr(args, option)
+    if args.kingdom is not None:
+        args.players = players
+        check_kingdom(args)
+        given["kingdom"] = kingdom_arg(args.kingdom)
+    if args.expert is not None:
+        if args.expert.casefold() == STRONGEST:
+            given["bc_expert"] = STRONGEST
+        else:
+            try:
+                given["bc_expert"] = get_bot(args.expert).name
+            except ValueError as e:
+                args.parser.error(f"argument --expert: {e}")
+    if args.opponent:
+        opponents = {}
+        for spec in args.opponent:
+            name, w = _opponent(args, spec, players)
+            if name in opponents:
+                args.parser.error(
+                    f"argument --opponent: {name!r} is named twice; name each opponent once "
+                    "with its weight"
+                )
+            opponents[name] = w
+        given["opponents"] = opponents
+    return given
+
+
+def _same(field: str, saved, given) -> bool:
+    if field == "hidden":
+        return tuple(saved) == tuple(given)
+    if field == "kingdom" and isinstance(saved, (list, tuple)):
+        return isinstance(given, list) and list(saved) == given
+    return saved == given
+
+
+def _check_train(args) -> None:
+    d = TrainConfig()
+    given = _train_settings(args, d)
+    out = Path(args.out)
+    if args.resume:
+        try:
+            saved = saved_config(out)
+        except ValueError as e:
+            args.parser.error(f"argument --resume: {e}")
+        for field, value in given.items():
+            if not _same(field, saved[field], value):
+                option = "--" + {"bc_expert": "expert", "opponents": "opponent"}.get(
+                    field, field
+                ).replace("_", "-")
+                args.parser.error(
+                    f"argument {option}: the run in {args.out} was trained with "
+                    f"{field}={saved[field]!r}, given {value!r}; --resume continues a run "
+                    "with its own settings (drop the option, or train a new run in another --out)"
+                )
+        cfg = TrainConfig(**{**saved, "hidden": tuple(saved["hidden"])})
+        if args.steps is not None:
+            cfg.steps = args.steps
+        if args.minutes is not None:
+            cfg.minutes = args.minutes
+    else:
+        if out.is_file():
+            args.parser.error(f"argument --out: {args.out!r} is a file, not a folder")
+        cfg = replace(d, steps=args.steps, minutes=args.minutes, out=args.out, **given)
+        if "name" not in given:
+            cfg.name = out.name
+    why = writable_dir(out)
+    if why:
+        args.parser.error(f"argument --out: {args.out!r} cannot take the run: {why}")
+    try:
+        check_config(cfg)
+    except (ValueError, TypeError) as e:  # e.g. more opponents than --num-envs rows
+        args.parser.error(str(e))
+    args.cfg = cfg
 
 
 def run_train(args) -> int:
-    from pathlib import Path
-
-    kingdom = kingdom_arg(args.kingdom)
-    cfg = TrainConfig(
-        steps=args.steps,
-        minutes=args.minutes,
-        players=args.players,
-        kingdom=kingdom,
-        opponents=_opponent_weights(args.opponent) if args.opponent else TrainConfig().opponents,
-        num_envs=args.num_envs,
-        hidden=tuple(int(h) for h in args.hidden.split(",")),
-        vp_shaping=args.vp_shaping,
-        bc_steps=args.bc_steps,
-        bc_expert=args.expert,
-        seed=args.seed,
-        out=args.out,
-        name=args.name or Path(args.out).name,
-    )
-    total = int(args.minutes * 60) if args.minutes else (cfg.steps or DEFAULT_STEPS)
-    unit = "s" if args.minutes else "step"
+    cfg = args.cfg
+    timed_run = cfg.minutes is not None
+    total = int(cfg.minutes * 60) if timed_run else (cfg.steps or DEFAULT_STEPS)
+    unit = "s" if timed_run else "step"
     timed = "{l_bar}{bar}| {n_fmt}/{total_fmt} s [{elapsed}<{remaining}{postfix}]"
     with tqdm(
         total=total,
         unit=unit,
         desc="training",
         disable=args.quiet,
-        unit_scale=not args.minutes,
-        bar_format=timed if args.minutes else None,
+        unit_scale=not timed_run,
+        bar_format=timed if timed_run else None,
     ) as bar:
 
         def progress(steps_done, trainer):
-            bar.update(min(total, int(trainer.seconds)) - bar.n if args.minutes else steps_done)
+            bar.update(min(total, int(trainer.seconds)) - bar.n if timed_run else steps_done)
             row = next((h for h in reversed(trainer.history) if "steps" in h), None)
             if row:  # the true win rates of the latest training games
                 bar.set_postfix(
@@ -142,19 +304,33 @@ def run_train(args) -> int:
 
         try:
             trainer = train(cfg, progress=progress, resume=args.resume)
+        except Interrupted as e:
+            saved = (
+                f"saved the run in {cfg.out} (continue it with --resume)"
+                if e.paths
+                else "nothing saved (it stopped during imitation)"
+            )
+            bar.close()
+            print(
+                f"dominion train: interrupted after {e.trainer.steps} learner steps; {saved}",
+                file=sys.stderr,
+            )
+            return 130
         except (ValueError, TypeError, NotImplementedError) as e:
             raise SystemExit(str(e)) from None
-    paths = trainer.save()
     print(
         f"\ntrained {trainer.steps} learner steps in {trainer.seconds / 60:.1f} min; "
-        f"wrote {', '.join(str(p) for p in paths.values())}"
+        f"wrote agent.pt, checkpoint.pt, progress.csv and curve.png in {cfg.out}"
     )
     if args.eval_games:
+        kingdom = trainer.cfg.kingdom
+        # "strongest" draws its own random kingdoms: it has no game on a fixed one
+        opponents = [o for o in DEFAULT_EVAL if o != STRONGEST or kingdom == "random"]
         rows = evaluate(
-            load_agent(paths["agent"]),
-            list(DEFAULT_EVAL),
+            load_agent(Path(cfg.out) / "agent.pt"),
+            opponents,
             games=args.eval_games,
-            players=args.players,
+            players=trainer.cfg.players,
             kingdom=kingdom,
         )
         print(
@@ -177,27 +353,64 @@ def add_evaluate_parser(sub) -> None:
         "--opponent",
         action="append",
         metavar="BOT",
-        help="a library bot; repeat (default: Big Money, Big Money Ultimate)",
+        help="a library bot or 'strongest' (per random kingdom); repeat (default: "
+        + ", ".join(DEFAULT_EVAL)
+        + ")",
     )
-    p.add_argument("--games", type=int, default=4000)
+    p.add_argument("--games", type=GAMES, default=4000, help=f"per opponent, 1 to {MAX_GAMES:,}")
     p.add_argument("--kingdom", default="random")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=EVAL_SEED)
+    p.add_argument(
+        "--players", type=PLAYERS, default=None, help="2 to 6 (default: the agent's own)"
+    )
+    p.add_argument("--seed", type=SEED, default=EVAL_SEED, help="0 to 2**63-1")
     p.add_argument("--json", action="store_true", help="one JSON object per opponent per line")
     add_ray_option(p)
-    p.set_defaults(run=run_evaluate)
+    p.set_defaults(run=run_evaluate, check=_check_evaluate, parser=p)
+
+
+def _check_evaluate(args) -> None:
+    try:
+        args.agent_resolved = agent = load_agent(args.agent)
+    except (ValueError, OSError) as e:
+        args.parser.error(f"argument agent: {e}")
+    if args.players is None:
+        args.players = agent.info.players
+    elif args.players != agent.info.players:
+        args.parser.error(
+            f"argument --players: agent {agent.name!r} plays {agent.info.players}-player "
+            f"games, got {args.players}"
+        )
+    if args.kingdom == "bots":  # simulate's word: an agent names no cards
+        args.parser.error("argument --kingdom: 'random', a recommended set or 10 cards, got 'bots'")
+    check_kingdom(args)
+    args.kingdom_value = kingdom_arg(args.kingdom)
+    names = []
+    for name in args.opponent or DEFAULT_EVAL:
+        if name.casefold() == STRONGEST:
+            if args.kingdom != "random":
+                args.parser.error(
+                    f"argument --opponent: {STRONGEST!r} plays random kingdoms; --kingdom "
+                    f"must be 'random' with it, got {args.kingdom!r}"
+                )
+            names.append(STRONGEST)
+            continue
+        try:
+            names.append(get_bot(name).name)
+        except ValueError:
+            known = [*BOTS, STRONGEST]
+            args.parser.error(f"argument --opponent: {unknown_name('opponent', name, known)}")
+    args.opponents = names
 
 
 def run_evaluate(args) -> int:
-    kingdom = kingdom_arg(args.kingdom)
+    agent = args.agent_resolved
     try:
-        agent = load_agent(args.agent)
         rows = evaluate(
             agent,
-            args.opponent or list(DEFAULT_EVAL),
+            args.opponents,
             games=args.games,
             players=args.players,
-            kingdom=kingdom,
+            kingdom=args.kingdom_value,
             seed=args.seed,
             map=executor_for(args.ray),
         )

@@ -76,7 +76,10 @@ class PolicyNet(nn.Module):
         greedy: bool = False,
         generator: torch.Generator | None = None,
     ):
-        """(actions, log-probabilities, values) for a batch, numpy in and out."""
+        """(actions, log-probabilities, values) for a batch, numpy in and out. Read-only
+        arrays (VecGame's and Game's views) are copied first: torch warns about them."""
+        obs = np.require(obs, requirements="W")  # no copy unless read-only
+        mask = np.require(mask, requirements="W")
         logits, value = self(torch.from_numpy(obs), torch.from_numpy(mask))
         if greedy:
             a = logits.argmax(-1)

@@ -29,7 +29,12 @@ return), mean game length in learner decisions, losses and entropy; ``curve.png`
 rates against steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt``
 resumes training (``resume=True``): the config, the net, Adam's state, the past snapshots and
 the history, as tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is
-checked against the config before anything is built, ``read_checkpoint``).
+checked against the config before anything is built, ``read_checkpoint``; ``saved_config(out)``
+reads a saved run's settings).
+
+Every setting is checked by ``check_config`` before anything is built (the bounds ``MAX_*``
+below; TypeError/ValueError naming the setting and value). Ctrl-C during PPO saves the run so
+far and raises ``Interrupted`` (a KeyboardInterrupt); during imitation nothing is saved.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ import torch
 
 from ..agents import compile_bots, get_bot
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
-from ..checks import is_int
+from ..checks import check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
 from ..extras import require
 from . import tensorfile
@@ -58,6 +63,43 @@ from .tensorfile import AgentFileError
 DEFAULT_STEPS = 3_000_000
 SELF = "self"
 STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
+
+# Bounds of the settings (``check_config``; the CLI's options say the same). The caps are far
+# past any useful run and keep every count inside what memory and the clocks can hold.
+MAX_MINUTES = 43_200.0  # 30 days; a longer run continues with resume
+MIN_MINUTES = 0.01  # 0.6 s
+MAX_STEPS = 10**12
+MAX_BC_STEPS = 10_000_000  # imitation keeps every decision in memory (~4.5 kB each at 2 players)
+MAX_NUM_ENVS = 65_536  # a rollout keeps rollout x num_envs observations in memory
+MAX_WIDTH = 4096  # hidden layer width
+MAX_LAYERS = 8
+MIN_WEIGHT, MAX_WEIGHT = 1e-6, 1e6  # opponent weights are relative: > 0, finite, summable
+MAX_VP_SHAPING = 1.0  # per VP of margin; 1 already outweighs the +-1 result of a game
+_INT_BOUNDS = (  # (setting, low, high): ints
+    ("steps", 1, MAX_STEPS),
+    ("players", 2, 6),
+    ("num_envs", 1, MAX_NUM_ENVS),
+    ("rollout", 1, 100_000),
+    ("epochs", 1, 1000),
+    ("minibatch", 1, 10**7),
+    ("bc_steps", 0, MAX_BC_STEPS),
+    ("bc_epochs", 1, 1000),
+    ("snapshot_every", 1, MAX_STEPS),
+    ("max_snapshots", 1, 1000),
+    ("turn_limit", 1, 100_000),
+    ("torch_threads", 1, 1024),
+    ("log_every", 1, MAX_STEPS),
+)
+_NUMBER_BOUNDS = (  # (setting, low, high): finite numbers
+    ("lr", 0.0, 1.0),
+    ("gamma", 0.0, 1.0),
+    ("lam", 0.0, 1.0),
+    ("clip", 0.0, 10.0),
+    ("ent_coef", 0.0, 100.0),
+    ("vf_coef", 0.0, 100.0),
+    ("max_grad_norm", 0.0, 1e6),
+    ("vp_shaping", 0.0, MAX_VP_SHAPING),
+)
 
 
 @dataclass
@@ -137,27 +179,55 @@ def _split_rows(num_envs: int, weights: dict) -> dict:
     rows = {k: max(1, int(round(num_envs * weights[k] / total))) for k in names}
     rows[names[0]] += num_envs - sum(rows.values())
     if rows[names[0]] < 1:
-        raise ValueError(f"num_envs={num_envs} is too small for {len(names)} opponents")
+        raise ValueError(
+            f"num_envs={num_envs} is too small to give each of {len(names)} opponent groups "
+            f"({', '.join(names)}) its rows at these weights"
+        )
     return rows
 
 
+def _pooled(opponents: dict) -> tuple[dict, dict]:
+    """(library bots -> weight, the row groups -> weight): the library bots share one
+    VecGame (its compiled step draws each game's bots), so they are one group, "bots"."""
+    bots = {k: w for k, w in opponents.items() if w > 0 and _is_bot(k)}
+    others = {k: w for k, w in opponents.items() if w > 0 and not _is_bot(k)}
+    return bots, ({"bots": sum(bots.values()), **others} if bots else others)
+
+
 def check_config(cfg: TrainConfig) -> TrainConfig:
+    """``cfg`` if every setting is in range (the bounds above), else a TypeError/ValueError
+    naming the setting, its value and what is allowed; nothing is coerced or dropped."""
     if not isinstance(cfg.opponents, dict) or not cfg.opponents:
         raise ValueError(f"opponents must be a dict name -> weight, got {cfg.opponents!r}")
     for k, w in cfg.opponents.items():
-        if not isinstance(w, (int, float)) or w < 0:
-            raise ValueError(f"opponent weight for {k!r} must be a number >= 0, got {w!r}")
-    if not any(w > 0 for w in cfg.opponents.values()):
-        raise ValueError("at least one opponent needs a weight > 0")
-    for name in ("steps", "num_envs", "rollout", "epochs", "minibatch", "torch_threads"):
+        if not isinstance(k, str):
+            raise TypeError(f"opponents: a name must be a string, got {k!r}")
+        # weight 0 would drop the opponent silently; above MAX_WEIGHT the sum loses the others
+        check_number(f"opponent weight for {k!r}", w, MIN_WEIGHT, MAX_WEIGHT)
+    for name, lo, hi in _INT_BOUNDS:
         v = getattr(cfg, name)
-        if name == "steps" and v is None:
+        if v is None and name == "steps":
             continue
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name} must be a positive int, got {v!r}")
-    if not 0 <= cfg.lam <= 1 or not 0 < cfg.gamma <= 1:
-        raise ValueError(f"gamma must be in (0, 1] and lam in [0, 1], got {cfg.gamma}, {cfg.lam}")
+        check_int(name, v, lo, hi)
+    if cfg.minutes is not None:
+        check_number("minutes", cfg.minutes, MIN_MINUTES, MAX_MINUTES)
+    for name, lo, hi in _NUMBER_BOUNDS:
+        check_number(name, getattr(cfg, name), lo, hi)
+    if cfg.gamma <= 0:
+        raise ValueError(f"gamma must be a finite number in (0, 1], got {cfg.gamma!r}")
+    check_hidden(cfg.hidden)
+    check_seed(cfg.seed)
+    _split_rows(cfg.num_envs, _pooled(cfg.opponents)[1])
     return cfg
+
+
+def check_hidden(hidden) -> tuple:
+    """The hidden layers' widths: 1..MAX_LAYERS ints, each 1..MAX_WIDTH."""
+    if not isinstance(hidden, (tuple, list)) or not 1 <= len(hidden) <= MAX_LAYERS:
+        raise ValueError(
+            f"hidden must be 1 to {MAX_LAYERS} layer widths (a tuple of ints), got {hidden!r}"
+        )
+    return tuple(check_int("hidden layer width", h, 1, MAX_WIDTH) for h in hidden)
 
 
 class Trainer:
@@ -174,10 +244,7 @@ class Trainer:
         self.snapshots: list[PolicyNet] = []
         self.groups = []
         kw = dict(vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
-        # the library bots share one VecGame: the compiled step draws each game's bots
-        bots = {k: w for k, w in cfg.opponents.items() if w > 0 and _is_bot(k)}
-        others = {k: w for k, w in cfg.opponents.items() if w > 0 and not _is_bot(k)}
-        pooled = {"bots": sum(bots.values()), **others} if bots else others
+        bots, pooled = _pooled(cfg.opponents)
         for name, rows in _split_rows(cfg.num_envs, pooled).items():
             if name == "bots" and bots:
                 for b in bots:
@@ -347,9 +414,11 @@ class Trainer:
         while not self._finished():
             self.net.eval()
             for t in range(cfg.rollout):
-                a, logp, v = self.net.act(obs, mask)
+                # the net reads the rollout's own (writable) copy: seats may hand back VecGame's
+                # read-only views, which torch.from_numpy warns about
                 buf.obs[t] = obs
                 buf.mask[t] = mask
+                a, logp, v = self.net.act(buf.obs[t], buf.mask[t])
                 buf.action[t] = a
                 buf.logp[t] = logp
                 buf.value[t] = v
@@ -361,7 +430,7 @@ class Trainer:
                 self._lengths.extend(self._episode_len[ended].tolist())
                 self._episode_len[ended] = 0
             with torch.no_grad():
-                _, last_v = self.net(torch.from_numpy(obs), torch.from_numpy(mask))
+                _, last_v = self.net(torch.tensor(obs), torch.tensor(mask))  # copies, once
             adv, ret = buf.advantages(last_v.numpy(), cfg.gamma, cfg.lam)
             stats = self._update(buf, adv, ret)
             self.steps += cfg.rollout * n
@@ -693,19 +762,48 @@ def plot_progress(history: list[dict], path) -> Path:
     for ax in axes:
         ax.set_ylim(0, 1)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=8)
+    if axes[0].lines:  # no finished game yet: no curve, and no legend to warn about
+        axes[0].legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     return Path(path)
 
 
+def saved_config(out) -> dict:
+    """The settings of the run saved in ``out`` (its checkpoint's ``TrainConfig`` as a dict),
+    read without running code (``read_checkpoint``); a ValueError naming the file if there is
+    none or it is not a checkpoint. The CLI compares them with what ``--resume`` is given."""
+    path = Path(out) / "checkpoint.pt"
+    if not path.is_file():
+        raise ValueError(f"no run to resume in {out}: {path} does not exist")
+    return asdict(read_checkpoint(path)["config"])
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``train``: ``trainer`` is the run so far, ``paths`` what was saved
+    (empty if it stopped during imitation, which a resume would not redo)."""
+
+    def __init__(self, trainer: Trainer, paths: dict):
+        super().__init__(f"interrupted after {trainer.steps} learner steps")
+        self.trainer = trainer
+        self.paths = paths
+
+
 def train(cfg: TrainConfig, progress=None, resume: bool = False) -> Trainer:
-    """Train (or resume, from ``cfg.out``) and save; returns the Trainer."""
+    """Train (or resume, from ``cfg.out``) and save; returns the Trainer. Ctrl-C during PPO
+    saves the run so far (the weights as they are: the steps of the last whole rollout, plus
+    at most one minibatch update under way) and raises ``Interrupted``."""
     if resume and (Path(cfg.out) / "checkpoint.pt").is_file():
         t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes)
     else:
         t = Trainer(cfg, progress)
-        t.imitate()
-    t.learn()
+        try:
+            t.imitate()
+        except KeyboardInterrupt:
+            raise Interrupted(t, {}) from None
+    try:
+        t.learn()
+    except KeyboardInterrupt:
+        raise Interrupted(t, t.save()) from None
     t.save()
     return t
