@@ -109,6 +109,7 @@ Version history
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -149,6 +150,12 @@ from .snapshot import (
     take_snapshot,
     vec_getstate,
     vec_setstate,
+)
+from .snapshot import (
+    load as load_snapshot,
+)
+from .snapshot import (
+    save as save_snapshot,
 )
 
 VERSION = 5
@@ -488,8 +495,20 @@ class VecGame:
         give the same observations, masks, rewards and logs, bit for bit. The snapshot must
         come from a VecGame made with the same settings (batch size, players, kingdom, rules
         options, opponents, shaping, version); otherwise a ValueError names what differs and
-        nothing changes."""
+        nothing changes. Every game must also be a position the engine can reach (the
+        audit's checks: card counts and conservation, the decider, the frame stack, the mask)
+        and the seats and streams around it consistent; else a ValueError, nothing changes."""
         restore_snapshot(self, snapshot, VERSION)
+
+    def save(self, path) -> Path:
+        """Write ``snapshot()`` to ``path`` as a file whose loading runs no code
+        (``dominion_env.snapshot.save``: an .npz without pickle, settings as JSON)."""
+        return save_snapshot(self.snapshot(), path)
+
+    def load(self, path) -> None:
+        """``restore`` the snapshot file ``path`` (``save``'s) into this VecGame, made with the
+        same settings; a bad file or a refused snapshot changes nothing."""
+        self.restore(load_snapshot(path))
 
     def clone(self) -> VecGame:
         """An independent copy: its own copies of everything that playing changes, the fixed

@@ -64,28 +64,47 @@ from .layout import (
     BUYS,
     COINS,
     COST_REDUCTION,
+    DEC_CARD,
     DEC_KIND,
     DEC_PLAYER,
+    DEC_SOURCE,
+    DEC_TARGET,
+    DEC_ZONE,
     DECK_LEN,
+    FR_CARD,
+    FR_PLAYER,
+    FR_STEP,
     HAND,
     IN_SUPPLY,
     KNOWN_TOP,
     NUM_ACTIONS,
     NUM_DECISIONS,
+    PHASE,
+    PHASE_ACTION,
+    PHASE_OVER,
     PLAYERS,
     PUBLIC_TOP,
+    REACTION_FRAME,
     RUNNING,
+    SP,
     STATUS,
     SUPPLY,
+    T_CLEANUP,
+    T_START,
     TERMINATED,
     TRASH,
     TRUNCATED,
+    TURN_FRAME,
     TURN_NUMBER,
     TURN_PLAYER,
     TURNS_TAKEN,
+    UNIVERSE_LEN,
+    ZONE_ANY,
+    ZONE_NONE,
     new_state,
 )
 from .machine import resolve
+from .mask import write_mask
 from .zones import STREAM_GAME, STREAM_POLICY, seed_game
 
 C = NUM_CARDS
@@ -99,8 +118,17 @@ BASIC_CARDS = 7  # card ids 0..6 are the basic cards, always in the Supply
     CHECK_NEGATIVE,
     CHECK_NOT_ENDED,
     CHECK_REWARD,
-) = range(6)
-CHECK_NAMES = ("conservation", "empty_mask", "decider", "negative", "not_ended", "reward")
+    CHECK_FRAMES,
+) = range(7)
+CHECK_NAMES = (
+    "conservation",
+    "empty_mask",
+    "decider",
+    "negative",
+    "not_ended",
+    "reward",
+    "frames",
+)
 NUM_CHECKS = len(CHECK_NAMES)
 
 DEFAULT_MAX_DECISIONS = 200_000  # far above any real game; only a runaway game gets there
@@ -231,16 +259,53 @@ def _mask_count(mask_row):
 
 @njit
 def _decider_ok(r):
-    """While running: a seat decides a real decision kind on a seat's turn; over: nobody."""
+    """While running: a seat decides a real decision kind on a seat's turn, in a phase of
+    play, about what a game holds (its zone, target, source card and card are real ones, the
+    game's card list lists card ids); over: nobody. The status is one of the three."""
     P = r.game[PLAYERS]
     if P < 2 or P > r.zone.shape[0]:
         return False
-    if r.game[STATUS] == RUNNING:
+    st = r.game[STATUS]
+    if st == RUNNING:
         p = r.game[DEC_PLAYER]
         k = r.game[DEC_KIND]
         tp = r.game[TURN_PLAYER]
-        return 0 <= p < P and 0 < k < NUM_DECISIONS and 0 <= tp < P
-    return r.game[DEC_PLAYER] == -1
+        ok = 0 <= p < P and 0 < k < NUM_DECISIONS and 0 <= tp < P
+        ok = ok and PHASE_ACTION <= r.game[PHASE] < PHASE_OVER
+        ok = ok and ZONE_NONE <= r.game[DEC_ZONE] <= ZONE_ANY
+        ok = ok and -1 <= r.game[DEC_TARGET] < P
+        ok = ok and REACTION_FRAME <= r.game[DEC_SOURCE] < C and -1 <= r.game[DEC_CARD] < C
+        n = r.game[UNIVERSE_LEN]
+        if not (ok and 0 <= n <= r.universe.shape[0]):
+            return False
+        for u in range(n):
+            ok = ok and r.universe[u] < C
+        return ok
+    return (st == TERMINATED or st == TRUNCATED) and r.game[DEC_PLAYER] == -1
+
+
+@njit
+def _frames_ok(r):
+    """While running: 1..FRAME_DEPTH frames, the turn's at the bottom (the turn player's, at
+    a turn step), card frames above it (a card id, or an Attack's reaction window) each of a
+    seat; over: no frame."""
+    n = r.game[SP]
+    if r.game[STATUS] != RUNNING:
+        return n == 0
+    P = r.game[PLAYERS]
+    if n < 1 or n > r.frame.shape[0]:
+        return False
+    bottom = r.frame[0]
+    if bottom[FR_CARD] != TURN_FRAME or bottom[FR_PLAYER] != r.game[TURN_PLAYER]:
+        return False
+    if not T_START <= bottom[FR_STEP] <= T_CLEANUP:
+        return False
+    for f in range(1, n):
+        c = r.frame[f, FR_CARD]
+        p = r.frame[f, FR_PLAYER]
+        if not (c == REACTION_FRAME or 0 <= c < C) or not 0 <= p < P:
+            return False
+    return True
 
 
 @njit
@@ -282,6 +347,8 @@ def state_failures(r, mask_row, expected, work):
         bad |= 1 << CHECK_EMPTY_MASK
     if not _decider_ok(r):
         bad |= 1 << CHECK_DECIDER
+    if not _frames_ok(r):
+        bad |= 1 << CHECK_FRAMES
     return bad
 
 
@@ -296,6 +363,48 @@ def check_game(s, g, setup, mask_row, work):
     if not ok:
         bad |= 1 << CHECK_CONSERVATION
     return bad
+
+
+@njit
+def position_failures(r, T, setup, mask_row, conserve, work, mask_work):
+    """``state_failures`` for a position handed in from outside (``VecGame.restore``), plus
+    one check no game of the engine can fail: while running, ``mask_row`` must be exactly
+    the mask ``write_mask`` writes for the position (reported as ``empty_mask``). With
+    ``conserve`` the card totals must be the setup's (as ``check_game``); without (a Game
+    put in a position by ``set_scenario``: its totals are its own) only the rest of the
+    conservation check applies (draw piles of card ids matching their composition rows).
+    The mask is written only once every other check passed: ``write_mask`` reads the
+    decision's fields as indices. work: (3 * C,) int64, mask_work: (NUM_ACTIONS,) bool."""
+    expected = work[:C]
+    shaped = _expected_totals(r, setup, r.game[PLAYERS], expected)
+    if not conserve:
+        _check_cards(r, expected, work[C:])  # the position's own totals, as expected
+        for c in range(C):
+            expected[c] = work[C + c]
+        shaped = True
+    bad = state_failures(r, mask_row, expected, work[C:])
+    if not shaped:
+        bad |= 1 << CHECK_CONSERVATION
+    if bad == 0 and r.game[STATUS] == RUNNING:
+        write_mask(r, T, mask_work)
+        for a in range(NUM_ACTIONS):
+            if mask_work[a] != mask_row[a]:
+                bad |= 1 << CHECK_EMPTY_MASK
+                break
+    return bad
+
+
+@kernel
+def check_positions(s, T, setup, masks, conserve, work, mask_work, out):
+    """``position_failures`` of every record of s with its mask row, into out (N,) int64.
+    work: (N, 3 * C) int64, mask_work: (N, NUM_ACTIONS) bool."""
+    for g in prange(s.shape[0]):
+        out[g] = position_failures(s[g], T, setup, masks[g], conserve, work[g], mask_work[g])
+
+
+def failed_checks(bits: int) -> list[str]:
+    """The names of the checks set in a bit set of ``state_failures``."""
+    return [name for k, name in enumerate(CHECK_NAMES) if (int(bits) >> k) & 1]
 
 
 @njit
