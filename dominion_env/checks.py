@@ -22,6 +22,9 @@ from .engine.layout import NUM_ACTIONS
 from .names import IllegalActionError
 
 MAX_SEED = 2**63 - 1
+# a game's turn limit at most this on every face (no game of any bot lasts 1,000 turns per
+# player; the kernels count turns in int64, and 10**30 was an OverflowError)
+MAX_TURN_LIMIT = 100_000
 
 
 def is_int(value) -> bool:
@@ -53,12 +56,14 @@ def check_seed(seed, name: str = "seed", allow_none: bool = False) -> int | None
     return int(seed)
 
 
-def check_number(name: str, value, lo: float = 0.0) -> float:
-    """A finite real number >= lo (an int or a float, not a bool)."""
+def check_number(name: str, value, lo: float = 0.0, hi: float | None = None) -> float:
+    """A finite real number in lo..hi (hi None: no upper bound; an int or a float, not a
+    bool)."""
+    allowed = f"a number >= {lo}" if hi is None else f"a number {lo}..{hi}"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-        raise TypeError(f"{name} must be a number >= {lo}, got {value!r}")
-    if not np.isfinite(value) or value < lo:
-        raise ValueError(f"{name} must be a finite number >= {lo}, got {value!r}")
+        raise TypeError(f"{name} must be {allowed}, got {value!r}")
+    if not np.isfinite(value) or value < lo or (hi is not None and value > hi):
+        raise ValueError(f"{name} must be a finite {allowed[2:]}, got {value!r}")
     return float(value)
 
 

@@ -115,7 +115,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .cards import NUM_CARDS, TABLE
-from .checks import MAX_SEED, check_actions, check_int, check_number, check_seed
+from .checks import MAX_SEED, MAX_TURN_LIMIT, check_actions, check_int, check_number, check_seed
 from .engine.batch import (
     POOL_BITS,
     Buffers,
@@ -159,6 +159,14 @@ from .snapshot import (
 )
 
 VERSION = 5
+# At most this many games in one VecGame: a game holds about 28 KB (6 players: its 8.4 KB
+# record, observation and final observation, mask, seats; 20 KB at 2 players), so the cap is
+# about 29 GB, past any machine's batch; numpy's MemoryError on 10**13 games said nothing.
+MAX_GAMES = 1 << 20
+MAX_GAMES_WHY = "about 28 KB of memory a game"
+# vp_shaping at most this: the potential is c x a VP margin (tens of VP), so c <= 1 keeps every
+# shaped reward within a few hundred, finite in float32; 1e300 gave infinite rewards
+MAX_VP_SHAPING = 1.0
 # Below this many games a call runs each kernel's serial twin on the calling thread: waking
 # Numba's thread pool costs more than stepping a handful of games, and a process that never
 # starts the pool may fork (engine/jit.py).
@@ -221,12 +229,22 @@ def pool_thresholds(weights, nb: int) -> np.ndarray:
             f"opponents, got shape {w.shape}"
         )
     w = w.astype(np.float64)
-    if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+    if not np.isfinite(w).all() or (w < 0).any() or not (w > 0).any():
         raise ValueError(
             f"opponent_weights must be finite and >= 0 with a positive sum, got {w.tolist()}"
         )
-    cum = np.cumsum(w)
-    return np.rint(cum / cum[-1] * float(1 << POOL_BITS)).astype(np.int64)
+    # divided by the largest first: the sum of finite weights (1e308 + 1e308) then stays
+    # finite, and every share is exact to float64's precision
+    cum = np.cumsum(w / w.max())
+    cum = np.rint(cum / cum[-1] * float(1 << POOL_BITS)).astype(np.int64)
+    tiny = np.flatnonzero((w > 0) & (np.diff(cum, prepend=0) == 0))
+    if tiny.size:
+        k = int(tiny[0])
+        raise ValueError(
+            f"opponent_weights[{k}] = {float(w[k])!r} is too small beside the others to be drawn "
+            f"(shares are counted in 2**{POOL_BITS}ths): give it 0 or a larger weight"
+        )
+    return cum
 
 
 def make_opponents(opponents, learner_seat, players: int, n: int, weights=None) -> Opponents:
@@ -311,12 +329,8 @@ class VecGame:
         scale_observations: bool = False,
         vp_shaping: float = 0.0,
     ):
-        if (
-            isinstance(num_games, bool)
-            or not isinstance(num_games, (int, np.integer))
-            or num_games < 1
-        ):
-            raise ValueError(f"num_games must be a positive int, got {num_games!r}")
+        num_games = check_int("num_games", num_games, 1, MAX_GAMES, MAX_GAMES_WHY)
+        turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
         self.config = make_config(
             players,
             autoplay_treasures=autoplay_treasures,
@@ -353,12 +367,12 @@ class VecGame:
             obs_scale=obs_scale(players) if scale_observations else np.zeros(0, np.float32),
         )
         self.opponents = make_opponents(opponents, learner_seat, players, n, opponent_weights)
-        if check_number("vp_shaping", vp_shaping) and not self.opponents.enabled:
+        vp_shaping = check_number("vp_shaping", vp_shaping, 0.0, MAX_VP_SHAPING)
+        if vp_shaping and not self.opponents.enabled:
             raise ValueError(
                 "vp_shaping shapes the learner's rewards: it needs opponents "
                 "(learner mode); for every seat, use dominion_env.shaping.VPShaping"
             )
-        vp_shaping = check_number("vp_shaping", vp_shaping)
         self.shaping = VPShaping(n, vp_shaping) if vp_shaping else None
         self._shaped = np.zeros(n, np.float32)
         self._scores = np.zeros((n, players), np.int64)
@@ -454,6 +468,8 @@ class VecGame:
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action per game, from a policy stream seeded by reset."""
+        if not self._ready:
+            raise RuntimeError("call reset() before random_actions(): no game is dealt yet")
         out = np.empty(self.num_games, np.int64)
         self._run(random_actions_kernel, self.buffers.mask, self._policy_rng, out)
         return out
@@ -585,6 +601,8 @@ class VecGame:
         """(N, P) int64: every player's score (VP) now in the game in each row (with
         autoreset, a game that ended on this step has been replaced: its final scores are
         not kept; ``rewards`` tell its result)."""
+        if not self._ready:
+            raise RuntimeError("call reset() before scores: no game is dealt yet")
         self._run(scores_kernel, self.state, TABLE, self.buffers.scratch, self._scores)
         return self._view["scores"]
 

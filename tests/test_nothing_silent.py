@@ -380,7 +380,10 @@ def test_single_envs_refuse_what_is_not_an_action(action):
         (dict(kingdom="First Game", pool=KINGDOM), ValueError, "pool is the cards"),
         (dict(kingdom="random", pool="Village"), TypeError, "pool must be a list"),
         (dict(first_player=True), ValueError, "first_player"),
-        (dict(turn_limit=2.5), ValueError, "turn_limit"),
+        (dict(turn_limit=2.5), TypeError, "turn_limit must be an int"),
+        (dict(turn_limit=10**30), ValueError, r"turn_limit must be an int 1\.\.100000"),
+        (dict(turn_limit=0), ValueError, r"turn_limit must be an int 1\.\.100000"),
+        (dict(vp_shaping=1e300), ValueError, r"vp_shaping must be a finite number 0\.0\.\.1\.0"),
         (dict(vp_shaping=float("nan")), ValueError, "vp_shaping must be a finite"),
         (dict(vp_shaping="0.1"), TypeError, "vp_shaping must be a number"),
     ],
@@ -407,3 +410,71 @@ def test_registered_env_refuses_bad_actions_too():
     env.reset(seed=0)
     with pytest.raises(TypeError, match="action must be an int"):
         env.step(2.7)
+
+
+# -- VecGame's own arguments and calls (issue 21) ---------------------------------------------
+
+
+def test_huge_opponent_weights_are_shares_like_any_other():
+    """[1e308, 1e308] once summed to inf and made the thresholds [0, -2**63]: one bot took
+    every seat. Normalised first, they are two equal shares, exactly as [1, 1]."""
+    from dominion_env.agents import compile_bots
+    from dominion_env.engine.batch import POOL_BITS
+    from dominion_env.vector import pool_thresholds
+
+    half = 1 << (POOL_BITS - 1)
+    assert pool_thresholds([1e308, 1e308], 2).tolist() == [half, 2 * half]
+    assert pool_thresholds([1, 1], 2).tolist() == [half, 2 * half]
+    assert pool_thresholds([0, 3.0, 1.0], 3)[0] == 0  # a zero weight is never drawn
+    table = compile_bots(["Big Money", "Smithy"])
+    big = VecGame(256, opponents=table, opponent_weights=[1e308, 1e308])
+    small = VecGame(256, opponents=table, opponent_weights=[1, 1])
+    big.reset(seed=5)
+    small.reset(seed=5)
+    assert np.array_equal(big.opponent_bots, small.opponent_bots)
+    assert set(np.unique(big.opponent_bots)) == {-1, 0, 1}
+
+
+@pytest.mark.parametrize(
+    "weights, error, match",
+    [
+        ([1.0, 1e-300], ValueError, r"opponent_weights\[1\] = 1e-300 is too small"),
+        ([1.0, float("inf")], ValueError, "must be finite"),
+        ([0.0, 0.0], ValueError, "positive sum"),
+        ([1.0, -1.0], ValueError, ">= 0"),
+        (["a", "b"], TypeError, "must be numbers"),
+    ],
+)
+def test_bad_opponent_weights(weights, error, match):
+    from dominion_env.agents import compile_bots
+
+    with pytest.raises(error, match=match):
+        VecGame(4, opponents=compile_bots(["Big Money", "Smithy"]), opponent_weights=weights)
+
+
+@pytest.mark.parametrize(
+    "n, error, match",
+    [
+        (10**13, ValueError, r"num_games must be an int 1\.\.1048576 \(about 28 KB"),
+        (0, ValueError, "num_games must be an int 1"),
+        (2.0, TypeError, "num_games must be an int"),
+        (True, TypeError, "num_games must be an int"),
+    ],
+)
+def test_num_games_is_capped(n, error, match):
+    with pytest.raises(error, match=match):
+        VecGame(n)
+
+
+def test_calls_before_reset_say_so():
+    vec = VecGame(3)
+    for call in (
+        vec.random_actions,
+        lambda: vec.scores,
+        lambda: vec.step([0, 0, 0]),
+        lambda: vec.bot_actions(None, 0),
+    ):
+        with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+            call()
+    vec.reset(seed=0)
+    assert vec.random_actions().shape == (3,)
