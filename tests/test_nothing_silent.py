@@ -2,6 +2,8 @@
 changes, an opponent policy that fails cannot hand its decision to the learner, returned
 buffers cannot be written, and bad arguments get a clear error at the public face."""
 
+import os
+
 import gymnasium
 import numpy as np
 import pytest
@@ -478,3 +480,62 @@ def test_calls_before_reset_say_so():
             call()
     vec.reset(seed=0)
     assert vec.random_actions().shape == (3,)
+
+
+# -- env constructors (issue 21) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda o: DominionVecEnv(2, kingdom=KINGDOM, opponents=o),
+        lambda o: DominionVectorEnv(2, kingdom=KINGDOM, opponents=o),
+        lambda o: DominionEnv(kingdom=KINGDOM, opponents=o),
+    ],
+)
+def test_empty_opponents_are_refused(make):
+    for empty in ([], ()):
+        with pytest.raises(ValueError, match="opponents is empty"):
+            make(empty)
+
+
+@pytest.mark.parametrize("policy", [lambda: 0, lambda obs: 0, lambda a, b, c: 0])
+def test_an_opponent_policy_that_cannot_take_its_arguments_is_refused_at_construction(policy):
+    with pytest.raises(TypeError, match=r"policy\(observation, action_mask\)"):
+        DominionEnv(kingdom=KINGDOM, opponents=policy)
+    with pytest.raises(TypeError, match=r"policy\(observation, action_mask\)"):
+        DominionEnv(players=3, kingdom=KINGDOM, opponents=["Big Money", policy])
+    # keyword-only or defaulted extras are fine
+    DominionEnv(kingdom=KINGDOM, opponents=lambda obs, mask, *, t=1: 0)
+
+
+def test_record_dir_that_cannot_be_written_is_refused_at_construction(tmp_path):
+    a_file = tmp_path / "file.json"
+    a_file.write_text("{}")
+    for make in (
+        lambda d: DominionEnv(kingdom=KINGDOM, record_dir=d),
+        lambda d: pettingzoo_env.raw_env(kingdom=KINGDOM, record_dir=d),
+    ):
+        with pytest.raises(ValueError, match="record_dir must be a folder.*it is a file"):
+            make(a_file)
+        with pytest.raises(ValueError, match="cannot be made.*is a file"):
+            make(a_file / "below")
+        make(tmp_path / "new" / "deeper")  # made when the first record is written
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere: no unwritable folder")
+def test_record_dir_without_permission_is_refused(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(ValueError, match="cannot be written: no permission"):
+            DominionEnv(kingdom=KINGDOM, record_dir=locked / "records")
+    finally:
+        locked.chmod(0o700)
+
+
+def test_pettingzoo_step_before_reset_says_so():
+    aec = pettingzoo_env.raw_env(kingdom=KINGDOM)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        aec.step(0)
