@@ -4,6 +4,26 @@
     ...                        # play on
     vec.restore(snap)          # back where it was: the same actions now replay bit for bit
     g2 = g.clone()             # an independent Game sharing only what never changes (search)
+    vec.save("s.npz"); vec.load("s.npz")   # a file whose loading runs no code (below)
+
+Files: ``save(snap, path)`` / ``load(path)`` (and ``VecGame.save/load``, ``Game.save/load``)
+write and read an ``.npz`` without pickle: the arrays (the records as plain bytes), and as a
+JSON string the file format (``FILE_FORMAT``), its version (``FILE_VERSION``), the settings,
+whether reset had been called and a Game's own attributes. Loading reads every member's header
+first (no Python objects, no size a member's stored bytes cannot hold), then the JSON; a file
+that is not one (garbage, truncated, another format or version) is a ValueError naming it.
+**Pickled snapshots (and pickled VecGames and Games) run code when unpickled: load them only
+from sources you trust. A snapshot file from anyone else goes through ``load``.**
+
+Restoring checks what it writes, whatever the snapshot came from: the settings must be the
+VecGame's, the arrays of its shapes and types, and (once reset was called) every game a
+position the engine can reach: the audit's checks (``engine.audit.position_failures``: card
+counts non-negative and conserved, every draw pile of card ids matching its composition row,
+the decider and the decision's fields, the frame stack) on copies, the mask exactly the one
+the position gives; the learner's seats, the bots in each seat and the log within range, the
+float outputs finite. A refused snapshot (ValueError naming the game and the check) changes
+nothing. A Game put in a position by ``set_scenario`` has card totals of its own: those are not
+compared with the setup's (the rest is checked).
 
 A VecGame holds two kinds of arrays. Those that playing changes (``STATE``) are what a snapshot
 copies and a clone owns: the game records (each game's own RNG stream inside), the step's

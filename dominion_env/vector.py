@@ -70,7 +70,14 @@ the step's outputs, shaping, a Game's log); ``restore(snapshot)`` puts it back, 
 the same actions give the same results bit for bit, and refuses (changing nothing) a snapshot
 of a VecGame made with other settings. ``clone()`` (and ``copy.deepcopy``) gives an
 independent VecGame sharing only the fixed tables. Pickles hold a Game's written log rows,
-not its log's whole room.
+not its log's whole room. ``restore`` also refuses games no play can reach (the audit's
+checks); ``save(path)`` / ``load(path)`` keep a snapshot in a file whose loading runs no code
+(an .npz without pickle); a pickle runs code when loaded: only from trusted sources.
+
+Limits: at most ``MAX_GAMES`` (2**20) games, ``turn_limit`` 1..100000, ``vp_shaping`` 0..1,
+``opponent_weights`` finite and >= 0 (weights whose sum overflows float64 are divided by the
+largest first; each positive weight must be at least 2**-53 of the sum to be drawn at all).
+``step``, ``random_actions``, ``bot_actions`` and ``scores`` before ``reset`` raise.
 
 Version history
     v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
@@ -233,9 +240,10 @@ def pool_thresholds(weights, nb: int) -> np.ndarray:
         raise ValueError(
             f"opponent_weights must be finite and >= 0 with a positive sum, got {w.tolist()}"
         )
-    # divided by the largest first: the sum of finite weights (1e308 + 1e308) then stays
-    # finite, and every share is exact to float64's precision
-    cum = np.cumsum(w / w.max())
+    # weights whose sum overflows (1e308 + 1e308 made the thresholds [0, -2**63]) are divided
+    # by the largest first; others are summed as they are, so their thresholds (and the games
+    # of a seed) stay the same bit for bit
+    cum = np.cumsum(w if np.isfinite(w.sum()) else w / w.max())
     cum = np.rint(cum / cum[-1] * float(1 << POOL_BITS)).astype(np.int64)
     tiny = np.flatnonzero((w > 0) & (np.diff(cum, prepend=0) == 0))
     if tiny.size:

@@ -20,13 +20,18 @@ it checks:
 ``empty_mask``    while the game is running the mask ``advance`` wrote holds at least one legal
                   action; once it is over the mask is all False.
 ``decider``       while running, the player who decides is a seat 0..P-1, the decision kind is
-                  a real one and the turn player is a seat; once over, the decider is -1 (P,
-                  the record's player count, must itself be 2..MAX_PLAYERS).
+                  a real one, the turn player is a seat, the phase one of play, the decision's
+                  zone, target, source and card real ones, and the game's card list lists card
+                  ids; once over, the status says how and the decider is -1 (P, the record's
+                  player count, must itself be 2..MAX_PLAYERS).
 ``negative``      no count is negative: zone counts, Supply and trash piles, draw pile sizes
                   (which must also fit the deck array), turns taken, and the turn's Actions,
                   Buys, $, cost reduction and Actions played; the public record keeps within
                   what it records: publicly known top cards within the owner's known ones
                   (within the pile), publicly known hand cards within the hand.
+``frames``        while running, the frame stack holds 1..FRAME_DEPTH frames: the turn's at
+                  the bottom (the turn player's, at a turn step), card frames above it (a card
+                  id or an Attack's reaction window, each of a seat); once over, none.
 ``not_ended``     the game ended (terminated by the rules or truncated by the turn limit) within
                   ``max_decisions`` decisions.
 ``reward``        when it ends: a terminated game has either one +1 and -1 for everyone else, or
@@ -38,7 +43,9 @@ first failure (-1 if none; 0 is the state right after setup), the decisions answ
 status and the turns started. ``audit(...)`` is the Python entry point: it runs the kernel in
 chunks and sums the results up in a dict. ``state_failures`` (one record) and ``check_game``
 (record g of a batch, e.g. a ``Game``'s state) run the per-decision checks on their own, so a
-test can break a position on purpose and see the right check fire.
+test can break a position on purpose and see the right check fire. ``position_failures`` and
+its batch kernel ``check_positions`` run the same checks on positions handed in from outside
+(``VecGame.restore``: a snapshot), plus one: the mask is the one ``write_mask`` gives.
 
 Record g plays game number ``first_index + g`` of the run seeded ``seed``: the same game, with the
 same random actions, as row ``first_index + g`` of ``VecGame(..., autoreset=False)`` reset with
