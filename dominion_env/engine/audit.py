@@ -30,8 +30,11 @@ it checks:
                   what it records: publicly known top cards within the owner's known ones
                   (within the pile), publicly known hand cards within the hand.
 ``frames``        while running, the frame stack holds 1..FRAME_DEPTH frames: the turn's at
-                  the bottom (the turn player's, at a turn step), card frames above it (a card
-                  id or an Attack's reaction window, each of a seat); once over, none.
+                  the bottom (the turn player's, at a turn step), card frames above it, each
+                  of a seat: a card with an effect (only those get a frame), or an Attack's
+                  reaction window right above its Attack, which waits (ATTACK_PENDING); the
+                  pending decision's source is the top frame's (-1 for the turn, the Attack
+                  for its reaction window); once over, none.
 ``not_ended``     the game ended (terminated by the rules or truncated by the turn limit) within
                   ``max_decisions`` decisions.
 ``reward``        when it ends: a terminated game has either one +1 and -1 for everyone else, or
@@ -60,7 +63,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import COPPER, ESTATE, KINGDOM_SIZE, NUM_CARDS, TABLE, check_players
+from ..cards import (
+    ATTACK,
+    COPPER,
+    EFFECT_ID,
+    EFFECT_NONE,
+    ESTATE,
+    KINGDOM_SIZE,
+    NUM_CARDS,
+    TABLE,
+    TYPES,
+    check_players,
+)
 from .batch import new_game
 from .bots import random_action
 from .config import make_config, make_setup
@@ -68,6 +82,7 @@ from .jit import kernel, njit, prange
 from .layout import (
     ACTIONS,
     ACTIONS_PLAYED,
+    ATTACK_PENDING,
     BUYS,
     COINS,
     COST_REDUCTION,
@@ -115,6 +130,9 @@ from .mask import write_mask
 from .zones import STREAM_GAME, STREAM_POLICY, seed_game
 
 C = NUM_CARDS
+# the card table as a constant of the frame check: the per-decision checks keep the signature
+# tests call them with (no table); it never changes while a process runs
+_TABLE = TABLE
 BASIC_CARDS = 7  # card ids 0..6 are the basic cards, always in the Supply
 
 # the checks, in the column order of AuditBuffers.violations
@@ -310,9 +328,27 @@ def _frames_ok(r):
     for f in range(1, n):
         c = r.frame[f, FR_CARD]
         p = r.frame[f, FR_PLAYER]
-        if not (c == REACTION_FRAME or 0 <= c < C) or not 0 <= p < P:
+        if not 0 <= p < P:
             return False
-    return True
+        if c == REACTION_FRAME:  # opened by an Attack, which waits right under it
+            below = r.frame[f - 1]
+            if f < 2 or below[FR_CARD] < 0 or below[FR_STEP] != ATTACK_PENDING:
+                return False
+            if not _TABLE[below[FR_CARD], TYPES] & ATTACK:
+                return False
+        elif not 0 <= c < C or _TABLE[c, EFFECT_ID] == EFFECT_NONE:
+            return False  # only a card with an effect gets a frame (frames.play_card)
+        elif r.frame[f, FR_STEP] < ATTACK_PENDING:
+            return False
+    # the pending decision is asked by the top frame: the turn (source -1), its card, or
+    # for a reaction window the Attack under it
+    top = r.frame[n - 1, FR_CARD]
+    src = r.game[DEC_SOURCE]
+    if top == TURN_FRAME:
+        return src == -1
+    if top == REACTION_FRAME:
+        return src == r.frame[n - 2, FR_CARD]
+    return src == top
 
 
 @njit
