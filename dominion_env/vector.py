@@ -243,7 +243,9 @@ def pool_thresholds(weights, nb: int) -> np.ndarray:
     # weights whose sum overflows (1e308 + 1e308 made the thresholds [0, -2**63]) are divided
     # by the largest first; others are summed as they are, so their thresholds (and the games
     # of a seed) stay the same bit for bit
-    cum = np.cumsum(w if np.isfinite(w.sum()) else w / w.max())
+    with np.errstate(over="ignore"):  # an overflowing sum is what this line looks for
+        finite = np.isfinite(w.sum())
+    cum = np.cumsum(w if finite else w / w.max())
     cum = np.rint(cum / cum[-1] * float(1 << POOL_BITS)).astype(np.int64)
     tiny = np.flatnonzero((w > 0) & (np.diff(cum, prepend=0) == 0))
     if tiny.size:
