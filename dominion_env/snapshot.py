@@ -21,9 +21,10 @@ position the engine can reach: the audit's checks (``engine.audit.position_failu
 counts non-negative and conserved, every draw pile of card ids matching its composition row,
 the decider and the decision's fields, the frame stack) on copies, the mask exactly the one
 the position gives; the learner's seats, the bots in each seat and the log within range, the
-float outputs finite. A refused snapshot (ValueError naming the game and the check) changes
-nothing. A Game put in a position by ``set_scenario`` has card totals of its own: those are not
-compared with the setup's (the rest is checked).
+float outputs finite (once per Snapshot: one ``snapshot()`` took, or one already checked, is
+not checked again: its arrays are read-only). A refused snapshot (ValueError naming the game
+and the check) changes nothing. A Game put in a position by ``set_scenario`` has card totals of
+its own: those are not compared with the setup's (the rest is checked).
 
 A VecGame holds two kinds of arrays. Those that playing changes (``STATE``) are what a snapshot
 copies and a clone owns: the game records (each game's own RNG stream inside), the step's
@@ -150,9 +151,12 @@ class Snapshot:
     ``settings``: what the VecGame it came from was made with (``VecGame.restore`` refuses a
     snapshot whose settings differ); ``ready``: reset had been called. Pickles compressed."""
 
-    __slots__ = ("arrays", "settings", "ready", "extra")
+    __slots__ = ("arrays", "settings", "ready", "extra", "checked")
 
     def __init__(self, arrays: dict, settings: dict, ready: bool, extra: dict | None = None):
+        # True once its games passed restore's checks, or when take_snapshot copied them from
+        # a live VecGame: its arrays are read-only, so a second restore need not check again
+        object.__setattr__(self, "checked", False)
         for a in arrays.values():
             if a.flags.writeable:
                 a.flags.writeable = False
@@ -165,7 +169,9 @@ class Snapshot:
 
     def with_extra(self, extra: dict) -> Snapshot:
         """This snapshot with ``extra`` (copied) as its owner's own attributes (Game)."""
-        return Snapshot(self.arrays, self.settings, self.ready, extra)
+        out = Snapshot(self.arrays, self.settings, self.ready, extra)
+        object.__setattr__(out, "checked", self.checked)
+        return out
 
     def __setattr__(self, name, value):
         raise AttributeError("a Snapshot is read-only")
@@ -285,7 +291,9 @@ def take_snapshot(vec, version: int) -> Snapshot:
     arrays = {p: a.copy() for p, a in _live(vec).items()}
     arrays["state"] = _records(arrays["state"], vec.state)
     arrays["log"] = vec.config.log_buf[: _log_rows(vec)].copy()
-    return Snapshot(arrays, settings(vec, version), vec._ready)
+    snap = Snapshot(arrays, settings(vec, version), vec._ready)
+    object.__setattr__(snap, "checked", True)  # a live VecGame's games: reachable ones
+    return snap
 
 
 def _short(v) -> str:
@@ -337,8 +345,9 @@ def restore_snapshot(vec, snap, version: int) -> None:
         raise ValueError(f"snapshot log is {log.dtype} {log.shape}, the log is {buf.dtype}")
     if log.shape[0] > buf.shape[0]:
         raise ValueError(f"snapshot log has {log.shape[0]} rows, the log holds {buf.shape[0]}")
-    if snap.ready:
+    if snap.ready and not snap.checked:
         _check_games(vec, snap)
+        object.__setattr__(snap, "checked", True)
     for p, a in targets.items():
         a[...] = sources[p]
     buf[: log.shape[0]] = log
