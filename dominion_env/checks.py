@@ -22,6 +22,9 @@ from .engine.layout import NUM_ACTIONS
 from .names import IllegalActionError
 
 MAX_SEED = 2**63 - 1
+# a game's turn limit at most this on every face (no game of any bot lasts 1,000 turns per
+# player; the kernels count turns in int64, and 10**30 was an OverflowError)
+MAX_TURN_LIMIT = 100_000
 
 
 def is_int(value) -> bool:

@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 
 from . import records
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
-from .checks import check_int, is_int
+from .checks import MAX_SEED, check_int, check_seed, is_int
 from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
 from .engine.kingdoms import is_implemented
 from .engine.layout import (
@@ -83,6 +84,8 @@ from .engine.layout import (
 from .engine.observation import split
 from .names import action_index, action_name, legal_action_names, log_lines
 from .snapshot import Snapshot
+from .snapshot import load as load_snapshot
+from .snapshot import save as save_snapshot
 from .vector import VecGame
 
 THRONE_ROOM = card_id("Throne Room")
@@ -176,9 +179,34 @@ class Game:
                 "snapshot is a VecGame's: a Game restores what Game.snapshot() took "
                 "(the game's seed and game number besides its arrays)"
             )
+        if isinstance(snapshot, Snapshot):
+            own = {k: v for k, v in self.__dict__.items() if k != "_vec"}
+            extra = dict(snapshot.extra)
+            if extra.keys() != own.keys() or any(type(extra[k]) is not type(own[k]) for k in own):
+                raise ValueError(
+                    f"snapshot's Game attributes are {sorted(extra)}, a Game has "
+                    f"{sorted(own)} of types {[type(v).__name__ for v in own.values()]}"
+                )
+            if extra["players"] != self.players:
+                raise ValueError(
+                    f"snapshot is of a {extra['players']}-player Game, this one has "
+                    f"{self.players} players"
+                )
+            check_seed(extra["seed"], "snapshot seed")
+            check_int("snapshot game_index", extra["game_index"], 0, MAX_SEED)
         self._vec.restore(snapshot)
         self.__dict__.update(copy.deepcopy(dict(snapshot.extra)))
         return self
+
+    def save(self, path) -> Path:
+        """Write ``snapshot()`` to ``path`` as a file whose loading runs no code (an .npz
+        without pickle: ``dominion_env.snapshot.save``). Returns the path."""
+        return save_snapshot(self.snapshot(), path)
+
+    def load(self, path) -> "Game":
+        """``restore`` the snapshot file ``path`` that ``save`` wrote (of a Game made with the
+        same settings); a bad file or a refused snapshot changes nothing."""
+        return self.restore(load_snapshot(path))
 
     # -- what is going on ----------------------------------------------------------------
 

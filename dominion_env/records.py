@@ -152,7 +152,7 @@ def build(
             {"player": int(p), "action": action_name(a), "index": int(a)} for p, a in decisions
         ],
         "result": result,
-        "meta": dict(meta or {}),
+        "meta": {} if meta is None else dict(meta) if isinstance(meta, dict) else meta,
     }
     return check(rec)
 
@@ -237,7 +237,45 @@ def check(record, *, check_version: bool = True) -> dict:
             f"'result' must be {{'status': one of {STATUSES}, 'rewards': {n} numbers, "
             f"'scores': {n} ints, 'turns': int}}, got {res!r}"
         )
+    if not all(type(x) in (int, float) and x in (-1, 0, 1) for x in res["rewards"]) or not all(
+        _is_int(x) for x in res["scores"]
+    ):
+        _fail(f"'result' rewards must be -1, 0 or 1 and scores ints, got {res!r}")
+    if not isinstance(record["meta"], dict):
+        _fail(f"'meta' must be a JSON object (dict), got {record['meta']!r}")
+    _check_json(record["meta"], "meta", 0)
     return record
+
+
+_JSON_DEPTH = 32  # meta nested deeper than this is refused (a record's meta is a few levels)
+
+
+def _check_json(v, where: str, depth: int) -> None:
+    """``v`` holds JSON values only, as they load back: str, int, finite float, bool, None,
+    lists, and dicts with str keys (json.dumps would turn 1 into "1", take NaN, or fail only
+    when the record is saved)."""
+    if depth > _JSON_DEPTH:
+        _fail(f"{where} is nested deeper than {_JSON_DEPTH} levels")
+    if v is None or isinstance(v, (str, bool, int)):
+        return
+    if isinstance(v, float):
+        if v != v or v in (float("inf"), float("-inf")):
+            _fail(f"{where} is {v!r}: JSON holds finite numbers only")
+        return
+    if isinstance(v, list):
+        for i, x in enumerate(v):
+            _check_json(x, f"{where}[{i}]", depth + 1)
+        return
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not isinstance(k, str):
+                _fail(f"{where} has the key {k!r}: JSON object keys are str")
+            _check_json(x, f"{where}[{k!r}]", depth + 1)
+        return
+    _fail(
+        f"{where} is {v!r} ({type(v).__name__}): meta holds JSON values only (str, int, "
+        f"float, bool, None, lists, dicts with str keys)"
+    )
 
 
 def dumps(record) -> str:
@@ -266,10 +304,18 @@ def load(path, *, check_version: bool = True) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise RecordError(f"cannot read record {str(path)!r}: {e}") from None
-    except UnicodeDecodeError as e:  # a binary file: records are UTF-8 JSON text
-        raise RecordError(f"{str(path)!r} is not a game record (not UTF-8 text: {e})") from None
+    except UnicodeDecodeError as e:
+        raise RecordError(
+            f"{str(path)!r} is not a game record: not UTF-8 text (byte {e.start} is "
+            f"{e.object[e.start : e.start + 1]!r})"
+        ) from None
     try:
         rec = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"{str(path)!r} is not JSON: {e}") from None
-    return check(rec, check_version=check_version)
+    except RecursionError:
+        raise RecordError(f"{str(path)!r} is not a game record: JSON nested too deep") from None
+    try:
+        return check(rec, check_version=check_version)
+    except RecordError as e:
+        raise RecordError(f"{str(path)!r}: {e}") from None

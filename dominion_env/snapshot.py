@@ -4,6 +4,27 @@
     ...                        # play on
     vec.restore(snap)          # back where it was: the same actions now replay bit for bit
     g2 = g.clone()             # an independent Game sharing only what never changes (search)
+    vec.save("s.npz"); vec.load("s.npz")   # a file whose loading runs no code (below)
+
+Files: ``save(snap, path)`` / ``load(path)`` (and ``VecGame.save/load``, ``Game.save/load``)
+write and read an ``.npz`` without pickle: the arrays (the records as plain bytes), and as a
+JSON string the file format (``FILE_FORMAT``), its version (``FILE_VERSION``), the settings,
+whether reset had been called and a Game's own attributes. Loading reads every member's header
+first (no Python objects, no size a member's stored bytes cannot hold), then the JSON; a file
+that is not one (garbage, truncated, another format or version) is a ValueError naming it.
+**Pickled snapshots (and pickled VecGames and Games) run code when unpickled: load them only
+from sources you trust. A snapshot file from anyone else goes through ``load``.**
+
+Restoring checks what it writes, whatever the snapshot came from: the settings must be the
+VecGame's, the arrays of its shapes and types, and (once reset was called) every game a
+position the engine can reach: the audit's checks (``engine.audit.position_failures``: card
+counts non-negative and conserved, every draw pile of card ids matching its composition row,
+the decider and the decision's fields, the frame stack) on copies, the mask exactly the one
+the position gives; the learner's seats, the bots in each seat and the log within range, the
+float outputs finite (once per Snapshot: one ``snapshot()`` took, or one already checked, is
+not checked again: its arrays are read-only). A refused snapshot (ValueError naming the game
+and the check) changes nothing. A Game put in a position by ``set_scenario`` has card totals of
+its own: those are not compared with the setup's (the rest is checked).
 
 A VecGame holds two kinds of arrays. Those that playing changes (``STATE``) are what a snapshot
 copies and a clone owns: the game records (each game's own RNG stream inside), the step's
@@ -27,15 +48,30 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
+import os
 import weakref
+import zipfile
 import zlib
+from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
 
-from .cards import NAMES
+from .cards import NAMES, NUM_CARDS, TABLE
+from .engine.audit import check_positions, failed_checks
 from .engine.batch import Buffers, Opponents
-from .engine.layout import LOG_LEN, Config, new_log
+from .engine.layout import (
+    DEC_PLAYER,
+    EVENT_NAMES,
+    LOG_LEN,
+    NUM_ACTIONS,
+    RUNNING,
+    STATUS,
+    Config,
+    new_log,
+    state_dtype,
+)
 
 # Arrays a VecGame holds, as attribute paths from the VecGame (see the module docstring)
 STATE = (
@@ -115,9 +151,12 @@ class Snapshot:
     ``settings``: what the VecGame it came from was made with (``VecGame.restore`` refuses a
     snapshot whose settings differ); ``ready``: reset had been called. Pickles compressed."""
 
-    __slots__ = ("arrays", "settings", "ready", "extra")
+    __slots__ = ("arrays", "settings", "ready", "extra", "checked")
 
     def __init__(self, arrays: dict, settings: dict, ready: bool, extra: dict | None = None):
+        # True once its games passed restore's checks, or when take_snapshot copied them from
+        # a live VecGame: its arrays are read-only, so a second restore need not check again
+        object.__setattr__(self, "checked", False)
         for a in arrays.values():
             if a.flags.writeable:
                 a.flags.writeable = False
@@ -130,7 +169,9 @@ class Snapshot:
 
     def with_extra(self, extra: dict) -> Snapshot:
         """This snapshot with ``extra`` (copied) as its owner's own attributes (Game)."""
-        return Snapshot(self.arrays, self.settings, self.ready, extra)
+        out = Snapshot(self.arrays, self.settings, self.ready, extra)
+        object.__setattr__(out, "checked", self.checked)
+        return out
 
     def __setattr__(self, name, value):
         raise AttributeError("a Snapshot is read-only")
@@ -250,7 +291,9 @@ def take_snapshot(vec, version: int) -> Snapshot:
     arrays = {p: a.copy() for p, a in _live(vec).items()}
     arrays["state"] = _records(arrays["state"], vec.state)
     arrays["log"] = vec.config.log_buf[: _log_rows(vec)].copy()
-    return Snapshot(arrays, settings(vec, version), vec._ready)
+    snap = Snapshot(arrays, settings(vec, version), vec._ready)
+    object.__setattr__(snap, "checked", True)  # a live VecGame's games: reachable ones
+    return snap
 
 
 def _short(v) -> str:
@@ -302,10 +345,89 @@ def restore_snapshot(vec, snap, version: int) -> None:
         raise ValueError(f"snapshot log is {log.dtype} {log.shape}, the log is {buf.dtype}")
     if log.shape[0] > buf.shape[0]:
         raise ValueError(f"snapshot log has {log.shape[0]} rows, the log holds {buf.shape[0]}")
+    if snap.ready and not snap.checked:
+        _check_games(vec, snap)
+        object.__setattr__(snap, "checked", True)
     for p, a in targets.items():
         a[...] = sources[p]
     buf[: log.shape[0]] = log
     vec._ready = snap.ready
+
+
+def _check_games(vec, snap) -> None:
+    """Refuse (ValueError) a snapshot whose games are not positions the engine can reach:
+    every game passes the audit's checks (``engine.audit.position_failures``, on copies),
+    its mask is the position's, and the arrays around the records name real seats and bots
+    and hold finite numbers. A not-ready snapshot (taken before reset) is not checked:
+    nothing reads its games before a reset deals them all anew."""
+    a = snap.arrays
+    n, P = vec.num_games, vec.players
+    records = np.array(a["state"])  # copies: the checks are kernels over writable arrays
+    masks = np.array(a["buffers.mask"])
+    bits = np.zeros(n, np.int64)
+    conserve = not (snap.extra or {}).get("_scenario", False)
+    vec._run(
+        check_positions,
+        records,
+        TABLE,
+        vec.setup,
+        masks,
+        conserve,
+        np.zeros((n, 3 * NUM_CARDS), np.int64),
+        np.zeros((n, NUM_ACTIONS), np.bool_),
+        bits,
+    )
+    bad = np.flatnonzero(bits)
+    if bad.size:
+        g = int(bad[0])
+        raise ValueError(
+            f"snapshot game {g} is not a position a game can reach: it fails the audit's "
+            f"{', '.join(failed_checks(bits[g]))} check(s) (engine.audit; {bad.size} of "
+            f"{n} game(s) fail); nothing was restored"
+        )
+    for p in ("buffers.obs", "buffers.reward", "buffers.final_obs", "buffers.learner_reward"):
+        if p in a and not np.isfinite(a[p]).all():
+            raise ValueError(f"snapshot array {p!r} holds NaN or inf; nothing was restored")
+    for p in ("shaping.previous", "_shaped"):
+        if p in a and not np.isfinite(a[p]).all():
+            raise ValueError(f"snapshot array {p!r} holds NaN or inf; nothing was restored")
+    learner = a["buffers.learner"]
+    running = records["game"][:, STATUS] == RUNNING
+    opp = vec.opponents
+    if opp.enabled:
+        deciding = records["game"][:, DEC_PLAYER]
+        want = deciding if opp.fixed_seat < 0 else np.full(n, opp.fixed_seat)
+        off = running & ((learner != deciding) | (learner != want))
+        _refuse_rows(off, "learner seat is not the seat deciding (learner mode)")
+    elif (learner != -1).any():
+        _refuse_rows(learner != -1, "learner seat is set without opponents")
+    nb = opp.bot_kind.shape[0] if opp.enabled else 0
+    for p in ("opponents.seat_bots", "opponents.finished_bots"):
+        bots = a[p]
+        _refuse_rows(((bots < -1) | (bots >= nb)).any(axis=1), f"{p} names no bot of {nb}")
+    if opp.enabled:
+        seats = a["opponents.seat_bots"]
+        mine = np.zeros((n, P), np.bool_)
+        rows = np.flatnonzero(learner >= 0)
+        mine[rows, learner[rows]] = True
+        _refuse_rows(running & ((seats == -1) != mine).any(axis=1), "opponent seats")
+    log = a["log"]
+    wrote = int(records["game"][0, LOG_LEN]) if vec.config.log else 0
+    if log.shape[0] != min(wrote, vec.config.log_buf.shape[0]):
+        raise ValueError(
+            f"snapshot log has {log.shape[0]} rows, its game wrote {wrote}; nothing was restored"
+        )
+    ev, who = log[:, 0], log[:, 1]
+    if ((ev < 0) | (ev >= len(EVENT_NAMES)) | (who < -1) | (who >= P)).any():
+        raise ValueError("snapshot log holds events no game writes; nothing was restored")
+
+
+def _refuse_rows(bad: np.ndarray, what: str) -> None:
+    rows = np.flatnonzero(bad)
+    if rows.size:
+        raise ValueError(
+            f"snapshot game {int(rows[0])}: {what} ({rows.size} game(s)); nothing was restored"
+        )
 
 
 def _same_bytes(raw, records) -> bool:
@@ -450,3 +572,152 @@ def vec_setstate(vec, d: dict) -> None:
     if VIEWS in d:
         d[VIEWS] = {name: _read_only(_get_in(d, p)) for name, p in d[VIEWS].items()}
     vec.__dict__.update(d)
+
+
+# -- snapshot files that run no code -------------------------------------------------------
+
+FILE_FORMAT = "dominion-snapshot"
+FILE_VERSION = 1  # of the file layout; the VecGame version is in the settings, checked too
+# zlib's deflate packs at most ~1032 bytes into one: an array whose header asks for more than
+# this many bytes per stored byte is not real, and is refused before numpy allocates it
+_MAX_RATIO = 1100
+
+
+def save(snap: Snapshot, path) -> Path:
+    """Write ``snap`` to ``path`` as an ``.npz`` that loading never unpickles: the arrays
+    (the records as bytes), and as JSON the file format and version, the settings, whether
+    reset had been called and a Game's own attributes. Written whole or not at all (a
+    temporary file renamed). Returns the path."""
+    if not isinstance(snap, Snapshot):
+        raise TypeError(f"snap must be a Snapshot (VecGame.snapshot()), got {snap!r}")
+    path = _check_path(path)
+    meta = {
+        "format": FILE_FORMAT,
+        "format_version": FILE_VERSION,
+        "settings": dict(snap.settings),
+        "ready": snap.ready,
+        "extra": None if snap.extra is None else dict(snap.extra),
+        "arrays": list(snap.arrays),
+    }
+    arrays = {"meta": np.array(json.dumps(meta, allow_nan=False))}
+    for name, a in snap.arrays.items():
+        if name == "state":  # records as plain bytes: no structured dtype for a file to fake
+            a = np.ascontiguousarray(a).view(np.uint8).reshape(a.shape[0], -1)
+        arrays["a:" + name] = a
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **arrays)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def load(path) -> Snapshot:
+    """A Snapshot from a file ``save`` wrote. Runs no code from the file (no pickle); refuses
+    with a ValueError naming the file anything else: not an npz, truncated, another format
+    or version, arrays of the wrong kind. ``VecGame.restore`` then checks the settings and
+    every game (the audit's invariants) before it writes anything."""
+    path = _check_path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"snapshot file {str(path)!r} does not exist (or is not a file)")
+    try:
+        meta, arrays = _read(path)
+    except _Refused as e:
+        raise ValueError(f"snapshot file {str(path)!r}: {e}") from None
+    except Exception as e:  # noqa: BLE001  a broken file makes zipfile, zlib and numpy's
+        # header parser (ast) raise almost anything: SyntaxError, NotImplementedError (a zip
+        # flag), RuntimeError (an "encrypted" member), EOFError, zlib.error ...
+        raise ValueError(
+            f"snapshot file {str(path)!r} is not a readable snapshot file (written by "
+            f"dominion_env.snapshot.save): {type(e).__name__}: {e}"
+        ) from None
+    return Snapshot(arrays, meta["settings"], meta["ready"], meta["extra"])
+
+
+class _Refused(Exception):
+    pass
+
+
+_HEADERS = {
+    (1, 0): np.lib.format.read_array_header_1_0,
+    (2, 0): np.lib.format.read_array_header_2_0,
+}
+
+
+def _check_path(path) -> Path:
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        raise TypeError(f"path must be a str or os.PathLike, got {path!r}")
+    return Path(path)
+
+
+def _read(path: Path):
+    """(meta, arrays) of a snapshot file, every member's header checked before it is read."""
+    with zipfile.ZipFile(path) as z:
+        for info in z.infolist():
+            with z.open(info) as f:
+                version = np.lib.format.read_magic(f)
+                if version not in _HEADERS:
+                    raise _Refused(f"member {info.filename!r}: npy format {version}")
+                shape, _, dtype = _HEADERS[version](f)
+            if dtype.hasobject:
+                raise _Refused(f"member {info.filename!r} holds Python objects")
+            size = int(np.prod(shape, dtype=object)) * dtype.itemsize
+            if size > _MAX_RATIO * max(info.compress_size, 1) + 4096:
+                raise _Refused(
+                    f"member {info.filename!r} claims {size} bytes from {info.compress_size}"
+                )
+    with np.load(path, allow_pickle=False) as f:
+        if "meta" not in f.files:
+            raise _Refused("no 'meta' member: not written by dominion_env.snapshot.save")
+        meta = f["meta"]
+        if meta.dtype.kind != "U" or meta.shape != ():
+            raise _Refused(f"'meta' is {meta.dtype} {meta.shape}, not a JSON string")
+        try:
+            meta = json.loads(str(meta[()]))
+        except json.JSONDecodeError as e:
+            raise _Refused(f"'meta' is not JSON ({e})") from None
+        _check_meta(meta)
+        names = meta["arrays"]
+        missing = [n for n in names if "a:" + n not in f.files]
+        extra = sorted(set(f.files) - {"meta"} - {"a:" + n for n in names})
+        if missing or extra:
+            raise _Refused(f"arrays missing {missing}, unexpected {extra}")
+        arrays = {n: f["a:" + n] for n in names}
+    if "state" not in arrays:
+        raise _Refused("no 'state' array")
+    raw, record = arrays["state"], state_dtype()
+    if raw.dtype != np.uint8 or raw.ndim != 2 or raw.shape[1] != record.itemsize:
+        raise _Refused(
+            f"'state' is {raw.dtype} {raw.shape}, this version's records are uint8 "
+            f"(N, {record.itemsize})"
+        )
+    arrays["state"] = np.ascontiguousarray(raw).view(record).reshape(raw.shape[0])
+    for n, a in arrays.items():
+        if a.dtype.kind not in "biuf" and n != "state":
+            raise _Refused(f"array {n!r} is {a.dtype}, not numbers")
+    return meta, arrays
+
+
+def _check_meta(meta) -> None:
+    if not isinstance(meta, dict) or meta.get("format") != FILE_FORMAT:
+        raise _Refused(f"not a {FILE_FORMAT} file (its 'meta' says {_short(meta)})")
+    version = meta.get("format_version")
+    if version != FILE_VERSION or type(version) is not int:
+        raise _Refused(
+            f"written in file format version {version!r}, this dominion_env reads version "
+            f"{FILE_VERSION}"
+        )
+    kinds = {"settings": dict, "ready": bool, "extra": (dict, type(None)), "arrays": list}
+    for key, kind in kinds.items():
+        if not isinstance(meta.get(key), kind):
+            raise _Refused(f"'meta' field {key!r} is {_short(meta.get(key))}")
+    if not all(isinstance(n, str) for n in meta["arrays"]):
+        raise _Refused(f"'meta' arrays are not names: {_short(meta['arrays'])}")
+    # JSON has lists where the settings have tuples: back to tuples, so they compare equal
+    meta["settings"] = {k: _tuples(v) for k, v in meta["settings"].items()}
+
+
+def _tuples(v):
+    return tuple(_tuples(x) for x in v) if isinstance(v, list) else v

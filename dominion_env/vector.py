@@ -70,7 +70,14 @@ the step's outputs, shaping, a Game's log); ``restore(snapshot)`` puts it back, 
 the same actions give the same results bit for bit, and refuses (changing nothing) a snapshot
 of a VecGame made with other settings. ``clone()`` (and ``copy.deepcopy``) gives an
 independent VecGame sharing only the fixed tables. Pickles hold a Game's written log rows,
-not its log's whole room.
+not its log's whole room. ``restore`` also refuses games no play can reach (the audit's
+checks); ``save(path)`` / ``load(path)`` keep a snapshot in a file whose loading runs no code
+(an .npz without pickle); a pickle runs code when loaded: only from trusted sources.
+
+Limits: at most ``MAX_GAMES`` (2**20) games, ``turn_limit`` 1..100000, ``vp_shaping`` 0..1,
+``opponent_weights`` finite and >= 0 (weights whose sum overflows float64 are divided by the
+largest first; each positive weight must be at least 2**-53 of the sum to be drawn at all).
+``step``, ``random_actions``, ``bot_actions`` and ``scores`` before ``reset`` raise.
 
 Version history
     v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
@@ -117,12 +124,13 @@ Version history
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from .cards import NUM_CARDS, TABLE
-from .checks import MAX_SEED, check_actions, check_int, check_number, check_seed
+from .checks import MAX_SEED, MAX_TURN_LIMIT, check_actions, check_int, check_number, check_seed
 from .engine.batch import (
     POOL_BITS,
     Buffers,
@@ -158,8 +166,22 @@ from .snapshot import (
     vec_getstate,
     vec_setstate,
 )
+from .snapshot import (
+    load as load_snapshot,
+)
+from .snapshot import (
+    save as save_snapshot,
+)
 
 VERSION = 6
+# At most this many games in one VecGame: a game holds about 28 KB (6 players: its 8.4 KB
+# record, observation and final observation, mask, seats; 20 KB at 2 players), so the cap is
+# about 29 GB, past any machine's batch; numpy's MemoryError on 10**13 games said nothing.
+MAX_GAMES = 1 << 20
+MAX_GAMES_WHY = "about 28 KB of memory a game"
+# vp_shaping at most this: the potential is c x a VP margin (tens of VP), so c <= 1 keeps every
+# shaped reward within a few hundred, finite in float32; 1e300 gave infinite rewards
+MAX_VP_SHAPING = 1.0
 # Below this many games a call runs each kernel's serial twin on the calling thread: waking
 # Numba's thread pool costs more than stepping a handful of games, and a process that never
 # starts the pool may fork (engine/jit.py).
@@ -222,12 +244,25 @@ def pool_thresholds(weights, nb: int) -> np.ndarray:
             f"opponents, got shape {w.shape}"
         )
     w = w.astype(np.float64)
-    if not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
+    if not np.isfinite(w).all() or (w < 0).any() or not (w > 0).any():
         raise ValueError(
             f"opponent_weights must be finite and >= 0 with a positive sum, got {w.tolist()}"
         )
-    cum = np.cumsum(w)
-    return np.rint(cum / cum[-1] * float(1 << POOL_BITS)).astype(np.int64)
+    # weights whose sum overflows (1e308 + 1e308 made the thresholds [0, -2**63]) are divided
+    # by the largest first; others are summed as they are, so their thresholds (and the games
+    # of a seed) stay the same bit for bit
+    with np.errstate(over="ignore"):  # an overflowing sum is what this line looks for
+        finite = np.isfinite(w.sum())
+    cum = np.cumsum(w if finite else w / w.max())
+    cum = np.rint(cum / cum[-1] * float(1 << POOL_BITS)).astype(np.int64)
+    tiny = np.flatnonzero((w > 0) & (np.diff(cum, prepend=0) == 0))
+    if tiny.size:
+        k = int(tiny[0])
+        raise ValueError(
+            f"opponent_weights[{k}] = {float(w[k])!r} is too small beside the others to be drawn "
+            f"(shares are counted in 2**{POOL_BITS}ths): give it 0 or a larger weight"
+        )
+    return cum
 
 
 def make_opponents(opponents, learner_seat, players: int, n: int, weights=None) -> Opponents:
@@ -312,12 +347,8 @@ class VecGame:
         scale_observations: bool = False,
         vp_shaping: float = 0.0,
     ):
-        if (
-            isinstance(num_games, bool)
-            or not isinstance(num_games, (int, np.integer))
-            or num_games < 1
-        ):
-            raise ValueError(f"num_games must be a positive int, got {num_games!r}")
+        num_games = check_int("num_games", num_games, 1, MAX_GAMES, MAX_GAMES_WHY)
+        turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
         self.config = make_config(
             players,
             autoplay_treasures=autoplay_treasures,
@@ -354,12 +385,12 @@ class VecGame:
             obs_scale=obs_scale(players) if scale_observations else np.zeros(0, np.float32),
         )
         self.opponents = make_opponents(opponents, learner_seat, players, n, opponent_weights)
-        if check_number("vp_shaping", vp_shaping) and not self.opponents.enabled:
+        vp_shaping = check_number("vp_shaping", vp_shaping, 0.0, MAX_VP_SHAPING)
+        if vp_shaping and not self.opponents.enabled:
             raise ValueError(
                 "vp_shaping shapes the learner's rewards: it needs opponents "
                 "(learner mode); for every seat, use dominion_env.shaping.VPShaping"
             )
-        vp_shaping = check_number("vp_shaping", vp_shaping)
         self.shaping = VPShaping(n, vp_shaping) if vp_shaping else None
         self._shaped = np.zeros(n, np.float32)
         self._scores = np.zeros((n, players), np.int64)
@@ -455,6 +486,8 @@ class VecGame:
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action per game, from a policy stream seeded by reset."""
+        if not self._ready:
+            raise RuntimeError("call reset() before random_actions(): no game is dealt yet")
         out = np.empty(self.num_games, np.int64)
         self._run(random_actions_kernel, self.buffers.mask, self._policy_rng, out)
         return out
@@ -496,8 +529,20 @@ class VecGame:
         give the same observations, masks, rewards and logs, bit for bit. The snapshot must
         come from a VecGame made with the same settings (batch size, players, kingdom, rules
         options, opponents, shaping, version); otherwise a ValueError names what differs and
-        nothing changes."""
+        nothing changes. Every game must also be a position the engine can reach (the
+        audit's checks: card counts and conservation, the decider, the frame stack, the mask)
+        and the seats and streams around it consistent; else a ValueError, nothing changes."""
         restore_snapshot(self, snapshot, VERSION)
+
+    def save(self, path) -> Path:
+        """Write ``snapshot()`` to ``path`` as a file whose loading runs no code
+        (``dominion_env.snapshot.save``: an .npz without pickle, settings as JSON)."""
+        return save_snapshot(self.snapshot(), path)
+
+    def load(self, path) -> None:
+        """``restore`` the snapshot file ``path`` (``save``'s) into this VecGame, made with the
+        same settings; a bad file or a refused snapshot changes nothing."""
+        self.restore(load_snapshot(path))
 
     def clone(self) -> VecGame:
         """An independent copy: its own copies of everything that playing changes, the fixed
@@ -574,6 +619,8 @@ class VecGame:
         """(N, P) int64: every player's score (VP) now in the game in each row (with
         autoreset, a game that ended on this step has been replaced: its final scores are
         not kept; ``rewards`` tell its result)."""
+        if not self._ready:
+            raise RuntimeError("call reset() before scores: no game is dealt yet")
         self._run(scores_kernel, self.state, TABLE, self.buffers.scratch, self._scores)
         return self._view["scores"]
 

@@ -2,6 +2,8 @@
 changes, an opponent policy that fails cannot hand its decision to the learner, returned
 buffers cannot be written, and bad arguments get a clear error at the public face."""
 
+import os
+
 import gymnasium
 import numpy as np
 import pytest
@@ -380,7 +382,10 @@ def test_single_envs_refuse_what_is_not_an_action(action):
         (dict(kingdom="First Game", pool=KINGDOM), ValueError, "pool is the cards"),
         (dict(kingdom="random", pool="Village"), TypeError, "pool must be a list"),
         (dict(first_player=True), ValueError, "first_player"),
-        (dict(turn_limit=2.5), ValueError, "turn_limit"),
+        (dict(turn_limit=2.5), TypeError, "turn_limit must be an int"),
+        (dict(turn_limit=10**30), ValueError, r"turn_limit must be an int 1\.\.100000"),
+        (dict(turn_limit=0), ValueError, r"turn_limit must be an int 1\.\.100000"),
+        (dict(vp_shaping=1e300), ValueError, r"vp_shaping must be a finite number 0\.0\.\.1\.0"),
         (dict(vp_shaping=float("nan")), ValueError, "vp_shaping must be a finite"),
         (dict(vp_shaping="0.1"), TypeError, "vp_shaping must be a number"),
     ],
@@ -407,3 +412,130 @@ def test_registered_env_refuses_bad_actions_too():
     env.reset(seed=0)
     with pytest.raises(TypeError, match="action must be an int"):
         env.step(2.7)
+
+
+# -- VecGame's own arguments and calls (issue 21) ---------------------------------------------
+
+
+def test_huge_opponent_weights_are_shares_like_any_other():
+    """[1e308, 1e308] once summed to inf and made the thresholds [0, -2**63]: one bot took
+    every seat. Normalised first, they are two equal shares, exactly as [1, 1]."""
+    from dominion_env.agents import compile_bots
+    from dominion_env.engine.batch import POOL_BITS
+    from dominion_env.vector import pool_thresholds
+
+    half = 1 << (POOL_BITS - 1)
+    assert pool_thresholds([1e308, 1e308], 2).tolist() == [half, 2 * half]
+    assert pool_thresholds([1, 1], 2).tolist() == [half, 2 * half]
+    assert pool_thresholds([0, 3.0, 1.0], 3)[0] == 0  # a zero weight is never drawn
+    table = compile_bots(["Big Money", "Smithy"])
+    big = VecGame(256, opponents=table, opponent_weights=[1e308, 1e308])
+    small = VecGame(256, opponents=table, opponent_weights=[1, 1])
+    big.reset(seed=5)
+    small.reset(seed=5)
+    assert np.array_equal(big.opponent_bots, small.opponent_bots)
+    assert set(np.unique(big.opponent_bots)) == {-1, 0, 1}
+
+
+@pytest.mark.parametrize(
+    "weights, error, match",
+    [
+        ([1.0, 1e-300], ValueError, r"opponent_weights\[1\] = 1e-300 is too small"),
+        ([1.0, float("inf")], ValueError, "must be finite"),
+        ([0.0, 0.0], ValueError, "positive sum"),
+        ([1.0, -1.0], ValueError, ">= 0"),
+        (["a", "b"], TypeError, "must be numbers"),
+    ],
+)
+def test_bad_opponent_weights(weights, error, match):
+    from dominion_env.agents import compile_bots
+
+    with pytest.raises(error, match=match):
+        VecGame(4, opponents=compile_bots(["Big Money", "Smithy"]), opponent_weights=weights)
+
+
+@pytest.mark.parametrize(
+    "n, error, match",
+    [
+        (10**13, ValueError, r"num_games must be an int 1\.\.1048576 \(about 28 KB"),
+        (0, ValueError, "num_games must be an int 1"),
+        (2.0, TypeError, "num_games must be an int"),
+        (True, TypeError, "num_games must be an int"),
+    ],
+)
+def test_num_games_is_capped(n, error, match):
+    with pytest.raises(error, match=match):
+        VecGame(n)
+
+
+def test_calls_before_reset_say_so():
+    vec = VecGame(3)
+    for call in (
+        vec.random_actions,
+        lambda: vec.scores,
+        lambda: vec.step([0, 0, 0]),
+        lambda: vec.bot_actions(None, 0),
+    ):
+        with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+            call()
+    vec.reset(seed=0)
+    assert vec.random_actions().shape == (3,)
+
+
+# -- env constructors (issue 21) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda o: DominionVecEnv(2, kingdom=KINGDOM, opponents=o),
+        lambda o: DominionVectorEnv(2, kingdom=KINGDOM, opponents=o),
+        lambda o: DominionEnv(kingdom=KINGDOM, opponents=o),
+    ],
+)
+def test_empty_opponents_are_refused(make):
+    for empty in ([], ()):
+        with pytest.raises(ValueError, match="opponents is empty"):
+            make(empty)
+
+
+@pytest.mark.parametrize("policy", [lambda: 0, lambda obs: 0, lambda a, b, c: 0])
+def test_an_opponent_policy_that_cannot_take_its_arguments_is_refused_at_construction(policy):
+    with pytest.raises(TypeError, match=r"policy\(observation, action_mask\)"):
+        DominionEnv(kingdom=KINGDOM, opponents=policy)
+    with pytest.raises(TypeError, match=r"policy\(observation, action_mask\)"):
+        DominionEnv(players=3, kingdom=KINGDOM, opponents=["Big Money", policy])
+    # keyword-only or defaulted extras are fine
+    DominionEnv(kingdom=KINGDOM, opponents=lambda obs, mask, *, t=1: 0)
+
+
+def test_record_dir_that_cannot_be_written_is_refused_at_construction(tmp_path):
+    a_file = tmp_path / "file.json"
+    a_file.write_text("{}")
+    for make in (
+        lambda d: DominionEnv(kingdom=KINGDOM, record_dir=d),
+        lambda d: pettingzoo_env.raw_env(kingdom=KINGDOM, record_dir=d),
+    ):
+        with pytest.raises(ValueError, match="record_dir must be a folder.*it is a file"):
+            make(a_file)
+        with pytest.raises(ValueError, match="cannot be made.*is a file"):
+            make(a_file / "below")
+        make(tmp_path / "new" / "deeper")  # made when the first record is written
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere: no unwritable folder")
+def test_record_dir_without_permission_is_refused(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(ValueError, match="cannot be written: no permission"):
+            DominionEnv(kingdom=KINGDOM, record_dir=locked / "records")
+    finally:
+        locked.chmod(0o700)
+
+
+def test_pettingzoo_step_before_reset_says_so():
+    aec = pettingzoo_env.raw_env(kingdom=KINGDOM)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        aec.step(0)

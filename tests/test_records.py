@@ -253,3 +253,52 @@ def test_pettingzoo_env_records_games(tmp_path):
     rec = records.load(env.unwrapped.recorder.last_path)
     assert Game.from_record(rec).result() == rec["result"]
     assert rec["result"]["status"] in ("terminated", "truncated")
+
+
+# -- files and meta that are not records (issue 21) -------------------------------------------
+
+
+def test_load_names_the_file_it_refuses(tmp_path):
+    rec = _random_game(seed=3).record()
+    good = records.save(rec, tmp_path / "good.json")
+    cases = {
+        "binary.json": (b"\x89PNG\r\n\x1a\n\xff\xfe" * 10, "not UTF-8 text"),
+        "half.json": (good.read_bytes()[: len(good.read_bytes()) // 2], "is not JSON"),
+        "list.json": (b"[1, 2]", "a record is a JSON object"),
+        "deep.json": (b"[" * 100000 + b"]" * 100000, "nested too deep"),
+    }
+    for name, (raw, words) in cases.items():
+        p = tmp_path / name
+        p.write_bytes(raw)
+        with pytest.raises(records.RecordError) as e:
+            records.load(p)
+        assert repr(str(p)) in str(e.value) and words in str(e.value), str(e.value)[:200]
+
+
+@pytest.mark.parametrize(
+    "meta, words",
+    [
+        ({"x": object()}, "meta['x'] is <object"),
+        ({"x": float("nan")}, "finite numbers only"),
+        ({1: "a"}, "the key 1"),
+        ({"x": [1, {"y": {2, 3}}]}, "meta['x'][1]['y']"),
+        ("not a dict", "'meta' must be a JSON object"),
+    ],
+)
+def test_record_meta_must_be_json(meta, words):
+    g = _random_game(seed=3)
+    with pytest.raises(records.RecordError) as e:
+        g.record(meta=meta)
+    assert words in str(e.value)
+    assert g.record(meta={"ok": [1, 2.5, None, True, {"a": "b"}]})["meta"]["ok"][1] == 2.5
+
+
+def test_result_rewards_and_scores_are_checked():
+    rec = _random_game(seed=3).record()
+    for change in (
+        lambda r: r["result"].update(rewards=["x"] * len(r["players"])),
+        lambda r: r["result"].update(rewards=[7] * len(r["players"])),
+        lambda r: r["result"].update(scores=[1.5] * len(r["players"])),
+    ):
+        with pytest.raises(records.RecordError, match="rewards must be -1, 0 or 1"):
+            records.check(_mutated(rec, change))

@@ -8,8 +8,10 @@ draws its actions afresh from them.
 """
 
 import copy
+import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -20,7 +22,9 @@ import pytest
 
 from dominion_env import Game, VecGame
 from dominion_env.agents import compile_bots
+from dominion_env.engine.layout import DEC_PLAYER, FRAME_DEPTH, SP
 from dominion_env.snapshot import FIXED, LOG, STATE, VIEWS, WORK, Snapshot, _view_paths
+from dominion_env.snapshot import load as load_snapshot
 
 STEPS = 1200
 EXPERT = compile_bots(["Random"])  # draws from the expert stream at every call
@@ -382,3 +386,184 @@ def test_views_handed_out_are_of_the_clones_and_unpickled_arrays():
         assert not np.shares_memory(other.observation, vec.buffers.obs)
         assert not other.observation.flags.writeable
         assert shown(other) != shown(vec)
+
+
+# -- restore checks the games it is given (issue 21) ----------------------------------------
+
+
+def edited(snap: Snapshot, edit) -> Snapshot:
+    """``snap`` with ``edit(arrays)`` applied to writable copies of its arrays."""
+    arrays = {k: np.array(v) for k, v in snap.arrays.items()}
+    edit(arrays)
+    return Snapshot(arrays, snap.settings, snap.ready, snap.extra)
+
+
+def _hand(a):
+    a["state"]["zone"][1, 0, 0, 0] = -5  # game 1, seat 0: a hand of -5 Coppers
+
+
+def _decider(a):
+    a["state"]["game"][0, DEC_PLAYER] = 9
+
+
+def _every_byte(a):
+    a["state"].view(np.uint8)[:] = 0xFF
+
+
+def _frames(a):
+    a["state"]["frame"][2, 0, 0] = 3  # the bottom frame is not the turn's
+
+
+def _stack_pointer(a):
+    a["state"]["game"][:, SP] = FRAME_DEPTH + 1
+
+
+def _mask(a):
+    a["buffers.mask"][0] = ~a["buffers.mask"][0]  # what the position does not allow
+
+
+def _card_from_nowhere(a):
+    a["state"]["zone"][0, 1, 1, 6] += 1  # a Province appears in a discard pile
+
+
+def _nan(a):
+    a["buffers.obs"][1, 3] = np.nan
+
+
+def _learner(a):
+    a["buffers.learner"][0] = 5
+
+
+def _bot(a):
+    a["opponents.seat_bots"][0, 1] = 7
+
+
+@pytest.mark.parametrize(
+    "edit, says",
+    [
+        (_hand, "negative"),
+        (_decider, "decider"),
+        (_every_byte, "conservation, empty_mask, decider, negative, frames"),
+        (_frames, "frames"),
+        (_stack_pointer, "frames"),
+        (_mask, "empty_mask"),
+        (_card_from_nowhere, "conservation"),
+        (_nan, "buffers.obs"),
+        (_learner, "learner seat"),
+        (_bot, "seat_bots"),
+    ],
+)
+def test_restore_refuses_a_hand_edited_snapshot_and_changes_nothing(edit, says):
+    vec = VecGame(4, players=2, opponents=POOL, opponent_weights=[1, 1, 1])
+    vec.reset(seed=3)
+    play(vec, 40)
+    snap = vec.snapshot()
+    play(vec, 7)
+    before = vec.snapshot()
+    with pytest.raises(ValueError, match="nothing was restored") as e:
+        vec.restore(edited(snap, edit))
+    assert says in str(e.value)
+    assert same_arrays(vec.snapshot(), before)
+    vec.restore(edited(snap, lambda a: None))  # the same arrays unedited: accepted
+    assert same_arrays(vec.snapshot(), snap)
+
+
+def test_restore_accepts_a_scenario_and_refuses_its_broken_draw_pile():
+    """A scenario's card totals are its own (not the setup's): only the rest is checked."""
+    g = Game("First Game", seed=1)
+    g.set_scenario(hands={0: ["Village"] * 5}, decks={0: ["Gold", "Gold"]})
+    snap = g.snapshot()
+    g.step(int(np.flatnonzero(g.action_mask)[0]))
+    g.restore(snap)
+    assert g.zones(0)["hand"] == {"Village": 5}
+
+    def pile(a):
+        a["state"]["deck"][0, 0, 0] = 200  # no such card
+
+    with pytest.raises(ValueError, match="conservation"):
+        g.restore(edited(snap, pile))
+
+
+def test_a_not_ready_snapshot_is_not_checked_and_still_needs_a_reset():
+    vec = VecGame(3)
+    snap = vec.snapshot()
+    vec.reset(seed=0)
+    vec.restore(edited(snap, _every_byte))
+    with pytest.raises(RuntimeError, match="reset"):
+        vec.step(np.zeros(3, np.int64))
+
+
+# -- snapshot files that run no code ----------------------------------------------------------
+
+
+def test_snapshot_files_round_trip_without_pickle(tmp_path):
+    vec = VecGame(**CONFIGS["pool+shaping"])
+    vec.reset(seed=11)
+    play_until_a_game_ends(vec)
+    snap, now = vec.snapshot(), shown(vec)
+    path = vec.save(tmp_path / "s.npz")
+    first = play(vec, 200)
+    vec.load(path)
+    assert shown(vec) == now
+    assert first_difference(play(vec, 200), first) is None
+    assert same_arrays(load_snapshot(path), snap)
+    with np.load(path, allow_pickle=False) as f:  # every member loads without pickle
+        assert {f[k].dtype.kind for k in f.files} <= set("biufU")
+
+    g = Game("random", players=3, seed=4)
+    g.step(int(np.flatnonzero(g.action_mask)[0]))
+    saved = g.save(str(tmp_path / "g.npz"))
+    record = g.record()
+    g.reset(seed=9)
+    assert g.load(saved).record() == record
+
+
+def _file_cases(tmp_path, path):
+    data = path.read_bytes()
+    cases = {
+        "garbage": b"\x00\xffnot a snapshot" * 50,
+        "half": data[: len(data) // 2],
+        "empty": b"",
+    }
+    for name, raw in cases.items():
+        p = tmp_path / f"{name}.npz"
+        p.write_bytes(raw)
+        yield name, p
+
+
+def test_bad_snapshot_files_are_refused_naming_the_file(tmp_path):
+    g = Game(seed=2)
+    path = g.save(tmp_path / "g.npz")
+    g.step(int(np.flatnonzero(g.action_mask)[0]))
+    before = g.snapshot()
+    for _, p in _file_cases(tmp_path, path):
+        with pytest.raises(ValueError, match=re.escape(repr(str(p)))):
+            g.load(p)
+    with pytest.raises(FileNotFoundError, match="nowhere.npz"):
+        g.load(tmp_path / "nowhere.npz")
+    with pytest.raises(TypeError, match="path must be"):
+        g.load(3)
+    # another format version, and a pickled array (np.save with allow_pickle) inside
+    snap = load_snapshot(path)
+    with np.load(path, allow_pickle=False) as f:
+        members = {k: f[k] for k in f.files}
+    meta = json.loads(str(members["meta"][()]))
+    for change, says in [
+        ({"format_version": 99}, "format version 99"),
+        ({"format": "something"}, "not a dominion-snapshot"),
+        ({"ready": "yes"}, "'ready'"),
+    ]:
+        p = tmp_path / "v.npz"
+        np.savez(p, **{**members, "meta": np.array(json.dumps({**meta, **change}))})
+        with pytest.raises(ValueError, match=says):
+            g.load(p)
+    p = tmp_path / "o.npz"
+    np.savez(p, **{**members, "a:log": np.array([print], dtype=object)})
+    with pytest.raises(ValueError, match="Python objects"):
+        g.load(p)
+    settings = {**meta["settings"], "turn_limit": 7}
+    np.savez(p, **{**members, "meta": np.array(json.dumps({**meta, "settings": settings}))})
+    with pytest.raises(ValueError, match="turn_limit"):
+        g.load(p)
+    assert same_arrays(g.snapshot(), before)
+    assert same_arrays(snap, Game(seed=2).snapshot())

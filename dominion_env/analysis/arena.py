@@ -26,7 +26,7 @@ from functools import partial
 import numpy as np
 
 from ..cards import NUM_CARDS, TABLE, check_players
-from ..checks import check_int, check_seed
+from ..checks import MAX_TURN_LIMIT, check_int, check_seed
 from ..engine.batch import play_bots_kernel
 from ..engine.config import make_config, make_setup
 from ..engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, new_state
@@ -35,7 +35,6 @@ from ..game import Game
 from .executor import local_map
 
 MAX_GAMES = 10_000_000
-MAX_TURN_LIMIT = 100_000
 
 
 def check_run(n_games, seed, turn_limit) -> tuple[int, int, int]:

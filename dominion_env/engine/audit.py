@@ -20,13 +20,21 @@ it checks:
 ``empty_mask``    while the game is running the mask ``advance`` wrote holds at least one legal
                   action; once it is over the mask is all False.
 ``decider``       while running, the player who decides is a seat 0..P-1, the decision kind is
-                  a real one and the turn player is a seat; once over, the decider is -1 (P,
-                  the record's player count, must itself be 2..MAX_PLAYERS).
+                  a real one, the turn player is a seat, the phase one of play, the decision's
+                  zone, target, source and card real ones, and the game's card list lists card
+                  ids; once over, the status says how and the decider is -1 (P, the record's
+                  player count, must itself be 2..MAX_PLAYERS).
 ``negative``      no count is negative: zone counts, Supply and trash piles, draw pile sizes
                   (which must also fit the deck array), turns taken, and the turn's Actions,
                   Buys, $, cost reduction and Actions played; the public record keeps within
                   what it records: publicly known top cards within the owner's known ones
                   (within the pile), publicly known hand cards within the hand.
+``frames``        while running, the frame stack holds 1..FRAME_DEPTH frames: the turn's at
+                  the bottom (the turn player's, at a turn step), card frames above it, each
+                  of a seat: a card with an effect (only those get a frame), or an Attack's
+                  reaction window right above its Attack, which waits (ATTACK_PENDING); the
+                  pending decision's source is the top frame's (-1 for the turn, the Attack
+                  for its reaction window); once over, none.
 ``not_ended``     the game ended (terminated by the rules or truncated by the turn limit) within
                   ``max_decisions`` decisions.
 ``reward``        when it ends: a terminated game has either one +1 and -1 for everyone else, or
@@ -38,7 +46,9 @@ first failure (-1 if none; 0 is the state right after setup), the decisions answ
 status and the turns started. ``audit(...)`` is the Python entry point: it runs the kernel in
 chunks and sums the results up in a dict. ``state_failures`` (one record) and ``check_game``
 (record g of a batch, e.g. a ``Game``'s state) run the per-decision checks on their own, so a
-test can break a position on purpose and see the right check fire.
+test can break a position on purpose and see the right check fire. ``position_failures`` and
+its batch kernel ``check_positions`` run the same checks on positions handed in from outside
+(``VecGame.restore``: a snapshot), plus one: the mask is the one ``write_mask`` gives.
 
 Record g plays game number ``first_index + g`` of the run seeded ``seed``: the same game, with the
 same random actions, as row ``first_index + g`` of ``VecGame(..., autoreset=False)`` reset with
@@ -53,7 +63,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import COPPER, ESTATE, KINGDOM_SIZE, NUM_CARDS, TABLE, check_players
+from ..cards import (
+    ATTACK,
+    COPPER,
+    EFFECT_ID,
+    EFFECT_NONE,
+    ESTATE,
+    KINGDOM_SIZE,
+    NUM_CARDS,
+    TABLE,
+    TYPES,
+    check_players,
+)
 from .batch import new_game
 from .bots import random_action
 from .config import make_config, make_setup
@@ -61,34 +82,57 @@ from .jit import kernel, njit, prange
 from .layout import (
     ACTIONS,
     ACTIONS_PLAYED,
+    ATTACK_PENDING,
     BUYS,
     COINS,
     COST_REDUCTION,
+    DEC_CARD,
     DEC_KIND,
     DEC_PLAYER,
+    DEC_SOURCE,
+    DEC_TARGET,
+    DEC_ZONE,
     DECK_LEN,
+    FR_CARD,
+    FR_PLAYER,
+    FR_STEP,
     HAND,
     IN_SUPPLY,
     KNOWN_TOP,
     NUM_ACTIONS,
     NUM_DECISIONS,
+    PHASE,
+    PHASE_ACTION,
+    PHASE_OVER,
     PLAYERS,
     PUBLIC_TOP,
+    REACTION_FRAME,
     RUNNING,
+    SP,
     STATUS,
     SUPPLY,
+    T_CLEANUP,
+    T_START,
     TERMINATED,
     TRASH,
     TRUNCATED,
+    TURN_FRAME,
     TURN_NUMBER,
     TURN_PLAYER,
     TURNS_TAKEN,
+    UNIVERSE_LEN,
+    ZONE_ANY,
+    ZONE_NONE,
     new_state,
 )
 from .machine import resolve
+from .mask import write_mask
 from .zones import STREAM_GAME, STREAM_POLICY, seed_game
 
 C = NUM_CARDS
+# the card table as a constant of the frame check: the per-decision checks keep the signature
+# tests call them with (no table); it never changes while a process runs
+_TABLE = TABLE
 BASIC_CARDS = 7  # card ids 0..6 are the basic cards, always in the Supply
 
 # the checks, in the column order of AuditBuffers.violations
@@ -99,8 +143,17 @@ BASIC_CARDS = 7  # card ids 0..6 are the basic cards, always in the Supply
     CHECK_NEGATIVE,
     CHECK_NOT_ENDED,
     CHECK_REWARD,
-) = range(6)
-CHECK_NAMES = ("conservation", "empty_mask", "decider", "negative", "not_ended", "reward")
+    CHECK_FRAMES,
+) = range(7)
+CHECK_NAMES = (
+    "conservation",
+    "empty_mask",
+    "decider",
+    "negative",
+    "not_ended",
+    "reward",
+    "frames",
+)
 NUM_CHECKS = len(CHECK_NAMES)
 
 DEFAULT_MAX_DECISIONS = 200_000  # far above any real game; only a runaway game gets there
@@ -231,16 +284,71 @@ def _mask_count(mask_row):
 
 @njit
 def _decider_ok(r):
-    """While running: a seat decides a real decision kind on a seat's turn; over: nobody."""
+    """While running: a seat decides a real decision kind on a seat's turn, in a phase of
+    play, about what a game holds (its zone, target, source card and card are real ones, the
+    game's card list lists card ids); over: nobody. The status is one of the three."""
     P = r.game[PLAYERS]
     if P < 2 or P > r.zone.shape[0]:
         return False
-    if r.game[STATUS] == RUNNING:
+    st = r.game[STATUS]
+    if st == RUNNING:
         p = r.game[DEC_PLAYER]
         k = r.game[DEC_KIND]
         tp = r.game[TURN_PLAYER]
-        return 0 <= p < P and 0 < k < NUM_DECISIONS and 0 <= tp < P
-    return r.game[DEC_PLAYER] == -1
+        ok = 0 <= p < P and 0 < k < NUM_DECISIONS and 0 <= tp < P
+        ok = ok and PHASE_ACTION <= r.game[PHASE] < PHASE_OVER
+        ok = ok and ZONE_NONE <= r.game[DEC_ZONE] <= ZONE_ANY
+        ok = ok and -1 <= r.game[DEC_TARGET] < P
+        ok = ok and REACTION_FRAME <= r.game[DEC_SOURCE] < C and -1 <= r.game[DEC_CARD] < C
+        n = r.game[UNIVERSE_LEN]
+        if not (ok and 0 <= n <= r.universe.shape[0]):
+            return False
+        for u in range(n):
+            ok = ok and r.universe[u] < C
+        return ok
+    return (st == TERMINATED or st == TRUNCATED) and r.game[DEC_PLAYER] == -1
+
+
+@njit
+def _frames_ok(r):
+    """While running: 1..FRAME_DEPTH frames, the turn's at the bottom (the turn player's, at
+    a turn step), card frames above it (a card id, or an Attack's reaction window) each of a
+    seat; over: no frame."""
+    n = r.game[SP]
+    if r.game[STATUS] != RUNNING:
+        return n == 0
+    P = r.game[PLAYERS]
+    if n < 1 or n > r.frame.shape[0]:
+        return False
+    bottom = r.frame[0]
+    if bottom[FR_CARD] != TURN_FRAME or bottom[FR_PLAYER] != r.game[TURN_PLAYER]:
+        return False
+    if not T_START <= bottom[FR_STEP] <= T_CLEANUP:
+        return False
+    for f in range(1, n):
+        c = r.frame[f, FR_CARD]
+        p = r.frame[f, FR_PLAYER]
+        if not 0 <= p < P:
+            return False
+        if c == REACTION_FRAME:  # opened by an Attack, which waits right under it
+            below = r.frame[f - 1]
+            if f < 2 or below[FR_CARD] < 0 or below[FR_STEP] != ATTACK_PENDING:
+                return False
+            if not _TABLE[below[FR_CARD], TYPES] & ATTACK:
+                return False
+        elif not 0 <= c < C or _TABLE[c, EFFECT_ID] == EFFECT_NONE:
+            return False  # only a card with an effect gets a frame (frames.play_card)
+        elif r.frame[f, FR_STEP] < ATTACK_PENDING:
+            return False
+    # the pending decision is asked by the top frame: the turn (source -1), its card, or
+    # for a reaction window the Attack under it
+    top = r.frame[n - 1, FR_CARD]
+    src = r.game[DEC_SOURCE]
+    if top == TURN_FRAME:
+        return src == -1
+    if top == REACTION_FRAME:
+        return src == r.frame[n - 2, FR_CARD]
+    return src == top
 
 
 @njit
@@ -282,6 +390,8 @@ def state_failures(r, mask_row, expected, work):
         bad |= 1 << CHECK_EMPTY_MASK
     if not _decider_ok(r):
         bad |= 1 << CHECK_DECIDER
+    if not _frames_ok(r):
+        bad |= 1 << CHECK_FRAMES
     return bad
 
 
@@ -296,6 +406,48 @@ def check_game(s, g, setup, mask_row, work):
     if not ok:
         bad |= 1 << CHECK_CONSERVATION
     return bad
+
+
+@njit
+def position_failures(r, T, setup, mask_row, conserve, work, mask_work):
+    """``state_failures`` for a position handed in from outside (``VecGame.restore``), plus
+    one check no game of the engine can fail: while running, ``mask_row`` must be exactly
+    the mask ``write_mask`` writes for the position (reported as ``empty_mask``). With
+    ``conserve`` the card totals must be the setup's (as ``check_game``); without (a Game
+    put in a position by ``set_scenario``: its totals are its own) only the rest of the
+    conservation check applies (draw piles of card ids matching their composition rows).
+    The mask is written only once every other check passed: ``write_mask`` reads the
+    decision's fields as indices. work: (3 * C,) int64, mask_work: (NUM_ACTIONS,) bool."""
+    expected = work[:C]
+    shaped = _expected_totals(r, setup, r.game[PLAYERS], expected)
+    if not conserve:
+        _check_cards(r, expected, work[C:])  # the position's own totals, as expected
+        for c in range(C):
+            expected[c] = work[C + c]
+        shaped = True
+    bad = state_failures(r, mask_row, expected, work[C:])
+    if not shaped:
+        bad |= 1 << CHECK_CONSERVATION
+    if bad == 0 and r.game[STATUS] == RUNNING:
+        write_mask(r, T, mask_work)
+        for a in range(NUM_ACTIONS):
+            if mask_work[a] != mask_row[a]:
+                bad |= 1 << CHECK_EMPTY_MASK
+                break
+    return bad
+
+
+@kernel
+def check_positions(s, T, setup, masks, conserve, work, mask_work, out):
+    """``position_failures`` of every record of s with its mask row, into out (N,) int64.
+    work: (N, 3 * C) int64, mask_work: (N, NUM_ACTIONS) bool."""
+    for g in prange(s.shape[0]):
+        out[g] = position_failures(s[g], T, setup, masks[g], conserve, work[g], mask_work[g])
+
+
+def failed_checks(bits: int) -> list[str]:
+    """The names of the checks set in a bit set of ``state_failures``."""
+    return [name for k, name in enumerate(CHECK_NAMES) if (int(bits) >> k) & 1]
 
 
 @njit

@@ -5,6 +5,8 @@ Nothing here imports pettingzoo or stable_baselines3.
 
 from __future__ import annotations
 
+import inspect
+import os
 from pathlib import Path
 
 import numpy as np
@@ -101,6 +103,7 @@ def _as_policy(x, scaled: bool, players: int):
     if hasattr(x, "act") and hasattr(x, "scale_observations"):
         return AgentPolicy(x, scaled, players)
     if callable(x):
+        _check_signature(x)
         return x
     if hasattr(x, "predict"):
         return ModelPolicy(x)
@@ -109,6 +112,34 @@ def _as_policy(x, scaled: bool, players: int):
         f"policy(observation, action_mask) -> action, or a model with predict(); "
         f"got {x!r}"
     )
+
+
+def _check_signature(policy) -> None:
+    """Refuse a callable that cannot be called as ``policy(observation, action_mask)`` (it
+    would fail only at the first opponent turn, mid-episode); one whose signature Python
+    cannot read (some builtins) is taken as it is and checked at its first call."""
+    try:
+        sig = inspect.signature(policy)
+    except (TypeError, ValueError):
+        return
+    try:
+        sig.bind(None, None)
+    except TypeError:
+        raise TypeError(
+            f"an opponent policy is called as policy(observation, action_mask) -> action; "
+            f"{policy!r} takes {sig}"
+        ) from None
+
+
+def _items(opponents) -> list:
+    """The entries of an opponents argument (one entry, a list, or a BotTable's rows)."""
+    items = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+    if not items:
+        raise ValueError(
+            "opponents is empty: give a bot name, a Bot, a BotTable, a policy, or a list of "
+            "them (1, or one per other seat)"
+        )
+    return items
 
 
 def opponent_list(opponents, players: int, scaled: bool = False) -> list:
@@ -124,10 +155,8 @@ def opponent_list(opponents, players: int, scaled: bool = False) -> list:
         raise ValueError("opponents is None: give a bot name, a Bot, a policy or a list of them")
     if _is_table(opponents):
         entries = [("table", opponents, b) for b in range(opponents.kind.shape[0])]
-    elif isinstance(opponents, (list, tuple)):
-        entries = list(opponents)
     else:
-        entries = [opponents]
+        entries = _items(opponents)
     if len(entries) not in (1, players - 1):
         raise ValueError(
             f"give 1 opponent (it plays every other seat) or {players - 1} "
@@ -151,8 +180,7 @@ def opponents_table(opponents) -> BotTable:
     a BotTable as it is, else one row per entry (a bot name, a Bot, or a BotTable's rows)."""
     if _is_table(opponents):
         return opponents
-    items = opponents if isinstance(opponents, (list, tuple)) else [opponents]
-    tables = [x if _is_table(x) else compile_bots(x) for x in items]
+    tables = [x if _is_table(x) else compile_bots(x) for x in _items(opponents)]
     return BotTable(
         np.concatenate([t.kind for t in tables]), np.concatenate([t.rules for t in tables])
     )
@@ -164,8 +192,7 @@ def all_bots(opponents) -> bool:
         return False
     if _is_table(opponents):
         return True
-    items = opponents if isinstance(opponents, (list, tuple)) else [opponents]
-    return all(_is_bot_like(x) or _is_table(x) for x in items)
+    return all(_is_bot_like(x) or _is_table(x) for x in _items(opponents))
 
 
 # -- episode records -----------------------------------------------------------------------
@@ -181,6 +208,7 @@ class EpisodeRecorder:
         if not isinstance(record_dir, (str, Path)) or not str(record_dir):
             raise TypeError(f"record_dir must be None or a folder path, got {record_dir!r}")
         self.dir = Path(record_dir)
+        check_writable_dir(self.dir, "record_dir")
         self.env_name = env_name
         self.episodes = 0
         self.last_path: Path | None = None
@@ -193,6 +221,24 @@ class EpisodeRecorder:
         self.last_path = records.save(rec, self.dir / name)
         self.episodes += 1
         return self.last_path
+
+
+def check_writable_dir(path: Path, name: str) -> None:
+    """Refuse (ValueError) a folder that cannot be written: a file, a path under a file, or
+    a place this process may not write (the nearest existing folder is checked; the rest is
+    made when the first file is written). Checked when an env is made, not when its first
+    episode ends."""
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{name} must be a folder, got {str(path)!r}: it is a file")
+    up = path
+    while not up.exists():
+        up = up.parent
+    if not up.is_dir():
+        raise ValueError(
+            f"{name} {str(path)!r} cannot be made: {str(up)!r} is a file, not a folder"
+        )
+    if not os.access(up, os.W_OK | os.X_OK):
+        raise ValueError(f"{name} {str(path)!r} cannot be written: no permission on {str(up)!r}")
 
 
 def seat_entry(player) -> dict:

@@ -201,6 +201,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         return np.concatenate([self.game.observation(p) for p in range(self.players)])
 
     def step(self, action):
+        if self._np_random is None:
+            raise RuntimeError("call reset() before step(): no game is dealt yet")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
