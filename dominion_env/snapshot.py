@@ -234,6 +234,7 @@ def settings(vec, version: int) -> dict:
         "auto_resolve": cfg.auto_resolve,
         "turn_limit": cfg.turn_limit,
         "first_player": cfg.first_player,
+        "public_discards": cfg.public_discards,
         "log": (cfg.log, cfg.log_buf.shape),
         "autoreset": vec.autoreset,
         "scale_observations": vec.scale_observations,

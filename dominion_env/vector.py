@@ -118,8 +118,10 @@ Version history
         (``engine/zones.py``). Games, masks, rewards and the observation's layout are those of
         v5, bit for bit; ``public_hand`` and ``public_top`` know less where they claimed more
         than the rules show (a known card of a hand discarding several, a Scout's put-back of
-        two kinds or more), and so do the other players' logs. ``make_config(public_discards=
-        True)`` shows every discarded card, as v5 did.
+        two kinds or more), and so do the other players' logs. ``VecGame(...,
+        public_discards=True)`` (and ``Game``'s) shows every discarded card, as v5 did, as some
+        online play shows them; the default follows the rulebooks. Records of v5 games replay
+        (``records.SAME_GAMES``).
 """
 
 from __future__ import annotations
@@ -346,6 +348,7 @@ class VecGame:
         opponent_weights=None,
         scale_observations: bool = False,
         vp_shaping: float = 0.0,
+        public_discards: bool = False,
     ):
         num_games = check_int("num_games", num_games, 1, MAX_GAMES, MAX_GAMES_WHY)
         turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
@@ -356,6 +359,7 @@ class VecGame:
             turn_limit=turn_limit,
             first_player=first_player,
             log=log,
+            public_discards=public_discards,
         )
         if log and num_games != 1:
             raise ValueError("log=True is for a single game (Game); a batch does not log")

@@ -53,8 +53,15 @@ def kingdom(*cards):
     return list(cards) + [c for c in FILLER if c not in cards][: 10 - len(cards)]
 
 
-def game(cards, players=2, **scenario):
-    g = Game(kingdom(*cards), players=players, seed=3, auto_resolve=False, autoplay_treasures=False)
+def game(cards, players=2, public_discards=False, **scenario):
+    g = Game(
+        kingdom(*cards),
+        players=players,
+        seed=3,
+        auto_resolve=False,
+        autoplay_treasures=False,
+        public_discards=public_discards,
+    )
     g.set_scenario(**scenario)
     return g
 
@@ -415,22 +422,14 @@ def test_masquerade_between_two_players_is_seen_by_both():
 # -- discards of several cards: the count and the top card ---------------------------------
 
 
-def public_discards(g):
-    """Show every discarded card to every player (``Config.public_discards``); the Game and
-    VecGame faces do not take the setting yet, so it is set on the engine's Config."""
-    g._vec.config = g._vec.config._replace(public_discards=1)
-    return g
-
-
 def cellar_game(discards, public=False):
     """P0 reveals its hand (Shanty Town), then Cellars ``discards`` away, and draws as many."""
     g = game(
         ["Shanty Town", "Cellar"],
         hands={0: ["Shanty Town", "Cellar", "Estate", "Duchy", "Copper", "Copper"]},
         decks={0: ["Gold"] * 5},
+        public_discards=public,
     )
-    if public:
-        public_discards(g)
     g.step("Shanty Town")  # an Action in hand: shows the hand, draws nothing
     g.step("Cellar")
     for card in discards:
@@ -560,6 +559,9 @@ def test_sentry_discarding_both_cards_shows_the_top_one():
 def test_public_discards_setting_must_be_true_or_false(value):
     with pytest.raises(TypeError, match=r"public_discards must be True or False, got"):
         make_config(2, public_discards=value)
+    with pytest.raises(TypeError, match=r"public_discards must be True or False, got"):
+        Game(public_discards=value)
+    assert Game().settings() == Game(public_discards=True).settings()  # games are the same
     assert make_config(2).public_discards == 0  # the rules by default
     assert make_config(2, public_discards=True).public_discards == 1
 

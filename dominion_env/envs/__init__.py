@@ -51,6 +51,11 @@ Version history
         finished masks all True; a failing Python-policy opponent aborts the episode; strict
         actions and seeds; ``record_dir``. PettingZoo: ``state()``, ``record_dir``.
         ``gymnasium.make("Dominion-v0")`` says to use v1.
+        Since 0.6.0 on VecGame v6: the same episodes and observation layout; what the rules
+        keep hidden (the cards under the top one of a multi-card discard, Scout's put-back
+        order) leaves the public pieces (``public_discards=True`` shows them as before). A
+        leak fixed, not a new task, so the id stays v1. Constructors check ``opponents``,
+        ``record_dir`` and PettingZoo's step before reset at once.
 """
 
 from __future__ import annotations
