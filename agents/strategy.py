@@ -261,6 +261,20 @@ class Bot:
                         out.append(n)
         return out
 
+    def describe(self) -> str:
+        """The rules in one line per list, for people: 'Province if money > 18 > Gold ...'."""
+        if self.random:
+            return "uniform random"
+        parts = []
+        for key in SECTIONS:
+            rules = [
+                r.target_text() + (f" if {to_text(r.when)}" if r.when else "")
+                for r in self.parsed[key]
+            ]
+            if rules:
+                parts.append(("" if key == "rules" else f"{key}: ") + " > ".join(rules))
+        return "\n".join(parts)
+
     def to_toml(self) -> str:
         """The bot as a ``[[bot]]`` table ``load_bots`` reads back to an equal bot."""
         lines = ["[[bot]]", f"name = {json.dumps(self.name)}"]
