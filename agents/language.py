@@ -502,26 +502,30 @@ def _selector_code(q: str, arg: str) -> int:
     return ID[arg]
 
 
+def _step(op: int, operand: int = 0) -> int:
+    return operand * 256 + op  # operand << 8 | op, for negative operands too
+
+
 def _emit(e: Expr, out: list) -> None:
     if isinstance(e, Num):
-        out += [OP_PUSH, round(e.value * SCALE)]
+        out.append(_step(OP_PUSH, round(e.value * SCALE)))
     elif isinstance(e, Quantity):
-        out += [Q_BASE + QUANTITY_NAMES.index(e.name), _selector_code(e.name, e.arg)]
+        out.append(_step(Q_BASE + QUANTITY_NAMES.index(e.name), _selector_code(e.name, e.arg)))
     elif isinstance(e, (Neg, Not)):
         _emit(e.item, out)
-        out += [OP_NEG if isinstance(e, Neg) else OP_NOT, 0]
+        out.append(_step(OP_NEG if isinstance(e, Neg) else OP_NOT))
     elif isinstance(e, Logic):
         _emit(e.items[0], out)
         for x in e.items[1:]:
             _emit(x, out)
-            out += [_OPCODE[e.op], 0]
+            out.append(_step(_OPCODE[e.op]))
     else:
         op, left, right = e.op, e.left, e.right
         if _need(right) > _need(left) and op in _FLIP:  # the deeper side first: fewer registers
             op, left, right = _FLIP[op], right, left
         _emit(left, out)
         _emit(right, out)
-        out += [_OPCODE[op], 0]
+        out.append(_step(_OPCODE[op]))
 
 
 def compile_condition(e: Expr | None) -> list:
@@ -539,9 +543,7 @@ def compile_condition(e: Expr | None) -> list:
             f"the bots' machine has {MAX_STACK}"
         )
     if len(out) > PROG_LEN:
-        raise ValueError(
-            f"condition {text!r} is too long: {len(out) // 2} steps, at most {PROG_LEN // 2}"
-        )
+        raise ValueError(f"condition {text!r} is too long: {len(out)} steps, at most {PROG_LEN}")
     return out
 
 

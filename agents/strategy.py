@@ -21,7 +21,8 @@ arithmetic, ``and``, ``or``, ``not``; its docstring holds the table of quantitie
 Which decisions each list answers (a ``Bot`` field, a TOML key):
 
     rules    buys and gains                      target: a card
-    play     which Action to play (Action phase) target: a card, or PASS (play no more)
+    play     which Action to play                target: a card, or PASS (play no more);
+                                                 Throne Room's target keeps its default
     trash    what to trash                       target: a card, or PASS (stop, where optional)
     discard  what to discard                     target: a card, or PASS (stop, where optional)
     choose   the option of a card's choice       target: "Card option k" (options as the card's
@@ -220,8 +221,9 @@ class Bot:
                 where = f"rule {i + 1}" if key == "rules" else f"{key} rule {i + 1}"
                 try:
                     out.append(_read_rule(rule, "gain" if key == "rules" else key))
-                except ValueError as e:
-                    raise ValueError(f"bot {self.name!r}, {where}: {e}") from None
+                except (ValueError, TypeError) as e:
+                    kind = TypeError if isinstance(e, TypeError) else ValueError
+                    raise kind(f"bot {self.name!r}, {where}: {e}") from None
             parsed[key] = out
         total = sum(len(v) for v in parsed.values())
         if total > MAX_RULES - 1:

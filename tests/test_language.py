@@ -249,7 +249,7 @@ def test_too_deep_and_too_long_are_refused():
     with pytest.raises(ValueError, match="nested too deeply: it needs 7 registers"):
         Bot("x", [("Gold", deep)])
     long = " and ".join(["money > 1"] * 9)
-    with pytest.raises(ValueError, match="too long: 35 steps, at most 32"):
+    with pytest.raises(ValueError, match="too long: 35 steps, at most 24"):
         Bot("x", [("Gold", long)])
 
 
@@ -312,7 +312,9 @@ def test_trees_and_constants_for_an_optimizer():
 
 def test_not_and_negative_compile_to_programs():
     assert compile_condition(None) == []
-    assert compile_condition(Not(parse("money > 1"))) == [33, 0, 0, 1000, 9, 0, 15, 0]
+    # steps are operand << 8 | opcode: money (Q_BASE + 1), push 1.000, >, not
+    assert compile_condition(Not(parse("money > 1"))) == [33, 1000 << 8, 9, 15]
+    assert compile_condition(parse("vp_lead > -2")) == [42, -2000 << 8, 9]
     with pytest.raises(TypeError, match="a truth"):
         compile_condition(Num(1))
 
@@ -542,3 +544,30 @@ def test_peer_smithy_ratio_rule():
     twelve = {0: ["Copper"] * 7 + ["Silver"] * 5 + ["Smithy"]}
     g.set_scenario(discards=twelve, phase="buying", coins=4)
     assert bot_action(smithy, g) == "Smithy"  # 1 < 12/11
+
+
+def test_a_bot_with_every_kind_of_rule_plays_whole_games():
+    from dominion_env.analysis.arena import play_games
+    from dominion_env.engine.layout import TRUNCATED
+
+    gains = [
+        ("Province", "money > 15"),
+        ("Minion", "count('Minion') < 1 + count('Treasure') / 4"),
+        ("Chapel", "count('Chapel') == 0 and turn <= 2"),
+        "Gold",
+        "Silver",
+    ]
+    plain = Bot("Minion/Chapel plain", gains)
+    ruled = Bot(
+        "Minion/Chapel ruled",
+        gains,
+        play=["Minion", ("Chapel", "hand('Estate') + hand('Copper') >= 2")],
+        trash=["Curse", "Estate", ("Copper", "money > 6"), "PASS"],
+        discard=["Curse", "Estate", "Chapel"],
+        choose=[("Minion option 0", "hand('Minion') > 0 or coins + 2 >= 8 or hand() >= 5")],
+    )
+    kingdom = KINGDOM
+    a = play_games(compile_bots([plain, "Big Money"]), 200, 2, kingdom=kingdom, seed=9)
+    b = play_games(compile_bots([ruled, "Big Money"]), 200, 2, kingdom=kingdom, seed=9)
+    assert (b.status != TRUNCATED).sum() >= 198  # finished, not truncated
+    assert (a.reward != b.reward).any()  # the play rules were asked and changed games

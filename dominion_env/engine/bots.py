@@ -126,14 +126,14 @@ NO_DEFAULT = -1  # card_default: the card has no default of its own for this dec
 # rules[b] (MAX_RULES, RULE_WIDTH) int64: row 0 is a header, the rules follow sorted by section
 #
 #   header   [start_0, end_0, start_1, end_1, ...]     rows [start_s, end_s) hold section s
-#   rule     [target, section, source, length, op_0, operand_0, op_1, operand_1, ...]
+#   rule     [target, section, source, length, step_0, step_1, ...]
 #
 # target: a card id, an option (OPTION0 + k) or PASS; source: the card whose decision a
-# CHOOSE rule answers (-1: any); the condition is a postfix program of ``length`` ints
-# (instructions of two: opcode, operand) that leaves 1 (take it) or 0 on its stack; an empty
-# program always holds.
-MAX_RULES = 64
-PROG_LEN = 64
+# CHOOSE rule answers (-1: any); the condition is a postfix program of ``length`` steps, each
+# one int ``operand << 8 | opcode``, that leaves 1 (take it) or 0 on its stack; an empty
+# program always holds. (Sizes keep a bot's rows ~10 KB: tables travel in snapshots.)
+MAX_RULES = 48
+PROG_LEN = 24
 RULE_WIDTH = 4 + PROG_LEN
 R_TARGET, R_SECTION, R_SOURCE, R_LEN, R_PROG = range(5)
 MAX_STACK = 6  # the interpreter's registers: deeper programs are refused when compiled
@@ -208,8 +208,9 @@ QUANTITY_NAMES = (
 SEL_ALL = -1
 SEL_TYPE = 1 << 16
 
-# opcodes: PUSH pushes operand / SCALE; Q_BASE + q pushes quantity q (operand: its selector);
-# the others pop their operands (operand unused) and push the result; truth is 1, false 0
+# opcodes (a step's low 8 bits): PUSH pushes operand / SCALE; Q_BASE + q pushes quantity q
+# (operand: its selector); the others pop their operands (operand unused) and push the
+# result; a truth is 1, false 0
 (
     OP_PUSH,
     OP_ADD,
@@ -419,9 +420,9 @@ def rule_holds(r, T, prog, n, p, owned, counted):
     s0..s5; the compiler refuses programs that need more."""
     s0 = s1 = s2 = s3 = s4 = s5 = 0.0
     sp = 0
-    for i in range(0, n, 2):
-        op = prog[i]
-        x = prog[i + 1]
+    for i in range(n):
+        op = prog[i] & 0xFF
+        x = prog[i] >> 8
         if op == OP_PUSH or op >= Q_BASE:
             if op == OP_PUSH:
                 v = x / SCALE
