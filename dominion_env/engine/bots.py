@@ -418,6 +418,27 @@ def rule_holds(r, T, prog, n, p, owned, counted):
 
     Numba helpers allocate nothing (``jit``), so the stack is MAX_STACK scalar registers
     s0..s5; the compiler refuses programs that need more."""
+    if n == 3 and (prog[1] & 0xFF) == OP_PUSH and (prog[0] & 0xFF) >= Q_BASE:
+        # the commonest rule, "quantity op constant", in integers: same truth, no registers
+        op = prog[2] & 0xFF
+        if OP_LT <= op <= OP_NE:
+            q = (prog[0] & 0xFF) - Q_BASE
+            if not counted and _needs_counts(q):
+                count_owned(r, p, owned)
+                counted = True
+            x = _quantity(r, T, p, q, prog[0] >> 8, owned) * SCALE
+            c = prog[1] >> 8
+            if op == OP_LT:
+                return x < c, counted
+            if op == OP_LE:
+                return x <= c, counted
+            if op == OP_GT:
+                return x > c, counted
+            if op == OP_GE:
+                return x >= c, counted
+            if op == OP_EQ:
+                return x == c, counted
+            return x != c, counted
     s0 = s1 = s2 = s3 = s4 = s5 = 0.0
     sp = 0
     for i in range(n):
