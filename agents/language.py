@@ -46,7 +46,8 @@ Quantities (all about the player who decides, "the bot"; opponents are the other
     turns_taken         -         its completed turns
     opp_turns_max       -         the most completed turns of any opponent
     opp_turns_min       -         the fewest completed turns of any opponent
-    seat                -         its place in turn order, 1 = the first player
+    seat                -         its place in turn order, 1 = the first player (read from
+                                  the turns each player started: no card gives extra turns)
     players             -         players in the game
     vp                  -         its score now
     opp_vp              -         the best opponent's score (the leader's among them)

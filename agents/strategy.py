@@ -38,7 +38,9 @@ condition, ...) tuples of strings or ``Rule`` objects, ``random`` True or False 
 no rules), ``source`` a string; anything else raises ValueError (TypeError for a wrong type)
 naming the bot, the rule and what is allowed; a condition's error also gives the column and
 the token (``language.LanguageError``). ``bot.parsed`` holds every list as ``Rule`` objects;
-``bot.to_toml()`` writes the bot back.
+``bot.to_toml()`` writes the bot back. An optimizer works on that data form: it changes a
+rule's constants (``language.with_numbers``) or tree and makes a new bot from ``Rule`` objects
+(``Bot(name, [Rule("Smithy", tree), "Silver"], play=[...])``), never editing text.
 
 Bots can also be written in TOML (``load_bots(path)``; keys ``name``, ``rules``, ``play``,
 ``trash``, ``discard``, ``choose``, ``random`` (true/false), ``source``; names are unique in a
