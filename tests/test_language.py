@@ -584,3 +584,22 @@ def test_peer_smithy_is_as_strong_as_the_peers_say():
     res = play_games(compile_bots([smithy, bm]), 600, 2, kingdom=kingdom_for([smithy, bm]), seed=11)
     row = summarize(res, [smithy.name, bm.name])[0]
     assert row["wins"] / row["games"] > 0.85, row
+
+
+def test_choose_rules_answer_a_victim_too():
+    """Torturer's victim chooses: the rule is the victim's bot's, about its own hand."""
+    kingdom = ["Torturer" if c == "Minion" else c for c in KINGDOM]
+    g = Game(kingdom, players=2, seed=0)
+    g.set_scenario(
+        hands={0: ["Torturer"], 1: ["Gold", "Gold", "Province", "Province", "Copper"]},
+        decks={0: ["Copper"] * 5},
+        phase="action",
+    )
+    g.step("Torturer")
+    assert g.current_player == 1 and g.legal_actions() == ["option 0", "option 1"]
+    assert bot_action(Bot("p", ["Silver"]), g) == "option 0"  # default: discard 2
+    curse = Bot("c", ["Silver"], choose=[("Torturer option 1", "hand('Gold') >= 2")])
+    assert bot_action(curse, g) == "option 1"
+    assert (
+        bot_action(Bot("c", ["Silver"], choose=["Minion option 0"]), g) == "option 0"
+    )  # not its card
