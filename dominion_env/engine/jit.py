@@ -32,6 +32,13 @@
 With ``NUMBA_DISABLE_JIT=1`` both return the plain Python function (``prange`` is ``range``),
 so every kernel line runs as Python for tracebacks and coverage.
 
+Cache keys hold the engine's sources (``ENGINE_DIGEST``, ``_EngineCache``). Numba keys a cached
+function by its own bytecode and its own file's time stamp, but a kernel's machine code holds
+every helper it calls, compiled in: after a change to ``bots.py`` alone, ``batch.py``'s kernels
+loaded from the cache still ran the old bot code (seen when a branch changing the bot tables
+was merged). Every cached function's key now also holds a digest of the source of every module
+in ``engine/`` and of ``cards.py``, so any change there compiles everything anew.
+
 The first time in a process that Numba compiles one of the package's functions (no cached
 machine code: the first run after an install, an engine change or with a new
 ``NUMBA_CACHE_DIR``), one line on stderr says so and why the wait (``COMPILE_NOTICE``);
@@ -48,9 +55,11 @@ that ran big batches and then forks needs ``NUMBA_THREADING_LAYER=workqueue`` (f
 start method. Games do not depend on the layer (each game has its own RNG).
 """
 
+import hashlib
 import linecache
 import sys
 import types as _pytypes
+from pathlib import Path
 
 from llvmlite import ir
 from numba import njit as _njit
@@ -58,6 +67,7 @@ from numba import prange, types
 from numba.core import cgutils
 from numba.core import config as _config
 from numba.core import event as _event
+from numba.core.caching import FunctionCache
 from numba.extending import intrinsic
 
 __all__ = ["njit", "kernel", "prange", "prefetch_bytes", "switch"]
@@ -88,12 +98,38 @@ class _CompileNotice(_event.Listener):
 _event.register("numba:compile", _CompileNotice())
 
 
+def source_digest(files) -> str:
+    """A digest of the files' names and contents (the engine's sources: ``ENGINE_DIGEST``)."""
+    h = hashlib.sha256()
+    for f in sorted(Path(f) for f in files):
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+_HERE = Path(__file__).resolve().parent
+ENGINE_DIGEST = source_digest([*_HERE.glob("*.py"), _HERE.parent / "cards.py"])
+
+
+class _EngineCache(FunctionCache):
+    """Numba's on-disk cache, keyed also by ``ENGINE_DIGEST`` (see the module docstring)."""
+
+    def _index_key(self, sig, codegen):
+        return (*super()._index_key(sig, codegen), ENGINE_DIGEST)
+
+
+def _engine_cached(dispatcher):
+    if hasattr(dispatcher, "enable_caching"):  # absent under NUMBA_DISABLE_JIT
+        dispatcher._cache = _EngineCache(dispatcher.py_func)
+    return dispatcher
+
+
 def njit(fn=None, *, inline="never"):
     if fn is None:
         return lambda f: njit(f, inline=inline)
     # no cfunc wrapper: nothing takes an engine function as a first-class function value, and
     # a wrapper is generated and compiled for every helper (~6% of a cold compile, measured)
     dispatcher = _njit(cache=True, nogil=True, _nrt=False, inline=inline, no_cfunc_wrapper=True)(fn)
+    _engine_cached(dispatcher)
     if hasattr(dispatcher, "get_call_template"):  # absent under NUMBA_DISABLE_JIT
         _compile_once_per_type(dispatcher)
     return dispatcher
@@ -173,13 +209,15 @@ def kernel(fn):
     call, and none is started, so a process that played only small batches (a ``Game``, the
     single-game envs) may fork. The twin has a name of its own so the two never share a cache
     entry (Numba's cache key does not hold the ``parallel`` flag)."""
-    parallel = _njit(cache=True, nogil=True, parallel=True, no_cfunc_wrapper=True)(fn)
+    parallel = _engine_cached(
+        _njit(cache=True, nogil=True, parallel=True, no_cfunc_wrapper=True)(fn)
+    )
     twin = _pytypes.FunctionType(
         fn.__code__, fn.__globals__, fn.__name__ + "_serial", fn.__defaults__, fn.__closure__
     )
     twin.__qualname__ = fn.__qualname__ + "_serial"
     twin.__doc__ = fn.__doc__
-    parallel.serial = _njit(cache=True, nogil=True, no_cfunc_wrapper=True)(twin)
+    parallel.serial = _engine_cached(_njit(cache=True, nogil=True, no_cfunc_wrapper=True)(twin))
     return parallel
 
 
