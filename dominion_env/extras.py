@@ -27,6 +27,8 @@ EXTRAS: dict[str, tuple[str, str | None]] = {
     "jupyter": ("jupyter", "notebooks"),
     "ray": ("ray", "ray"),
     "matplotlib": ("matplotlib", None),
+    # gymnasium's RecordVideo imports it to film render_mode="rgb_array" (envs/render.py)
+    "moviepy": ("moviepy", "dev"),
 }
 
 # torch's default wheel on Linux pulls a CUDA build of several GB: say how to avoid it

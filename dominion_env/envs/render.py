@@ -372,7 +372,7 @@ def emit(render_mode, text: str):
     if render_mode is None:
         import gymnasium
 
-        gymnasium.logger.warn("render() called without a render_mode (ansi or human)")
+        gymnasium.logger.warn("render() called without a render_mode (ansi, human or rgb_array)")
         return None
     if render_mode == "human":
         print(text)
