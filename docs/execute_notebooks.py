@@ -31,10 +31,21 @@ TARGET = ROOT / "docs" / "notebooks"
 SIZES = {"DOMINION_NOTEBOOK_MINUTES": "0.5", "DOMINION_NOTEBOOK_GAMES": "4000"}
 
 
+def clean(nb) -> None:
+    """Drop what the run wrote to stderr (the kernels' compile notice naming this machine's
+    cache folder, progress bars): the page shows results, not one machine's run."""
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [
+                o for o in cell.outputs if not (o.output_type == "stream" and o.name == "stderr")
+            ]
+
+
 def execute(path: pathlib.Path, kernels: KernelSpecManager, cwd: str) -> None:
     nb = nbformat.read(path, as_version=4)
     km = KernelManager(kernel_name="dominion-env-docs", kernel_spec_manager=kernels)
     NotebookClient(nb, km=km, timeout=1200, resources={"metadata": {"path": cwd}}).execute()
+    clean(nb)
     TARGET.mkdir(exist_ok=True)
     nbformat.write(nb, TARGET / path.name)
     print(f"wrote {TARGET / path.name}")
