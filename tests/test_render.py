@@ -4,8 +4,10 @@ gymnasium's RecordVideo films a Dominion episode with it."""
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 
 from dominion_env import Game
 from dominion_env.envs.gym_env import DominionEnv
@@ -90,11 +92,16 @@ def test_the_gym_env_renders_the_learners_view_and_refuses_unknown_modes():
     img = env.render()
     assert img.shape == IMAGE_SHAPE and img.dtype == np.uint8
     np.testing.assert_array_equal(img, render_image(env.game, viewer=1, seat_labels={1: "learner"}))
+    # gymnasium's checker, through make so that it tries every declared render mode
+    made = gymnasium.make("Dominion-v1", players=2, render_mode="rgb_array")
+    check_env(made.unwrapped, skip_render_check=False)
     with pytest.raises(ValueError, match=r"render_mode must be None or one of .*'rgb_array'"):
         DominionEnv(players=2, render_mode="rgb")
 
 
 def test_the_pettingzoo_env_renders_the_view_of_the_agent_to_act():
+    from pettingzoo.test import render_test
+
     from dominion_env.envs import pettingzoo_env
 
     env = pettingzoo_env.env(players=3, kingdom=KINGDOM, render_mode="rgb_array")
@@ -110,6 +117,8 @@ def test_the_pettingzoo_env_renders_the_view_of_the_agent_to_act():
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(np.flatnonzero(mask)[0]))
     assert not np.array_equal(frames[0], frames[-1])
+    # PettingZoo's own check of every render mode the env declares
+    render_test(lambda render_mode: pettingzoo_env.env(players=2, render_mode=render_mode))
 
 
 def test_record_video_films_an_episode(tmp_path):
