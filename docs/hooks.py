@@ -5,7 +5,8 @@ offsets for 2 to 6 players, the action space (``engine.layout``: cards, options,
 meaning of each option by card (``names.OPTION_TEXT``) and of PASS by decision
 (``names.PASS_TEXT``), and the decision kinds (``layout.DECISION_NAMES``).
 ``rules.md``: the decisions the engine asks where the rulebooks leave a choice of how to ask,
-card by card, from the docstrings of the modules that play them.
+card by card, and the scripted bots' default play, from the docstrings of the modules that play
+them.
 
 Nothing is written to docs/: the pages exist only in the build (``File.generated``), so they
 cannot go stale; tests/test_docs.py checks the built page against the code.
@@ -85,6 +86,8 @@ RULES_MODULES = (
     ("Intrigue", "dominion_env.engine.intrigue_cards"),
     ("Attacks and Reactions", "dominion_env.engine.attacks"),
     ("The turn", "dominion_env.engine.machine"),
+    ("Shuffles and who sees what", "dominion_env.engine.zones"),
+    ("The bots' default play", "dominion_env.engine.bots"),
 )
 
 
