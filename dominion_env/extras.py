@@ -29,6 +29,13 @@ EXTRAS: dict[str, tuple[str, str | None]] = {
     "starlette": ("starlette", "web"),
     "uvicorn": ("uvicorn", "web"),
     "matplotlib": ("matplotlib", None),
+    # gymnasium's RecordVideo imports it to film render_mode="rgb_array" (envs/render.py)
+    "moviepy": ("moviepy", "dev"),
+    # the documentation site's builder and its plugins (mkdocs.yml; tests/test_docs.py)
+    "mkdocs": ("mkdocs", "docs"),
+    "material": ("mkdocs-material", "docs"),
+    "mkdocstrings": ("mkdocstrings", "docs"),
+    "mkdocs_jupyter": ("mkdocs-jupyter", "docs"),
 }
 
 # torch's default wheel on Linux pulls a CUDA build of several GB: say how to avoid it

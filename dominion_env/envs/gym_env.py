@@ -55,7 +55,9 @@ is the latest): the learner's seat is listed as kind "policy", named "learner", 
 opponents by their bot or policy names; ``dominion replay FILE --html OUT.html`` shows it.
 
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``), the
-learner's hand shown; "human" prints it.
+learner's hand shown; "human" prints it; "rgb_array" returns the same table as a picture,
+an (720, 960, 3) uint8 array (``render.render_image``), the learner's view, which gymnasium's
+``RecordVideo`` films.
 
 This env runs one game in Python between decisions; for training use the vector envs
 (``vector_env.DominionVectorEnv``, ``sb3_vec_env.DominionVecEnv``), which step N games and
@@ -66,6 +68,7 @@ Version history
     v1  Dominion-v1 on VecGame v5 (every episode for a seed changes; the observation gains
         the public pieces); ``mask_in_observation``; the mask of a finished episode is all
         True (was all False); a failing Python-policy opponent aborts the episode.
+        Added later, same version (no episode or observation changes): ``render_mode="rgb_array"``.
 """
 
 from __future__ import annotations
@@ -92,7 +95,7 @@ from .common import (
     opponents_table,
     seat_entry,
 )
-from .render import check_render_mode, emit, render_game
+from .render import check_render_mode, emit, render_game, render_image
 
 VERSION = 1
 
@@ -100,7 +103,8 @@ VERSION = 1
 class DominionEnv(gym.Env):
     """One learner against ``opponents`` (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    # render_fps: the pace of a RecordVideo film of the learner's decisions
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -245,6 +249,13 @@ class DominionEnv(gym.Env):
     def render(self):
         if self.render_mode is None:
             return emit(None, "")
+        if self.render_mode == "rgb_array":
+            return render_image(
+                self.game,
+                viewer=self.learner_seat,
+                log_lines=self.log_lines,
+                seat_labels={self.learner_seat: "learner"},
+            )
         return emit(
             self.render_mode,
             render_game(

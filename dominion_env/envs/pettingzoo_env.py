@@ -45,12 +45,16 @@ listed as kind "policy" named by its agent; a game ended by an illegal action un
 wrapper is not recorded (the wrapper ends it before the game sees the action).
 
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``);
-"human" prints it.
+"human" prints it; "rgb_array" returns the same table as an (720, 960, 3) uint8 array
+(``render.render_image``). Both show the hand of the agent to act (``agent_selection``), the
+seat whose view an agent's observation is, so a film of a game shows each decision as its
+decider saw it; once the game is over, nobody's hand and the full log.
 
 Version history
     v0  first release: all 64 cards, 2-6 players, every decision of every player an agent step.
     v1  dominion_v1 on VecGame v5 (every game for a seed changes; the observation gains the
         public pieces); ``state()`` and ``state_space`` (the joint view).
+        Added later, same version (no game or observation changes): ``render_mode="rgb_array"``.
 """
 
 from __future__ import annotations
@@ -64,7 +68,7 @@ from ..engine.layout import NUM_ACTIONS
 from ..extras import require
 from ..game import Game
 from .common import EpisodeRecorder, action_mask_space, action_space, observation_space
-from .render import check_render_mode, emit, render_game
+from .render import check_render_mode, emit, render_game, render_image
 
 AECEnv = require("pettingzoo", "the PettingZoo environment").AECEnv
 wrappers = require("pettingzoo.utils.wrappers", "the PettingZoo environment")
@@ -92,9 +96,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
 
     metadata = {
         "name": "dominion_v1",
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
-        "render_fps": 1,
+        "render_fps": 4,
     }
 
     def __init__(
@@ -236,6 +240,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def render(self):
         if self.render_mode is None:
             return emit(None, "")
+        if self.render_mode == "rgb_array":
+            return render_image(self.game, log_lines=self.log_lines)
         return emit(self.render_mode, render_game(self.game, log_lines=self.log_lines))
 
     def close(self):
