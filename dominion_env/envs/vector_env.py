@@ -62,6 +62,7 @@ Version history
 from __future__ import annotations
 
 import numpy as np
+from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -70,119 +71,71 @@ from ..checks import check_actions, check_seed
 from ..engine.layout import NUM_ACTIONS
 from ..vector import VecGame, check_learner_seat
 from .common import (
+    VECTOR,
     action_space,
     all_bots,
-    check_flag,
+    game_options,
     masked_observation_space,
     observation_space,
     opponents_table,
+    takes_options,
 )
 
 VERSION = 1
 
 
-def make_learner_vecgame(
-    num_envs: int,
-    players: int = 2,
-    kingdom="random",
-    opponents="Big Money",
-    learner_seat: int | None = None,
-    *,
-    turn_limit: int = 100,
-    first_player: int | None = None,
-    autoplay_treasures: bool = True,
-    auto_resolve: bool = True,
-    pool=None,
-    autoreset: bool = True,
-    opponent_weights=None,
-    scale_observations: bool = False,
-    vp_shaping: float = 0.0,
-) -> VecGame:
-    """A VecGame in learner mode with compiled bot opponents, arguments checked."""
-    players = check_players(players)
-    check_learner_seat(learner_seat, players)
-    if not all_bots(opponents):
+def make_learner_vecgame(opts) -> VecGame:
+    """A VecGame in learner mode with compiled bot opponents, from a vector face's options
+    (``common.takes_options``), arguments checked."""
+    players = check_players(opts.players)
+    check_learner_seat(opts.learner_seat, players)
+    if not all_bots(opts.opponents):
         raise TypeError(
             "the vector envs play compiled bots only: give bot names, Bot "
             "objects or a BotTable as opponents (Python policies: use "
-            f"gym_env.DominionEnv); got {opponents!r}"
+            f"gym_env.DominionEnv); got {opts.opponents!r}"
         )
     return VecGame(
-        num_envs,
+        opts.num_envs,
         players,
-        kingdom,
-        pool=pool,
-        autoplay_treasures=autoplay_treasures,
-        auto_resolve=auto_resolve,
-        turn_limit=turn_limit,
-        first_player=first_player,
-        autoreset=autoreset,
-        opponents=opponents_table(opponents),
-        learner_seat=learner_seat,
-        opponent_weights=opponent_weights,
-        scale_observations=scale_observations,
-        vp_shaping=vp_shaping,
+        opts.kingdom,
+        opponents=opponents_table(opts.opponents),
+        learner_seat=opts.learner_seat,
+        opponent_weights=opts.opponent_weights,
+        vp_shaping=opts.vp_shaping,
+        **game_options(opts),
     )
 
 
 class DominionVectorEnv(VectorEnv):
     """N learner-vs-bots games as one Gymnasium VectorEnv (see the module docstring)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        players: int = 2,
-        kingdom="random",
-        opponents="Big Money",
-        learner_seat: int | None = None,
-        *,
-        turn_limit: int = 100,
-        first_player: int | None = None,
-        autoplay_treasures: bool = True,
-        auto_resolve: bool = True,
-        pool=None,
-        render_mode: str | None = None,
-        scale_observations: bool = False,
-        vp_shaping: float = 0.0,
-        autoreset_mode=AutoresetMode.SAME_STEP,
-        mask_in_observation: bool = False,
-        **unused,
-    ):
-        if render_mode is not None:
+    @takes_options(VECTOR, extra=("max_episode_steps", "illegal_action", "log_lines"))
+    def __init__(self, opts, **unused):
+        if opts.render_mode is not None:
             raise ValueError(
                 "the vector env does not render; render one game with "
                 "gym_env.DominionEnv(render_mode='ansi')"
             )
-        # make_vec passes options meant for single envs too; refuse the ones that matter
-        unknown = set(unused) - {"max_episode_steps", "illegal_action", "log_lines"}
-        if unknown:
-            raise TypeError(f"unexpected arguments: {', '.join(sorted(unknown))}")
+        # make_vec passes options meant for single envs too; refuse the one that matters
         if unused.get("illegal_action", "raise") != "raise":
             raise ValueError("the vector env raises on illegal actions (mask them)")
         try:
-            self.autoreset_mode = AutoresetMode(autoreset_mode)
+            self.autoreset_mode = AutoresetMode(opts.autoreset_mode)
         except ValueError:
             raise ValueError(
                 f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
-                f"{[m.value for m in AutoresetMode]}, got {autoreset_mode!r}"
+                f"{[m.value for m in AutoresetMode]}, got {opts.autoreset_mode!r}"
             ) from None
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
-        self.mask_in_observation = check_flag(mask_in_observation, "mask_in_observation")
-        self.vec = make_learner_vecgame(
-            num_envs,
-            players,
-            kingdom,
-            opponents,
-            learner_seat,
-            turn_limit=turn_limit,
-            first_player=first_player,
-            autoplay_treasures=autoplay_treasures,
-            auto_resolve=auto_resolve,
-            pool=pool,
-            scale_observations=scale_observations,
-            vp_shaping=vp_shaping,
+        self.mask_in_observation = opts.mask_in_observation
+        self.vec = make_learner_vecgame(opts)
+        num_envs, turn_limit, scale_observations = (
+            opts.num_envs,
+            opts.turn_limit,
+            opts.scale_observations,
         )
         self.num_envs = int(num_envs)
         self.players = self.vec.players
@@ -201,6 +154,8 @@ class DominionVectorEnv(VectorEnv):
         self._finished = np.zeros(self.num_envs, np.bool_)
         self._final_obs = np.zeros_like(self.vec.observation)
         self._final_seat = np.zeros(self.num_envs, np.int64)
+        if opts.seed is not None:  # reset() without a seed draws from this generator
+            self._np_random, self._np_random_seed = seeding.np_random(opts.seed)
 
     def reset(self, *, seed=None, options: dict | None = None):
         options = dict(options or {})
@@ -299,8 +254,8 @@ class DominionVectorEnv(VectorEnv):
     def _infos(self) -> dict:
         seat = self.vec.learner_seat.copy()
         seat[self._finished] = self._final_seat[self._finished]
-        return {
-            "action_mask": self.action_masks(),
+        return {  # int8, as gymnasium's sample(mask=...) takes it; action_masks() is bool
+            "action_mask": self.action_masks().view(np.int8),
             "_action_mask": self._all.copy(),
             "learner_seat": seat,
             "_learner_seat": self._all.copy(),
