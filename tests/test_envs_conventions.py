@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers import vector as vw
 
-import dominion_env.envs  # noqa: F401 (registers Dominion-v1)
+import dominion_env.envs  # noqa: F401 (registers Dominion-v2)
 from dominion_env import VecGame
 from dominion_env.agents import compile_bots
 from dominion_env.engine.layout import NUM_ACTIONS
@@ -32,7 +32,7 @@ def masked_random(masks, rng):
 
 def make_vec(**kw):
     return gymnasium.make_vec(
-        "Dominion-v1", num_envs=N, vectorization_mode="vector_entry_point", **kw
+        "Dominion-v2", num_envs=N, vectorization_mode="vector_entry_point", **kw
     )
 
 
@@ -55,7 +55,7 @@ def test_check_env_with_mask_in_observation(opponents):
 
 
 def test_check_env_through_make_with_mask():
-    check_env(gymnasium.make("Dominion-v1", mask_in_observation=True).unwrapped)
+    check_env(gymnasium.make("Dominion-v2", mask_in_observation=True).unwrapped)
 
 
 def test_mask_in_observation_is_the_plain_observation_beside_the_mask():
@@ -360,7 +360,7 @@ def test_make_vec_async_with_the_default_start_method():
         """
         import gymnasium, numpy as np
         import dominion_env
-        envs = gymnasium.make_vec("Dominion-v1", num_envs=2, vectorization_mode="async",
+        envs = gymnasium.make_vec("Dominion-v2", num_envs=2, vectorization_mode="async",
                                   mask_in_observation=True)
         obs, infos = envs.reset(seed=0)
         for _ in range(20):

@@ -408,7 +408,7 @@ def test_bad_constructor_arguments(kw, error, match):
 
 
 def test_registered_env_refuses_bad_actions_too():
-    env = gymnasium.make("Dominion-v1", kingdom=KINGDOM, illegal_action="raise")
+    env = gymnasium.make("Dominion-v2", kingdom=KINGDOM, illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(TypeError, match="action must be an int"):
         env.step(2.7)

@@ -1,7 +1,7 @@
-"""Gymnasium single-agent environment: one learner against bots or policies, "Dominion-v1".
+"""Gymnasium single-agent environment: one learner against bots or policies, "Dominion-v2".
 
     import gymnasium, dominion_env.envs
-    env = gymnasium.make("Dominion-v1", players=2, opponents="Big Money")
+    env = gymnasium.make("Dominion-v2", players=2, opponents="Big Money")
     obs, info = env.reset(seed=0)
     mask = env.unwrapped.action_masks()        # or info["action_mask"]
 
@@ -22,7 +22,8 @@ discards inside the opponent's turn, and the env returns at that decision.
 Action: ``Discrete(71)``: 0..63 "this card" (play / buy / gain / trash / discard / pass / name /
 topdeck / reveal ... as the pending decision says), 64..69 option k, 70 PASS / DONE / NO / end
 this phase. ``action_masks()`` returns the legal actions (bool, (71,)) for sb3-contrib's
-MaskablePPO; ``info["action_mask"]`` holds the same. Once the episode is over the mask is all
+MaskablePPO and TorchRL; ``info["action_mask"]`` holds the same as int8, as gymnasium's
+``action_space.sample(mask=...)`` takes it. Once the episode is over the mask is all
 True (as pgx does: masked sampling never meets an empty mask). An illegal action ends the
 episode as a loss (reward -1, ``info["illegal_action"] = True``) with ``illegal_action="lose"``
 (the default, so that random-action checkers run), or raises ``names.IllegalActionError`` (a
@@ -54,6 +55,13 @@ rules; ``truncated`` (reward 0) when it reaches ``turn_limit``. The final ``info
 is the latest): the learner's seat is listed as kind "policy", named "learner", the
 opponents by their bot or policy names; ``dominion replay FILE --html OUT.html`` shows it.
 
+Options (``common.OPTIONS``, shared with the other faces): ``seed`` seeds the generator a
+``reset()`` without a seed draws from; ``vp_shaping=c`` makes the rewards potential-based VP
+shaping (as ``sb3_vec_env``: each game's rewards still sum to its result) and
+``opponent_weights`` makes ``opponents`` a pool each game draws from, both with compiled bot
+opponents only; ``public_discards=True`` shows every discarded card (``VecGame``);
+``scale_observations`` divides the observation by fixed per-entry divisors.
+
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``), the
 learner's hand shown; "human" prints it.
 
@@ -66,6 +74,9 @@ Version history
     v1  Dominion-v1 on VecGame v5 (every episode for a seed changes; the observation gains
         the public pieces); ``mask_in_observation``; the mask of a finished episode is all
         True (was all False); a failing Python-policy opponent aborts the episode.
+    v2  Dominion-v2: ``info["action_mask"]`` is int8 (was bool; ``action_masks()`` stays
+        bool); options ``seed``, ``vp_shaping``, ``opponent_weights``, ``public_discards``
+        (``common.OPTIONS``).
 """
 
 from __future__ import annotations
@@ -98,7 +109,7 @@ from .common import (
 )
 from .render import check_render_mode, emit, render_game
 
-VERSION = 1
+VERSION = 2
 
 
 class DominionEnv(gym.Env):

@@ -44,6 +44,12 @@ bool, an array of several), before anything moves. Seeds: None or an int 0..2**6
 listed as kind "policy" named by its agent; a game ended by an illegal action under ``env()``'s
 wrapper is not recorded (the wrapper ends it before the game sees the action).
 
+``action_masks()`` is the bool mask of ``agent_selection`` (TorchRL's MaskedCategorical
+wants bool; the observation's int8 is what PettingZoo's ``sample`` takes). Options are the
+table ``common.OPTIONS`` (shared with the Gymnasium and SB3 faces): ``seed`` seeds the
+generator a ``reset()`` without a seed draws from, ``scale_observations``,
+``public_discards``; learner-only options (opponents, shaping) are refused with the reason.
+
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``);
 "human" prints it.
 
@@ -51,6 +57,9 @@ Version history
     v0  first release: all 64 cards, 2-6 players, every decision of every player an agent step.
     v1  dominion_v1 on VecGame v5 (every game for a seed changes; the observation gains the
         public pieces); ``state()`` and ``state_space`` (the joint view).
+        Since Dominion-v2: options from ``common.OPTIONS`` (``seed``, ``scale_observations``,
+        ``public_discards``) and ``action_masks()``; the same games and defaults, so the id
+        stays dominion_v1.
 """
 
 from __future__ import annotations
@@ -93,10 +102,12 @@ def env(illegal_reward: float | None = -1.0, **kwargs):
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
-    """The AEC env itself (see the module docstring). Options: ``players`` (2-6), ``kingdom``
-    ('random', a recommended set name or 10 card names), ``turn_limit``, ``first_player``
-    (None: drawn per game), ``autoplay_treasures``, ``auto_resolve``, ``pool`` (cards a random
-    kingdom is drawn from), ``render_mode``, ``log_lines`` (events shown by render)."""
+    """The AEC env itself (see the module docstring). Options (``common.OPTIONS``):
+    ``players`` (2-6), ``kingdom`` ('random', a recommended set name or 10 card names),
+    ``turn_limit``, ``first_player`` (None: drawn per game), ``autoplay_treasures``,
+    ``auto_resolve``, ``pool`` (cards a random kingdom is drawn from), ``public_discards``,
+    ``scale_observations``, ``seed``, ``record_dir``, ``render_mode``, ``log_lines`` (events
+    shown by render)."""
 
     metadata = {
         "name": "dominion_v1",

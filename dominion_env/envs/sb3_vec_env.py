@@ -48,6 +48,8 @@ Version history
         instead; the Box bounds are the engine's true bounds (``obs_bounds``).
     v2  VecGame v5: every game for a seed changes (independent streams), the observation
         gains the public pieces; actions and seeds are checked strictly (never reshaped).
+        Since Dominion-v2: options from ``common.OPTIONS`` (``public_discards`` added); the
+        same games and defaults, so the version stays.
 """
 
 from __future__ import annotations

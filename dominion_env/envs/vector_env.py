@@ -1,7 +1,7 @@
 """Gymnasium VectorEnv on VecGame: N games stepped by one compiled call, bots inside it.
 
     import gymnasium, dominion_env.envs
-    envs = gymnasium.make_vec("Dominion-v1", num_envs=256, vectorization_mode="vector_entry_point",
+    envs = gymnasium.make_vec("Dominion-v2", num_envs=256, vectorization_mode="vector_entry_point",
                               players=2, opponents="Big Money")
     obs, infos = envs.reset(seed=0)
     masks = envs.unwrapped.action_masks()          # (N, 71) bool, also infos["action_mask"]
@@ -23,19 +23,20 @@ classic convention, which RLlib and TorchRL read).
 
 Autoreset: ``autoreset_mode`` is gymnasium's ``AutoresetMode`` (or its string value), kept in
 ``metadata["autoreset_mode"]``; the games each row plays are the same in every mode.
-* ``SAME_STEP`` (the default): on the step a game ends, its row returns that game's reward (the
+* ``SAME_STEP``: on the step a game ends, its row returns that game's reward (the
   learner's own seat's), terminated / truncated, and already the first observation of the next
   game; the finished game's last observation (learner's view) is ``infos["final_obs"][g]``
   (object array, None elsewhere, mask ``infos["_final_obs"]``) and ``infos["final_info"]``
   holds ``rewards`` (every seat's, (N, P)) and ``learner_seat`` of the finished games.
-* ``NEXT_STEP`` (what gymnasium's vector observation wrappers, such as NormalizeObservation,
-  need): the row returns the finished game's last observation, and its next step ignores
-  the row's action and returns the next game's first observation with reward 0, not
-  terminated, not truncated. ``infos["rewards"]`` (N, P) holds every seat's reward of the
-  games that ended (mask ``infos["_rewards"]``).
+* ``NEXT_STEP`` (the default, as gymnasium's own vector envs; what its vector observation
+  wrappers, such as NormalizeObservation, need): the row returns the finished game's last
+  observation, and its next step ignores the row's action and returns the next game's first
+  observation with reward 0, not terminated, not truncated. ``infos["rewards"]`` (N, P) holds
+  every seat's reward of the games that ended (mask ``infos["_rewards"]``).
 * ``DISABLED``: as NEXT_STEP, but a finished row stays finished until
   ``reset(options={"reset_mask": rows})`` deals it anew; stepping it first raises ValueError.
-Every step's infos hold ``action_mask`` (N, 71) bool and ``learner_seat`` (N,) for the game each
+Every step's infos hold ``action_mask`` (N, 71) int8 (as gymnasium's ``sample(mask=...)``
+takes it; ``action_masks()`` is the same as bool) and ``learner_seat`` (N,) for the game each
 row shows. A row showing a finished game has an all-True mask (as pgx does: masked sampling
 never meets an empty mask; its action is ignored).
 
@@ -43,8 +44,9 @@ Seeding: ``reset(seed=s)`` plays game g of the run seeded s in row g, exactly th
 ``VecGame(...).reset(s)``; ``reset()`` without a seed draws one from the env's generator;
 ``reset(seed=[s_0, ..., s_{N-1}])`` (ints or None, gymnasium's per-env seeds) plays game g of
 the run seeded s_g in row g (None: a seed drawn from the generator), so ``[s] * N`` is ``s``.
-``reset(options={"reset_mask": m})`` ((N,) bool numpy array, as gymnasium's vector envs take
-it) deals only the rows m anew, seeded the same way; the other rows go on as they were.
+The constructor's ``seed`` seeds the generator. ``reset(options={"reset_mask": m})`` ((N,)
+bool numpy array, as gymnasium's vector envs take it) deals only the rows m anew, seeded the
+same way; the other rows go on as they were.
 Seeds: None or an int 0..2**63-1.
 Actions: an (N,) int array, each legal (masked): anything else raises before any game moves,
 TypeError for what is not an int array (floats, bools, strings), ValueError for the wrong shape
@@ -57,6 +59,9 @@ Version history
     v1  ``autoreset_mode`` (NEXT_STEP, DISABLED beside SAME_STEP), ``mask_in_observation``,
         ``reset_mask`` and per-row seeds in reset; on VecGame v5 (every game for a seed
         changes; the observation gains the public pieces).
+    v2  Dominion-v2: ``autoreset_mode`` NEXT_STEP by default (was SAME_STEP);
+        ``infos["action_mask"]`` int8 (was bool); options from ``common.OPTIONS`` (``seed``,
+        ``public_discards``, ``opponent_weights``).
 """
 
 from __future__ import annotations
@@ -81,7 +86,7 @@ from .common import (
     takes_options,
 )
 
-VERSION = 1
+VERSION = 2
 
 
 def make_learner_vecgame(opts) -> VecGame:
