@@ -278,10 +278,10 @@ def make_vec(n=16, **kw):
     )
 
 
-def test_make_vec_is_one_vecgame_same_step():
+def test_make_vec_is_one_vecgame_next_step():
     envs = make_vec(8, players=3, opponents="Big Money")
     assert isinstance(envs.unwrapped, VectorEnv)
-    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP  # gymnasium's default
     assert envs.single_observation_space.shape == (obs_size(3),)
     assert envs.observation_space.shape == (8, obs_size(3))
     assert envs.single_action_space.n == NUM_ACTIONS
@@ -289,7 +289,10 @@ def test_make_vec_is_one_vecgame_same_step():
     ref = VecGame(8, 3, opponents=compile_bots("Big Money"))
     ref.reset(7)
     assert np.array_equal(obs, ref.observation)
-    assert np.array_equal(infos["action_mask"], ref.action_mask)
+    assert infos["action_mask"].dtype == np.int8
+    assert np.array_equal(infos["action_mask"], ref.action_mask.astype(np.int8))
+    assert np.array_equal(envs.unwrapped.action_masks(), ref.action_mask)
+    assert envs.unwrapped.action_masks().dtype == np.bool_
     assert np.array_equal(infos["learner_seat"], ref.learner_seat)
     assert obs in envs.observation_space
 
@@ -297,7 +300,12 @@ def test_make_vec_is_one_vecgame_same_step():
 @pytest.mark.parametrize("players,seat", [(2, 0), (2, 1), (3, 0), (3, 1), (3, 2), (3, None)])
 def test_vector_rewards_are_the_learners_own(players, seat):
     envs = make_vec(
-        32, players=players, kingdom="First Game", opponents="Big Money", learner_seat=seat
+        32,
+        players=players,
+        kingdom="First Game",
+        opponents="Big Money",
+        learner_seat=seat,
+        autoreset_mode=AutoresetMode.SAME_STEP,
     )
     rng = np.random.default_rng(0)
     obs, infos = envs.reset(seed=1)
