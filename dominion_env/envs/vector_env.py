@@ -89,23 +89,50 @@ from .common import (
 VERSION = 2
 
 
-def make_learner_vecgame(opts) -> VecGame:
-    """A VecGame in learner mode with compiled bot opponents, from a vector face's options
-    (``common.takes_options``), arguments checked."""
-    players = check_players(opts.players)
-    check_learner_seat(opts.learner_seat, players)
-    if not all_bots(opts.opponents):
+def make_learner_vecgame(
+    num_envs: int,
+    players: int = 2,
+    kingdom="random",
+    opponents="Big Money",
+    learner_seat: int | None = None,
+    *,
+    autoreset: bool = True,
+    opponent_weights=None,
+    vp_shaping: float = 0.0,
+    **game_options,
+) -> VecGame:
+    """A VecGame in learner mode with compiled bot opponents, arguments checked;
+    ``game_options`` (turn_limit, public_discards ... : ``common.GAME_OPTIONS``) go to VecGame,
+    which checks them."""
+    players = check_players(players)
+    check_learner_seat(learner_seat, players)
+    if not all_bots(opponents):
         raise TypeError(
             "the vector envs play compiled bots only: give bot names, Bot "
             "objects or a BotTable as opponents (Python policies: use "
-            f"gym_env.DominionEnv); got {opts.opponents!r}"
+            f"gym_env.DominionEnv); got {opponents!r}"
         )
     return VecGame(
-        opts.num_envs,
+        num_envs,
         players,
+        kingdom,
+        autoreset=autoreset,
+        opponents=opponents_table(opponents),
+        learner_seat=learner_seat,
+        opponent_weights=opponent_weights,
+        vp_shaping=vp_shaping,
+        **game_options,
+    )
+
+
+def _learner_vecgame(opts) -> VecGame:
+    """``make_learner_vecgame`` from a vector face's options (``common.takes_options``)."""
+    return make_learner_vecgame(
+        opts.num_envs,
+        opts.players,
         opts.kingdom,
-        opponents=opponents_table(opts.opponents),
-        learner_seat=opts.learner_seat,
+        opts.opponents,
+        opts.learner_seat,
         opponent_weights=opts.opponent_weights,
         vp_shaping=opts.vp_shaping,
         **game_options(opts),
@@ -136,7 +163,7 @@ class DominionVectorEnv(VectorEnv):
             ) from None
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.mask_in_observation = opts.mask_in_observation
-        self.vec = make_learner_vecgame(opts)
+        self.vec = _learner_vecgame(opts)
         num_envs, turn_limit, scale_observations = (
             opts.num_envs,
             opts.turn_limit,
