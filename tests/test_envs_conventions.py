@@ -476,6 +476,8 @@ def test_every_face_gives_a_bool_action_masks_equal_to_its_int8_mask():
         assert bool_mask.any(), face
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
+@pytest.mark.filterwarnings("ignore:.*precision lowered by casting:UserWarning")
 def test_gymnasium_vector_wrappers_take_the_default_autoreset():
     for name, wrapper in WRAPPERS.items():
         envs = wrapper(make_vec())  # no autoreset_mode given: NEXT_STEP, gymnasium's default
@@ -491,6 +493,7 @@ def test_gymnasium_vector_wrappers_take_the_default_autoreset():
     assert np.isfinite(obs).all() and ended > 0
 
 
+@pytest.mark.filterwarnings("ignore:.*Dominion-v1 is out of date:DeprecationWarning")
 def test_dominion_v1_says_to_use_v2():
     with pytest.raises(gymnasium.error.DeprecatedEnv, match="Dominion-v2"):
         gymnasium.make("Dominion-v1")
