@@ -179,11 +179,13 @@ def _unknown_message(face: str, names: list) -> str:
     parts = []
     for n in names:
         o = OPTION.get(n)
-        if o is None:
-            parts.append(f"{n!r} is not an option")
+        if o is None:  # Python's own words: TorchRL's GymEnv probes for them (frameskip)
+            parts.append(f"got an unexpected keyword argument {n!r}")
         else:
             where = ", ".join(FACE_NAMES[f] for f in o.faces)
-            parts.append(f"{n!r} is not taken here ({o.missing}; taken by {where})")
+            parts.append(
+                f"got an unexpected keyword argument {n!r} ({o.missing}; taken by {where})"
+            )
     takes = ", ".join(o.name for o in options_of(face))
     return f"{FACE_NAMES[face]}: {'; '.join(parts)}. Its options: {takes}"
 
