@@ -157,7 +157,7 @@ PRELUDE = textwrap.dedent(
         import gymnasium as gym
         import dominion_env.envs  # noqa: F401
         mode = "vector_entry_point"
-        return gym.make_vec("Dominion-v1", num_envs=2, vectorization_mode=mode, **kw)
+        return gym.make_vec("Dominion-v2", num_envs=2, vectorization_mode=mode, **kw)
 
     def sb3_env(**kw):
         from dominion_env.envs.sb3_vec_env import DominionVecEnv
@@ -166,7 +166,7 @@ PRELUDE = textwrap.dedent(
     def gym_env(**kw):
         import gymnasium as gym
         import dominion_env.envs  # noqa: F401
-        return gym.make("Dominion-v1", **kw)
+        return gym.make("Dominion-v2", **kw)
 
     def gym_env_lambda():
         env = gym_env(opponents=lambda: 0)

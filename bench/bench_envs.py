@@ -81,10 +81,10 @@ def _sb3_dummy(n, min_time, kw):
 def _gym_ours(n, min_time, kw):
     import gymnasium
 
-    import dominion_env.envs  # noqa: F401 (registers Dominion-v1)
+    import dominion_env.envs  # noqa: F401 (registers Dominion-v2)
 
     ours = gymnasium.make_vec(
-        "Dominion-v1", num_envs=n, vectorization_mode="vector_entry_point", **kw
+        "Dominion-v2", num_envs=n, vectorization_mode="vector_entry_point", **kw
     )
     return steps_per_second(
         lambda: ours.reset(seed=0), ours.step, ours.unwrapped.action_masks, n, min_time
@@ -94,10 +94,10 @@ def _gym_ours(n, min_time, kw):
 def _gym_sync(n, min_time, kw):
     import gymnasium
 
-    import dominion_env.envs  # noqa: F401 (registers Dominion-v1)
+    import dominion_env.envs  # noqa: F401 (registers Dominion-v2)
 
     sync = gymnasium.make_vec(
-        "Dominion-v1", num_envs=n, vectorization_mode="sync", illegal_action="raise", **kw
+        "Dominion-v2", num_envs=n, vectorization_mode="sync", illegal_action="raise", **kw
     )
     last = {}
 

@@ -1,7 +1,7 @@
 """dominion_env: a fast, faithful, vectorised Dominion environment for reinforcement learning.
 
     from dominion_env import Game, VecGame          # one game by names; N games in a batch
-    import gymnasium; gymnasium.make("Dominion-v1", opponents="Big Money")   # registered here
+    import gymnasium; gymnasium.make("Dominion-v2", opponents="Big Money")   # registered here
     from dominion_env.envs import pettingzoo_env    # PettingZoo AEC; sb3_vec_env for SB3
 
 Version history
@@ -18,14 +18,14 @@ Version history
     0.5.0  nothing silent: independent random streams per game (every game for a seed
            changes), strict inputs with clear errors on every face, no half-written state,
            public reveals in every player's observation and a per-viewer log, snapshot /
-           restore / clone; conventions: Gymnasium Dominion-v1 (mask in the observation,
+           restore / clone; conventions: Gymnasium Dominion-v2 (mask in the observation,
            autoreset modes, reset masks), PettingZoo dominion_v1 with state(), recipes for
            TorchRL, Tianshou and RLlib, Ray scale-out, LICENSE; watch and play: game records,
            dominion play, dominion replay (terminal and HTML), notebooks per user;
            VecGame v5
 """
 
-from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v1" with Gymnasium (cheap)
+from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
 from .cards import NAMES as CARD_NAMES
 from .cards import NUM_CARDS
 from .engine.kingdoms import RECOMMENDED, random_kingdom

@@ -43,6 +43,7 @@ from .analysis.arena import MAX_GAMES, play_games, record_games, summarize
 from .analysis.executor import add_ray_option, executor_for
 from .analysis.mixed import is_policy, play_mixed
 from .analysis.planning import DEFAULT_MAX_TABLES
+from .analysis.report import ci_fields
 from .analysis.tournament import run_tournament
 from .arguments import GAMES, PLAYERS, SEED, TURN_LIMIT
 from .arguments import check_kingdom as _check_kingdom
@@ -311,7 +312,7 @@ def write_results(path, run: dict, rows: list[dict]) -> None:
     for r in rows:
         row = {k: v for k, v in r.items() if not k.endswith("_ci")}
         for k in ("win", "tie", "loss"):
-            row[f"{k}_ci_lo"], row[f"{k}_ci_hi"] = r[f"{k}_ci"]
+            row.update(ci_fields(k, r[f"{k}_ci"]))
         flat.append(row)
     path = Path(path)
     if path.suffix.lower() == ".json":

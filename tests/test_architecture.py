@@ -240,7 +240,7 @@ def test_a_users_own_agents_and_train_do_not_shadow_it(tmp_path):
         import dominion_env
         from dominion_env.agents import BOTS, Bot
         import dominion_env.train
-        env = gymnasium.make("Dominion-v1", opponents="Big Money")
+        env = gymnasium.make("Dominion-v2", opponents="Big Money")
         env.reset(seed=0)
         print("ok", len(BOTS))
     """)

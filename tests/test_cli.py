@@ -219,7 +219,7 @@ def test_simulate_out_writes_csv_or_json(tmp_path, capsys):
     assert [b["bot"] for b in data["bots"]] == ["Smithy", "Big Money"]
     for b in data["bots"]:
         assert b["wins"] + b["ties"] + b["losses"] + b["truncated"] == b["games"] == 20
-        assert 0 <= b["win_ci_lo"] <= b["win_rate"] <= b["win_ci_hi"] <= 1
+        assert 0 <= b["win_ci_low"] <= b["win_rate"] <= b["win_ci_high"] <= 1
     assert cli.main([*base, "--out", str(tmp_path / "r.csv")]) == 0
     rows = list(csv.DictReader((tmp_path / "r.csv").open()))
     assert [r["bot"] for r in rows] == ["Smithy", "Big Money"]

@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers import vector as vw
 
-import dominion_env.envs  # noqa: F401 (registers Dominion-v1)
+import dominion_env.envs  # noqa: F401 (registers Dominion-v2)
 from dominion_env import VecGame
 from dominion_env.agents import compile_bots
 from dominion_env.engine.layout import NUM_ACTIONS
@@ -32,7 +32,7 @@ def masked_random(masks, rng):
 
 def make_vec(**kw):
     return gymnasium.make_vec(
-        "Dominion-v1", num_envs=N, vectorization_mode="vector_entry_point", **kw
+        "Dominion-v2", num_envs=N, vectorization_mode="vector_entry_point", **kw
     )
 
 
@@ -55,7 +55,7 @@ def test_check_env_with_mask_in_observation(opponents):
 
 
 def test_check_env_through_make_with_mask():
-    check_env(gymnasium.make("Dominion-v1", mask_in_observation=True).unwrapped)
+    check_env(gymnasium.make("Dominion-v2", mask_in_observation=True).unwrapped)
 
 
 def test_mask_in_observation_is_the_plain_observation_beside_the_mask():
@@ -90,7 +90,7 @@ def test_finished_episode_mask_is_never_empty():
 
 
 def test_vector_mask_in_observation():
-    envs = make_vec(mask_in_observation=True, players=3)
+    envs = make_vec(mask_in_observation=True, players=3, autoreset_mode="SameStep")
     single = envs.single_observation_space
     assert single["observation"].shape == (obs_size(3),)
     assert single["action_mask"].n == NUM_ACTIONS and single["action_mask"].dtype == np.int8
@@ -113,7 +113,9 @@ def test_bad_autoreset_mode_and_flag():
     assert DominionVectorEnv(2, autoreset_mode="NextStep").metadata["autoreset_mode"] == (
         AutoresetMode.NEXT_STEP
     )
-    assert DominionVectorEnv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    # gymnasium's default, so its vector observation wrappers take the env as it comes
+    assert DominionVectorEnv.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert DominionVectorEnv(2).metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
 
 
 # -- vector env: autoreset modes -----------------------------------------------------------
@@ -360,7 +362,7 @@ def test_make_vec_async_with_the_default_start_method():
         """
         import gymnasium, numpy as np
         import dominion_env
-        envs = gymnasium.make_vec("Dominion-v1", num_envs=2, vectorization_mode="async",
+        envs = gymnasium.make_vec("Dominion-v2", num_envs=2, vectorization_mode="async",
                                   mask_in_observation=True)
         obs, infos = envs.reset(seed=0)
         for _ in range(20):
@@ -418,3 +420,229 @@ def test_pettingzoo_state(players):
             break
         mask = raw.observe(raw.agent_selection)["action_mask"]
         raw.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+# -- masks as each library takes them ------------------------------------------------------
+
+
+def test_info_mask_is_int8_for_gymnasium_sample_and_action_masks_is_bool():
+    env = gymnasium.make("Dominion-v2", opponents="Big Money")
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    env.action_space.seed(5)
+    for _ in range(40):
+        mask, bool_mask = info["action_mask"], env.unwrapped.action_masks()
+        assert mask.dtype == np.int8 and bool_mask.dtype == np.bool_
+        np.testing.assert_array_equal(mask, bool_mask.astype(np.int8))
+        a = env.action_space.sample(mask=mask)  # gymnasium refuses a bool mask here
+        assert bool_mask[a]
+        obs, _, te, tr, info = env.step(int(rng.choice(np.flatnonzero(bool_mask))))
+        if te or tr:
+            break
+
+
+def test_vector_info_mask_is_int8_for_gymnasium_sample():
+    envs = make_vec()
+    _, infos = envs.reset(seed=2)
+    assert infos["action_mask"].dtype == np.int8 and infos["action_mask"].shape == (N, NUM_ACTIONS)
+    actions = envs.action_space.sample(mask=tuple(infos["action_mask"]))
+    assert envs.unwrapped.action_masks()[np.arange(N), actions].all()
+    envs.step(actions)
+
+
+def test_every_face_gives_a_bool_action_masks_equal_to_its_int8_mask():
+    from dominion_env.envs.pettingzoo_env import raw_env
+    from dominion_env.envs.sb3_vec_env import DominionVecEnv
+
+    single = DominionEnv(seed=1, mask_in_observation=True)
+    obs, info = single.reset()
+    vector = DominionVectorEnv(N, seed=1)
+    _, infos = vector.reset()
+    sb3 = DominionVecEnv(N, seed=1)
+    sb3.reset()
+    aec = raw_env(players=3, seed=1)
+    assert aec.action_masks().all()  # before reset: all True, as a finished episode
+    aec.reset()
+    for face, bool_mask, int8_mask in [
+        ("gym", single.action_masks(), obs["action_mask"]),
+        ("gym info", single.action_masks(), info["action_mask"]),
+        ("vector", vector.action_masks(), infos["action_mask"]),
+        ("sb3", sb3.action_masks(), vector.action_masks().astype(np.int8)),
+        ("pettingzoo", aec.action_masks(), aec.observe(aec.agent_selection)["action_mask"]),
+    ]:
+        assert bool_mask.dtype == np.bool_, face
+        assert int8_mask.dtype == np.int8, face
+        np.testing.assert_array_equal(bool_mask.astype(np.int8), int8_mask, err_msg=face)
+        assert bool_mask.any(), face
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
+@pytest.mark.filterwarnings("ignore:.*precision lowered by casting:UserWarning")
+def test_gymnasium_vector_wrappers_take_the_default_autoreset():
+    for name, wrapper in WRAPPERS.items():
+        envs = wrapper(make_vec())  # no autoreset_mode given: NEXT_STEP, gymnasium's default
+        obs, infos = envs.reset(seed=0)
+        assert obs.shape == (N, obs_size(2)), name
+    envs = vw.NormalizeObservation(make_vec())
+    obs, infos = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(300):
+        obs, _, te, tr, infos = envs.step(masked_random(infos["action_mask"], rng))
+        ended += int((te | tr).sum())
+    assert np.isfinite(obs).all() and ended > 0
+
+
+@pytest.mark.filterwarnings("ignore:.*Dominion-v1 is out of date:DeprecationWarning")
+def test_dominion_v1_says_to_use_v2():
+    with pytest.raises(gymnasium.error.DeprecatedEnv, match="Dominion-v2"):
+        gymnasium.make("Dominion-v1")
+
+
+# -- the same options on every face --------------------------------------------------------
+
+
+def _faces():
+    from dominion_env.envs.pettingzoo_env import raw_env
+    from dominion_env.envs.sb3_vec_env import DominionVecEnv
+
+    return {
+        "gym": DominionEnv,
+        "vector": DominionVectorEnv,
+        "sb3": DominionVecEnv,
+        "pettingzoo": raw_env,
+    }
+
+
+SHARED = {
+    "players",
+    "kingdom",
+    "turn_limit",
+    "first_player",
+    "autoplay_treasures",
+    "auto_resolve",
+    "pool",
+    "public_discards",
+    "scale_observations",
+    "seed",
+}
+LEARNER_SHARED = SHARED | {"opponents", "opponent_weights", "vp_shaping", "learner_seat"}
+
+
+def test_every_face_takes_the_same_option_names_with_the_same_defaults():
+    import inspect
+
+    from dominion_env.envs.common import OPTION, options_of
+
+    seen = {}
+    for face, cls in _faces().items():
+        params = inspect.signature(cls).parameters
+        names = {n for n, p in params.items() if p.kind != p.VAR_KEYWORD}
+        assert names == {o.name for o in options_of(face)}, face
+        assert (LEARNER_SHARED if face != "pettingzoo" else SHARED) <= names, face
+        for n in names:
+            assert params[n].default == OPTION[n].default, (face, n)
+            seen.setdefault(n, set()).add(params[n].default)
+    assert all(len(d) == 1 for d in seen.values()), seen  # no default drifted between faces
+
+
+def test_an_option_of_another_face_is_refused_with_the_reason():
+    from dominion_env.envs.pettingzoo_env import raw_env
+
+    with pytest.raises(
+        TypeError, match=r"unexpected keyword argument 'record_dir' \(N games in one"
+    ):
+        DominionVectorEnv(2, record_dir="x")
+    with pytest.raises(
+        TypeError, match=r"unexpected keyword argument 'opponents' \(every seat is an agent"
+    ):
+        raw_env(opponents="Big Money")
+    with pytest.raises(
+        TypeError, match=r"unexpected keyword argument 'turn_limt'. Its options: players,"
+    ):
+        DominionEnv(turn_limt=5)
+    with pytest.raises(TypeError, match="public_discards must be True or False, got 1"):
+        DominionEnv(public_discards=1)
+    with pytest.raises(ValueError, match="seed must be"):
+        raw_env(seed=-1)
+
+
+def test_shared_options_reach_the_game_on_every_face():
+    from dominion_env.envs.pettingzoo_env import raw_env
+    from dominion_env.envs.sb3_vec_env import DominionVecEnv
+
+    kw = dict(turn_limit=37, public_discards=True, scale_observations=True)
+    single = DominionEnv(**kw).game._vec
+    aec = raw_env(**kw).game._vec
+    vector = DominionVectorEnv(2, **kw).vec
+    sb3 = DominionVecEnv(2, **kw).vec
+    for face, vec in [("gym", single), ("pz", aec), ("vector", vector), ("sb3", sb3)]:
+        assert int(vec.config.turn_limit) == 37, face
+        assert bool(vec.config.public_discards), face
+        assert vec.scale_observations, face
+
+
+def test_constructor_seed_makes_unseeded_resets_repeat():
+    from dominion_env.envs.pettingzoo_env import raw_env
+
+    a, b = DominionEnv(seed=9), DominionEnv(seed=9)
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+    va, vb = DominionVectorEnv(4, seed=9), DominionVectorEnv(4, seed=9)
+    np.testing.assert_array_equal(va.reset()[0], vb.reset()[0])
+    pa, pb = raw_env(seed=9), raw_env(seed=9)
+    pa.reset()
+    pb.reset()
+    assert pa.game_seed == pb.game_seed
+
+
+def test_single_env_vp_shaping_sums_to_the_result_and_needs_bots():
+    env = DominionEnv(kingdom="First Game", vp_shaping=0.05, opponent_weights=[1.0])
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    total, rewards = 0.0, []
+    while True:
+        _, r, te, tr, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        total += r
+        rewards.append(r)
+        if te or tr:
+            break
+    result = 0.0 if tr else float(info["rewards"][info["learner_seat"]])
+    assert total == pytest.approx(result, abs=1e-5)
+    assert any(r != 0 for r in rewards[:-1])  # shaped along the way, not only at the end
+    with pytest.raises(ValueError, match="need compiled bot opponents"):
+        DominionEnv(opponents=lambda obs, mask: int(np.argmax(mask)), vp_shaping=0.05)
+
+
+# -- machine-readable outputs agree --------------------------------------------------------
+
+
+def test_simulate_tournament_and_evaluate_name_intervals_alike(tmp_path):
+    """simulate --out, the tournament's CSVs and evaluate --json all write <q>_ci_low and
+    <q>_ci_high (report.ci_fields); no file says _ci_lo / _ci_hi / score_lo any more."""
+    import csv
+    import json
+
+    from dominion_env import cli
+    from dominion_env.analysis.report import CI_SUFFIXES, ci_fields
+
+    assert CI_SUFFIXES == ("_ci_low", "_ci_high")
+    assert ci_fields("win", (0.25, 0.5)) == {"win_ci_low": 0.25, "win_ci_high": 0.5}
+    base = ["simulate", "Smithy", "Big Money", "--games", "6", "--seed", "1", "--quiet"]
+    assert cli.main([*base, "--out", str(tmp_path / "r.json")]) == 0
+    bot = json.loads((tmp_path / "r.json").read_text())["bots"][0]
+    ci_keys = sorted(k for k in bot if "_ci" in k)
+    assert ci_keys == [f"{q}{s}" for q in ("loss", "tie", "win") for s in ("_ci_high", "_ci_low")]
+    assert cli.main([*base, "--out", str(tmp_path / "r.csv")]) == 0
+    header = next(csv.reader((tmp_path / "r.csv").open()))
+    assert [k for k in header if "_ci" in k] == [
+        f"{q}{s}" for q in ("win", "tie", "loss") for s in CI_SUFFIXES
+    ]
+    out = tmp_path / "t"
+    argv = ["tournament", "Big Money", "Smithy", "--games", "4", "--out", str(out), "--quiet"]
+    assert cli.main(argv) == 0
+    for name, q in (("winrates.csv", "win"), ("ratings.csv", "score")):
+        header = next(csv.reader((out / name).open()))
+        assert [k for k in header if "_ci" in k or k.endswith(("_lo", "_hi"))] == [
+            q + s for s in CI_SUFFIXES
+        ], name

@@ -9,7 +9,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-import dominion_env.envs  # noqa: F401 (registers Dominion-v1)
+import dominion_env.envs  # noqa: F401 (registers Dominion-v2)
 from dominion_env import CARD_NAMES, NUM_CARDS, VecGame
 from dominion_env.agents import Bot, compile_bots
 from dominion_env.engine.layout import (
@@ -82,9 +82,9 @@ def test_check_env_policy_opponents_three_players():
 
 
 def test_check_env_through_make():
-    env = gymnasium.make("Dominion-v1", players=2, opponents="Smithy", render_mode="ansi")
+    env = gymnasium.make("Dominion-v2", players=2, opponents="Smithy", render_mode="ansi")
     check_env(env.unwrapped)
-    assert env.spec.id == "Dominion-v1"
+    assert env.spec.id == "Dominion-v2"
 
 
 def test_sb3_check_env():
@@ -96,18 +96,18 @@ def test_sb3_check_env():
 
 
 def test_spaces_and_registration():
-    env = gymnasium.make("Dominion-v1", players=4)
+    env = gymnasium.make("Dominion-v2", players=4)
     assert env.observation_space.shape == (obs_size(4),)
     assert env.observation_space.dtype == np.float32
     assert env.action_space.n == NUM_ACTIONS
-    spec = gymnasium.spec("Dominion-v1")
+    spec = gymnasium.spec("Dominion-v2")
     assert spec.entry_point == "dominion_env.envs.gym_env:DominionEnv"
     assert spec.vector_entry_point == "dominion_env.envs.vector_env:DominionVectorEnv"
 
 
 def test_import_is_cheap_and_needs_no_extras():
     code = (
-        "import sys, dominion_env.envs, gymnasium; gymnasium.spec('Dominion-v1'); "
+        "import sys, dominion_env.envs, gymnasium; gymnasium.spec('Dominion-v2'); "
         "bad = [m for m in ('pettingzoo', 'stable_baselines3', 'sb3_contrib', 'torch', "
         "'dominion_env.envs.gym_env') if m in sys.modules]; assert not bad, bad"
     )
@@ -238,7 +238,7 @@ def test_bad_arguments():
 
 def test_render_ansi():
     env = gymnasium.make(
-        "Dominion-v1",
+        "Dominion-v2",
         players=2,
         kingdom="First Game",
         opponents="Smithy",
@@ -274,14 +274,14 @@ def test_render_ansi():
 
 def make_vec(n=16, **kw):
     return gymnasium.make_vec(
-        "Dominion-v1", num_envs=n, vectorization_mode="vector_entry_point", **kw
+        "Dominion-v2", num_envs=n, vectorization_mode="vector_entry_point", **kw
     )
 
 
-def test_make_vec_is_one_vecgame_same_step():
+def test_make_vec_is_one_vecgame_next_step():
     envs = make_vec(8, players=3, opponents="Big Money")
     assert isinstance(envs.unwrapped, VectorEnv)
-    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP  # gymnasium's default
     assert envs.single_observation_space.shape == (obs_size(3),)
     assert envs.observation_space.shape == (8, obs_size(3))
     assert envs.single_action_space.n == NUM_ACTIONS
@@ -289,7 +289,10 @@ def test_make_vec_is_one_vecgame_same_step():
     ref = VecGame(8, 3, opponents=compile_bots("Big Money"))
     ref.reset(7)
     assert np.array_equal(obs, ref.observation)
-    assert np.array_equal(infos["action_mask"], ref.action_mask)
+    assert infos["action_mask"].dtype == np.int8
+    assert np.array_equal(infos["action_mask"], ref.action_mask.astype(np.int8))
+    assert np.array_equal(envs.unwrapped.action_masks(), ref.action_mask)
+    assert envs.unwrapped.action_masks().dtype == np.bool_
     assert np.array_equal(infos["learner_seat"], ref.learner_seat)
     assert obs in envs.observation_space
 
@@ -297,7 +300,12 @@ def test_make_vec_is_one_vecgame_same_step():
 @pytest.mark.parametrize("players,seat", [(2, 0), (2, 1), (3, 0), (3, 1), (3, 2), (3, None)])
 def test_vector_rewards_are_the_learners_own(players, seat):
     envs = make_vec(
-        32, players=players, kingdom="First Game", opponents="Big Money", learner_seat=seat
+        32,
+        players=players,
+        kingdom="First Game",
+        opponents="Big Money",
+        learner_seat=seat,
+        autoreset_mode=AutoresetMode.SAME_STEP,
     )
     rng = np.random.default_rng(0)
     obs, infos = envs.reset(seed=1)

@@ -109,7 +109,7 @@ def test_vp_shaping_keeps_every_games_return():
             assert total[g] == pytest.approx(r0[g], abs=1e-5)
             total[g] = 0.0
             checked += 1
-    with pytest.raises(ValueError, match="vp_shaping must be a finite number 0.0..1.0"):
+    with pytest.raises(ValueError, match=r"vp_shaping must be a finite number 0\.\.1, got -1\.0"):
         DominionVecEnv(2, vp_shaping=-1.0)
 
 

@@ -385,7 +385,7 @@ def test_single_envs_refuse_what_is_not_an_action(action):
         (dict(turn_limit=2.5), TypeError, "turn_limit must be an int"),
         (dict(turn_limit=10**30), ValueError, r"turn_limit must be an int 1\.\.100000"),
         (dict(turn_limit=0), ValueError, r"turn_limit must be an int 1\.\.100000"),
-        (dict(vp_shaping=1e300), ValueError, r"vp_shaping must be a finite number 0\.0\.\.1\.0"),
+        (dict(vp_shaping=1e300), ValueError, r"vp_shaping must be a finite number 0\.\.1"),
         (dict(vp_shaping=float("nan")), ValueError, "vp_shaping must be a finite"),
         (dict(vp_shaping="0.1"), TypeError, "vp_shaping must be a number"),
     ],
@@ -408,7 +408,7 @@ def test_bad_constructor_arguments(kw, error, match):
 
 
 def test_registered_env_refuses_bad_actions_too():
-    env = gymnasium.make("Dominion-v1", kingdom=KINGDOM, illegal_action="raise")
+    env = gymnasium.make("Dominion-v2", kingdom=KINGDOM, illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(TypeError, match="action must be an int"):
         env.step(2.7)

@@ -225,7 +225,7 @@ def test_cli_tournament_save_games(tmp_path):
 
 def test_gym_env_records_episodes(tmp_path):
     gymnasium = pytest.importorskip("gymnasium", reason="the train extra")
-    env = gymnasium.make("Dominion-v1", opponents="Big Money", record_dir=tmp_path)
+    env = gymnasium.make("Dominion-v2", opponents="Big Money", record_dir=tmp_path)
     env.reset(seed=1)
     done = False
     rng = np.random.default_rng(1)

@@ -93,7 +93,7 @@ def test_the_gym_env_renders_the_learners_view_and_refuses_unknown_modes():
     assert img.shape == IMAGE_SHAPE and img.dtype == np.uint8
     np.testing.assert_array_equal(img, render_image(env.game, viewer=1, seat_labels={1: "learner"}))
     # gymnasium's checker, through make so that it tries every declared render mode
-    made = gymnasium.make("Dominion-v1", players=2, render_mode="rgb_array")
+    made = gymnasium.make("Dominion-v2", players=2, render_mode="rgb_array")
     check_env(made.unwrapped, skip_render_check=False)
     with pytest.raises(ValueError, match=r"render_mode must be None or one of .*'rgb_array'"):
         DominionEnv(players=2, render_mode="rgb")

@@ -179,8 +179,8 @@ def test_files_are_written_and_readable(four, tmp_path):
         "losses",
         "truncated",
         "win_rate",
-        "ci_lo",
-        "ci_hi",
+        "win_ci_low",
+        "win_ci_high",
     ]
     bm = next(x for x in rows if x["bot"] == "Big Money" and x["opponent"] == "Random")
     assert int(bm["games"]) == 200 and float(bm["win_rate"]) >= 0.98

@@ -26,6 +26,7 @@ import numpy as np
 from ..agents import compile_bots, strongest_bot_for
 from ..analysis.arena import wilson
 from ..analysis.executor import local_map
+from ..analysis.report import ci_fields
 from ..cards import NAMES, NUM_CARDS
 from ..engine.kingdoms import random_kingdom
 from ..engine.layout import DEC_BUY
@@ -151,8 +152,7 @@ def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit, 
         "losses": losses,
         "truncated": int(truncated.sum()),
         "win_rate": wins / games,
-        "win_ci_low": lo,
-        "win_ci_high": hi,
+        **ci_fields("win", (lo, hi)),
         "fair_share": 1 / players,
         "mean_vp_margin": float(margin.mean()),
         "mean_turns": float(turns.mean()),

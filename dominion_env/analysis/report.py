@@ -11,8 +11,10 @@ is the fraction of its games it won outright (reward +1). Bots are ranked by Elo
 ``rating``); bots without a rating come last.
 
 Files (``save``): ``winrates.csv`` -- one row per ordered pair that met: bot, opponent, games,
-wins, ties, losses, truncated, win_rate, ci_lo, ci_hi; ``ratings.csv`` -- rank, bot, elo, elo_pm,
-strength, score, score_lo, score_hi, won, games, truncated; ``tables.csv`` -- every table: bots,
+wins, ties, losses, truncated, win_rate, win_ci_low, win_ci_high; ``ratings.csv`` -- rank, bot,
+elo, elo_pm, strength, score, score_ci_low, score_ci_high, won, games, truncated (intervals are
+named ``<quantity>_ci_low`` / ``_ci_high`` in every output, ``ci_fields``; the files of 0.6 and
+before said ci_lo, ci_hi, score_lo, score_hi); ``tables.csv`` -- every table: bots,
 kingdom, seed, games, truncated, mean turns per player (or why it was skipped); ``heatmap.png``
 -- the win-rate matrix, row bot's win rate against column bot in percent (cells and colour
 bar), bots ordered by rating, cells annotated up to 16 bots; the figure grows with the field so
@@ -33,6 +35,19 @@ import numpy as np
 from ..extras import require
 from .arena import wilson
 from .planning import TableRecord
+
+# Interval keys in every JSON / CSV that simulate, tournament and evaluate write:
+# "<quantity>_ci_low" / "<quantity>_ci_high" (whole words, as evaluate and the notebooks
+# already read them; simulate wrote _ci_lo/_ci_hi and the tournament ci_lo/ci_hi, score_lo/hi).
+CI_SUFFIXES = ("_ci_low", "_ci_high")
+
+
+def ci_fields(quantity: str, interval) -> dict:
+    """``{quantity + "_ci_low": lo, quantity + "_ci_high": hi}``: an interval as the output
+    files name it (``CI_SUFFIXES``)."""
+    lo, hi = interval
+    return {quantity + CI_SUFFIXES[0]: float(lo), quantity + CI_SUFFIXES[1]: float(hi)}
+
 
 # heatmap legibility: the smallest cell (inches), the tick-label size (points) and the largest
 # field whose cells carry their numbers
@@ -155,8 +170,7 @@ class TournamentResult:
                         "losses": int(self.wins[j, i]),
                         "truncated": int(self.truncated[i, j]),
                         "win_rate": float(score[i, j]),
-                        "ci_lo": float(lo[i, j]),
-                        "ci_hi": float(hi[i, j]),
+                        **ci_fields("win", (lo[i, j], hi[i, j])),
                     }
                 )
         return rows
@@ -176,8 +190,7 @@ class TournamentResult:
                     "elo_pm": float(self.elo_pm[i]),
                     "strength": float(self.strength[i]),
                     "score": float(self.overall[i]),
-                    "score_lo": lo,
-                    "score_hi": hi,
+                    **ci_fields("score", (lo, hi)),
                     "won": self.won[i] / s if s else float("nan"),
                     "games": s,
                     "truncated": int(trunc[i]),
@@ -219,7 +232,7 @@ class TournamentResult:
         lines += [head, "-" * len(head)]
         for r in self.rating_rows():
             if r["games"]:
-                sc = f"{r['score']:7.2%} [{r['score_lo']:6.2%},{r['score_hi']:6.2%}]"
+                sc = f"{r['score']:7.2%} [{r['score_ci_low']:6.2%},{r['score_ci_high']:6.2%}]"
                 lines.append(
                     f"{r['rank']:>4}  {r['bot']:<{w}}  {r['elo']:6.0f} "
                     f"{r['elo_pm']:5.0f}  {sc:>24}  {r['won']:6.1%}  {r['games']:>8,}"
@@ -348,8 +361,8 @@ class TournamentResult:
                 "losses",
                 "truncated",
                 "win_rate",
-                "ci_lo",
-                "ci_hi",
+                "win_ci_low",
+                "win_ci_high",
             ],
         )
         _write_csv(
@@ -362,8 +375,8 @@ class TournamentResult:
                 "elo_pm",
                 "strength",
                 "score",
-                "score_lo",
-                "score_hi",
+                "score_ci_low",
+                "score_ci_high",
                 "won",
                 "games",
                 "truncated",

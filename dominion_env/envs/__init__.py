@@ -1,9 +1,9 @@
 """Adapters to Gymnasium, PettingZoo and Stable-Baselines3, on the batched engine.
 
     import gymnasium
-    import dominion_env.envs          # registers Dominion-v1 (import dominion_env does too)
-    env = gymnasium.make("Dominion-v1", players=2, opponents="Big Money")
-    venv = gymnasium.make_vec("Dominion-v1", num_envs=256, opponents="Big Money",
+    import dominion_env.envs          # registers Dominion-v2 (import dominion_env does too)
+    env = gymnasium.make("Dominion-v2", players=2, opponents="Big Money")
+    venv = gymnasium.make_vec("Dominion-v2", num_envs=256, opponents="Big Money",
                               vectorization_mode="vector_entry_point")
     from dominion_env.envs import pettingzoo_env
     aec = pettingzoo_env.env(players=3)
@@ -12,7 +12,8 @@
 
 What is here (module: class, what backs it):
 
-* ``gym_env``: ``DominionEnv``, Gymnasium single agent ``Dominion-v1``; one ``Game``, bot
+* ``common``: ``OPTIONS``, the table of constructor options every face takes.
+* ``gym_env``: ``DominionEnv``, Gymnasium single agent ``Dominion-v2``; one ``Game``, bot
   opponents inside its compiled step, Python policy opponents stepped in Python.
 * ``vector_env``: ``DominionVectorEnv``, Gymnasium ``VectorEnv`` (``make_vec`` with
   ``vector_entry_point``); one ``VecGame`` in learner mode, bots inside the compiled step.
@@ -24,10 +25,17 @@ What is here (module: class, what backs it):
 Actions (every env): ``Discrete(71)``, one space for every decision: 0..63 "this card" (play /
 buy / gain / trash / discard / pass / name / topdeck / reveal ... as the pending decision
 says), 64..69 "option k" (Pawn, Steward, Minion, Nobles, Torturer choices, yes/no ...), 70 PASS /
-DONE / NO / end this phase. ``dominion_env.names.action_name(i)`` names an index. Masks: bool
-``action_masks()`` (Gymnasium, SB3) or the int8 ``action_mask`` of the PettingZoo observation
-and of the Gymnasium observation with ``mask_in_observation=True``; a finished episode's mask
-is all True. Recipes for RLlib, TorchRL and Tianshou: ``docs/recipes.md``.
+DONE / NO / end this phase. ``dominion_env.names.action_name(i)`` names an index. Masks: int8
+wherever a library reads them as they come (``info["action_mask"]`` of the Gymnasium single and
+vector envs, as ``action_space.sample(mask=...)`` takes it; the ``action_mask`` of the
+PettingZoo observation and of the Gymnasium observation with ``mask_in_observation=True``);
+bool from ``action_masks()`` on every face (sb3-contrib's MaskablePPO, TorchRL's
+MaskedCategorical; PettingZoo: the agent deciding now). A finished episode's mask is all True.
+
+Options: every face takes the same options where they mean something, from one table
+(``common.OPTIONS``: the signatures are built from it and the values checked before any work);
+``common.FACE_NAMES`` names the faces, and an option given to a face that does not take it is
+refused with the reason. Recipes for RLlib, TorchRL and Tianshou: ``docs/recipes.md``.
 
 Observation: float32 vector of ``obs_size(players)`` from the deciding player's honest view, its
 seat rotated to 0; layout ``dominion_env.engine.observation.obs_layout`` (``split`` names the
@@ -56,16 +64,24 @@ Version history
         order) leaves the public pieces (``public_discards=True`` shows them as before). A
         leak fixed, not a new task, so the id stays v1. Constructors check ``opponents``,
         ``record_dir`` and PettingZoo's step before reset at once.
+    v2  Dominion-v2 (the games and observations of v1): ``make_vec`` autoresets on the next
+        step by default (gymnasium's default, which its vector wrappers need; was SAME_STEP);
+        ``info["action_mask"]`` is int8 (was bool). Every face takes its options from one
+        table (``common.OPTIONS``): ``seed``, ``public_discards`` and ``scale_observations``
+        everywhere, ``opponent_weights`` and ``vp_shaping`` on DominionEnv too. PettingZoo's
+        ``action_masks()``. dominion_v1 and DominionVecEnv v2 keep their ids: their games,
+        observations and defaults do not change. ``gymnasium.make("Dominion-v1")`` says to
+        use v2.
 """
 
 from __future__ import annotations
 
-ENV_ID = "Dominion-v1"
+ENV_ID = "Dominion-v2"
 _registered = False
 
 
 def register_envs() -> None:
-    """Register ``Dominion-v1`` with Gymnasium (idempotent)."""
+    """Register ``Dominion-v2`` with Gymnasium (idempotent)."""
     global _registered
     if _registered:
         return

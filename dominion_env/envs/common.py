@@ -1,25 +1,193 @@
-"""What the adapters share: spaces, the opponents argument, policies, the illegal-action rule.
+"""What the adapters share: their options (``OPTIONS``, one table for every face), spaces, the
+opponents argument, policies, the illegal-action rule.
 
 Nothing here imports pettingzoo or stable_baselines3.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
 
 from .. import records
 from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
+from ..checks import check_seed
 from ..engine.bots import BotTable
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import obs_bounds, obs_scale, obs_size
 
 ILLEGAL_ACTION_RULES = ("lose", "raise")
+
+# -- the options every face takes ----------------------------------------------------------
+
+GYM, VECTOR, SB3, PZ = "gym", "vector", "sb3", "pettingzoo"
+FACE_NAMES = {
+    GYM: "DominionEnv (Gymnasium, Dominion-v2)",
+    VECTOR: "DominionVectorEnv (Gymnasium make_vec)",
+    SB3: "DominionVecEnv (SB3)",
+    PZ: "the PettingZoo env (dominion_v1)",
+}
+ALL = (GYM, VECTOR, SB3, PZ)
+LEARNER = (GYM, VECTOR, SB3)  # one learner against opponents
+
+
+@dataclass(frozen=True)
+class Option:
+    """One constructor option: its default, the faces that take it (``FACE_NAMES``), whether
+    it may be given by position, a check run before any work (``check(value, name)``), and
+    why a face leaves it out."""
+
+    name: str
+    default: object
+    faces: tuple
+    positional: bool = False
+    check: object = None
+    missing: str = ""
+
+
+def _check_flag(value, name):
+    return check_flag(value, name)
+
+
+def _check_seed(value, name):
+    return check_seed(value, name, allow_none=True)
+
+
+_COMPILED = "N games in one compiled call keep no per-decision log: record with DominionEnv"
+_EVERY_SEAT = "every seat is an agent"
+
+# The one list of what the envs take, in signature order. A face takes the rows naming it;
+# ``takes_options`` builds its constructor's signature from them and checks the values, so the
+# faces cannot drift apart. Game options (turn_limit .. public_discards) go to Game / VecGame
+# as they are (``game_options``), which check their ranges.
+OPTIONS = (
+    Option("num_envs", 1, (VECTOR, SB3), positional=True),
+    Option("players", 2, ALL, positional=True),
+    Option("kingdom", "random", ALL, positional=True),
+    Option("opponents", "Big Money", LEARNER, positional=True, missing=_EVERY_SEAT),
+    Option("learner_seat", None, LEARNER, positional=True, missing=_EVERY_SEAT),
+    Option("turn_limit", 100, ALL),
+    Option("first_player", None, ALL),
+    Option("autoplay_treasures", True, ALL, check=_check_flag),
+    Option("auto_resolve", True, ALL, check=_check_flag),
+    Option("pool", None, ALL),
+    Option("public_discards", False, ALL, check=_check_flag),
+    Option("scale_observations", False, ALL, check=_check_flag),
+    Option("seed", None, ALL, check=_check_seed),
+    Option("opponent_weights", None, LEARNER, missing=_EVERY_SEAT),
+    Option(
+        "vp_shaping",
+        0.0,
+        LEARNER,
+        missing="its rewards are each game's results (shape them in the trainer)",
+    ),
+    Option("record_dir", None, (GYM, PZ), missing=_COMPILED),
+    Option("render_mode", None, (GYM, VECTOR, PZ), missing="SB3 renders through get_images"),
+    Option("log_lines", 8, (GYM, PZ), missing="it does not render"),
+    Option("illegal_action", "lose", (GYM,), missing="it raises on an illegal action (mask it)"),
+    Option(
+        "mask_in_observation",
+        False,
+        (GYM, VECTOR),
+        check=_check_flag,
+        missing="its observation is always the dict with the mask (PettingZoo) / "
+        "sb3-contrib reads action_masks() (SB3)",
+    ),
+    Option(
+        "autoreset_mode",
+        AutoresetMode.NEXT_STEP,
+        (VECTOR,),
+        missing="it is not a Gymnasium vector env",
+    ),
+)
+OPTION = {o.name: o for o in OPTIONS}
+GAME_OPTIONS = (
+    "turn_limit",
+    "first_player",
+    "autoplay_treasures",
+    "auto_resolve",
+    "pool",
+    "scale_observations",
+    "public_discards",
+)
+
+
+def options_of(face: str) -> list[Option]:
+    """The options ``face`` takes, in signature order."""
+    return [o for o in OPTIONS if face in o.faces]
+
+
+def game_options(opts) -> dict:
+    """The options that go to ``Game`` / ``VecGame`` as they are."""
+    return {k: getattr(opts, k) for k in GAME_OPTIONS}
+
+
+def takes_options(face: str, extra=None):
+    """Decorate an env's ``__init__(self, opts, **extra)``: its signature becomes the options
+    of ``face`` (``OPTIONS``, defaults included, so ``inspect.signature`` and ``help`` show
+    them); a call is bound to it, unknown names are refused with what the face takes (and why
+    another face's option is not here), and the values are checked before ``__init__`` runs;
+    ``opts`` holds them by name. ``extra``: names gymnasium's ``make_vec`` may pass that the
+    face accepts and hands over in ``**extra``."""
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for o in options_of(face):
+        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if o.positional else _KW
+        params.append(inspect.Parameter(o.name, kind, default=o.default))
+    if extra:
+        params.append(inspect.Parameter("extra", inspect.Parameter.VAR_KEYWORD))
+    sig = inspect.Signature(params)
+    known = {o.name for o in options_of(face)} | set(extra or ())
+
+    def deco(init):
+        @functools.wraps(init)
+        def wrapper(self, *args, **kwargs):
+            unknown = sorted(set(kwargs) - known)
+            if unknown:
+                raise TypeError(_unknown_message(face, unknown))
+            try:
+                bound = sig.bind(self, *args, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"{FACE_NAMES[face]}: {e}") from None
+            bound.apply_defaults()
+            values = dict(bound.arguments)
+            values.pop("self")
+            more = values.pop("extra", {})
+            for o in options_of(face):
+                if o.check is not None:
+                    values[o.name] = o.check(values[o.name], o.name)
+            return init(self, SimpleNamespace(**values), **more)
+
+        wrapper.__signature__ = sig
+        return wrapper
+
+    return deco
+
+
+_KW = inspect.Parameter.KEYWORD_ONLY
+
+
+def _unknown_message(face: str, names: list) -> str:
+    parts = []
+    for n in names:
+        o = OPTION.get(n)
+        if o is None:  # Python's own words: TorchRL's GymEnv probes for them (frameskip)
+            parts.append(f"got an unexpected keyword argument {n!r}")
+        else:
+            where = ", ".join(FACE_NAMES[f] for f in o.faces)
+            parts.append(
+                f"got an unexpected keyword argument {n!r} ({o.missing}; taken by {where})"
+            )
+    takes = ", ".join(o.name for o in options_of(face))
+    return f"{FACE_NAMES[face]}: {'; '.join(parts)}. Its options: {takes}"
 
 
 def observation_space(players: int, turn_limit: int = 100, scaled: bool = False) -> spaces.Box:

@@ -1,7 +1,7 @@
-"""Gymnasium single-agent environment: one learner against bots or policies, "Dominion-v1".
+"""Gymnasium single-agent environment: one learner against bots or policies, "Dominion-v2".
 
     import gymnasium, dominion_env.envs
-    env = gymnasium.make("Dominion-v1", players=2, opponents="Big Money")
+    env = gymnasium.make("Dominion-v2", players=2, opponents="Big Money")
     obs, info = env.reset(seed=0)
     mask = env.unwrapped.action_masks()        # or info["action_mask"]
 
@@ -22,7 +22,8 @@ discards inside the opponent's turn, and the env returns at that decision.
 Action: ``Discrete(71)``: 0..63 "this card" (play / buy / gain / trash / discard / pass / name /
 topdeck / reveal ... as the pending decision says), 64..69 option k, 70 PASS / DONE / NO / end
 this phase. ``action_masks()`` returns the legal actions (bool, (71,)) for sb3-contrib's
-MaskablePPO; ``info["action_mask"]`` holds the same. Once the episode is over the mask is all
+MaskablePPO and TorchRL; ``info["action_mask"]`` holds the same as int8, as gymnasium's
+``action_space.sample(mask=...)`` takes it. Once the episode is over the mask is all
 True (as pgx does: masked sampling never meets an empty mask). An illegal action ends the
 episode as a loss (reward -1, ``info["illegal_action"] = True``) with ``illegal_action="lose"``
 (the default, so that random-action checkers run), or raises ``names.IllegalActionError`` (a
@@ -54,6 +55,13 @@ rules; ``truncated`` (reward 0) when it reaches ``turn_limit``. The final ``info
 is the latest): the learner's seat is listed as kind "policy", named "learner", the
 opponents by their bot or policy names; ``dominion replay FILE --html OUT.html`` shows it.
 
+Options (``common.OPTIONS``, shared with the other faces): ``seed`` seeds the generator a
+``reset()`` without a seed draws from; ``vp_shaping=c`` makes the rewards potential-based VP
+shaping (as ``sb3_vec_env``: each game's rewards still sum to its result) and
+``opponent_weights`` makes ``opponents`` a pool each game draws from, both with compiled bot
+opponents only; ``public_discards=True`` shows every discarded card (``VecGame``);
+``scale_observations`` divides the observation by fixed per-entry divisors.
+
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``), the
 learner's hand shown; "human" prints it; "rgb_array" returns the same table as a picture,
 an (720, 960, 3) uint8 array (``render.render_image``), the learner's view, which gymnasium's
@@ -69,12 +77,16 @@ Version history
         the public pieces); ``mask_in_observation``; the mask of a finished episode is all
         True (was all False); a failing Python-policy opponent aborts the episode.
         Added later, same version (no episode or observation changes): ``render_mode="rgb_array"``.
+    v2  Dominion-v2: ``info["action_mask"]`` is int8 (was bool; ``action_masks()`` stays
+        bool); options ``seed``, ``vp_shaping``, ``opponent_weights``, ``public_discards``
+        (``common.OPTIONS``).
 """
 
 from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.utils import seeding
 
 from ..agents import Bot, compile_bots
 from ..cards import check_players
@@ -83,21 +95,24 @@ from ..engine.layout import NUM_ACTIONS
 from ..game import Game
 from ..names import IllegalActionError, action_name
 from ..vector import check_learner_seat
+from . import ENV_ID
 from .common import (
+    GYM,
     EpisodeRecorder,
     action_space,
     all_bots,
-    check_flag,
     check_illegal_action,
+    game_options,
     masked_observation_space,
     observation_space,
     opponent_list,
     opponents_table,
     seat_entry,
+    takes_options,
 )
 from .render import check_render_mode, emit, render_game, render_image
 
-VERSION = 1
+VERSION = 2
 
 
 class DominionEnv(gym.Env):
@@ -106,33 +121,21 @@ class DominionEnv(gym.Env):
     # render_fps: the pace of a RecordVideo film of the learner's decisions
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
-    def __init__(
-        self,
-        players: int = 2,
-        kingdom="random",
-        opponents="Big Money",
-        learner_seat: int | None = None,
-        *,
-        turn_limit: int = 100,
-        first_player: int | None = None,
-        autoplay_treasures: bool = True,
-        auto_resolve: bool = True,
-        pool=None,
-        illegal_action: str = "lose",
-        render_mode: str | None = None,
-        scale_observations: bool = False,
-        log_lines: int = 8,
-        record_dir=None,
-        mask_in_observation: bool = False,
-    ):
-        self.players = check_players(players)
-        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "Dominion-v1")
-        self.learner_seat_option = check_learner_seat(learner_seat, self.players)
-        self.illegal_action = check_illegal_action(illegal_action)
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.log_lines = check_int("log_lines", log_lines, 0)
-        self.observation_space = observation_space(self.players, turn_limit, scale_observations)
-        self.mask_in_observation = check_flag(mask_in_observation, "mask_in_observation")
+    @takes_options(GYM)
+    def __init__(self, opts):
+        scale_observations, opponents = opts.scale_observations, opts.opponents
+        self.players = check_players(opts.players)
+        self.recorder = (
+            None if opts.record_dir is None else EpisodeRecorder(opts.record_dir, ENV_ID)
+        )
+        self.learner_seat_option = check_learner_seat(opts.learner_seat, self.players)
+        self.illegal_action = check_illegal_action(opts.illegal_action)
+        self.render_mode = check_render_mode(opts.render_mode, self.metadata["render_modes"])
+        self.log_lines = check_int("log_lines", opts.log_lines, 0)
+        self.observation_space = observation_space(
+            self.players, opts.turn_limit, scale_observations
+        )
+        self.mask_in_observation = opts.mask_in_observation
         if self.mask_in_observation:
             self.observation_space = masked_observation_space(self.observation_space)
         self.action_space = action_space()
@@ -146,19 +149,18 @@ class DominionEnv(gym.Env):
             learner_mode = {
                 "opponents": opponents_table(opponents),
                 "learner_seat": self.learner_seat_option,
+                "opponent_weights": opts.opponent_weights,
+                "vp_shaping": opts.vp_shaping,
             }
-        self.game = Game(
-            kingdom,
-            self.players,
-            0,
-            turn_limit=turn_limit,
-            first_player=first_player,
-            autoplay_treasures=autoplay_treasures,
-            auto_resolve=auto_resolve,
-            pool=pool,
-            scale_observations=scale_observations,
-            **learner_mode,
-        )
+        elif opts.opponent_weights is not None or opts.vp_shaping:
+            raise ValueError(
+                "opponent_weights and vp_shaping need compiled bot opponents (bot names, Bots "
+                f"or a BotTable): the engine draws and scores them; got opponents={opponents!r}"
+            )
+        self.vp_shaping = bool(opts.vp_shaping)
+        self.game = Game(opts.kingdom, self.players, 0, **game_options(opts), **learner_mode)
+        if opts.seed is not None:  # reset() without a seed draws from this generator
+            self._np_random, self._np_random_seed = seeding.np_random(opts.seed)
         bots, players_ = [], []
         for o in self.opponents:
             if isinstance(o, Bot):
@@ -234,6 +236,8 @@ class DominionEnv(gym.Env):
             obs = g.observation(self.learner_seat)
         else:
             obs = g.observation()
+        if self.vp_shaping:  # potential-based: a game's shaped rewards sum to its result
+            reward = float(g._vec.shaped_rewards[0])
         info = self._info()
         if g.done:
             info["rewards"] = g.rewards
@@ -310,7 +314,8 @@ class DominionEnv(gym.Env):
         return {"observation": obs, "action_mask": self.action_masks().astype(np.int8)}
 
     def _info(self) -> dict:
-        return {"learner_seat": self.learner_seat, "action_mask": self.action_masks()}
+        # int8, as gymnasium's Discrete.sample(mask=...) takes it; action_masks() is the bool
+        return {"learner_seat": self.learner_seat, "action_mask": self.action_masks().view(np.int8)}
 
     def _maybe_render(self):
         if self.render_mode == "human":

@@ -44,6 +44,12 @@ bool, an array of several), before anything moves. Seeds: None or an int 0..2**6
 listed as kind "policy" named by its agent; a game ended by an illegal action under ``env()``'s
 wrapper is not recorded (the wrapper ends it before the game sees the action).
 
+``action_masks()`` is the bool mask of ``agent_selection`` (TorchRL's MaskedCategorical
+wants bool; the observation's int8 is what PettingZoo's ``sample`` takes). Options are the
+table ``common.OPTIONS`` (shared with the Gymnasium and SB3 faces): ``seed`` seeds the
+generator a ``reset()`` without a seed draws from, ``scale_observations``,
+``public_discards``; learner-only options (opponents, shaping) are refused with the reason.
+
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``);
 "human" prints it; "rgb_array" returns the same table as an (720, 960, 3) uint8 array
 (``render.render_image``). Both show the hand of the agent to act (``agent_selection``), the
@@ -55,6 +61,9 @@ Version history
     v1  dominion_v1 on VecGame v5 (every game for a seed changes; the observation gains the
         public pieces); ``state()`` and ``state_space`` (the joint view).
         Added later, same version (no game or observation changes): ``render_mode="rgb_array"``.
+        Since Dominion-v2: options from ``common.OPTIONS`` (``seed``, ``scale_observations``,
+        ``public_discards``) and ``action_masks()``; the same games and defaults, so the id
+        stays dominion_v1.
 """
 
 from __future__ import annotations
@@ -67,7 +76,15 @@ from ..checks import check_action, check_int, check_seed
 from ..engine.layout import NUM_ACTIONS
 from ..extras import require
 from ..game import Game
-from .common import EpisodeRecorder, action_mask_space, action_space, observation_space
+from .common import (
+    PZ,
+    EpisodeRecorder,
+    action_mask_space,
+    action_space,
+    game_options,
+    observation_space,
+    takes_options,
+)
 from .render import check_render_mode, emit, render_game, render_image
 
 AECEnv = require("pettingzoo", "the PettingZoo environment").AECEnv
@@ -89,10 +106,12 @@ def env(illegal_reward: float | None = -1.0, **kwargs):
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
-    """The AEC env itself (see the module docstring). Options: ``players`` (2-6), ``kingdom``
-    ('random', a recommended set name or 10 card names), ``turn_limit``, ``first_player``
-    (None: drawn per game), ``autoplay_treasures``, ``auto_resolve``, ``pool`` (cards a random
-    kingdom is drawn from), ``render_mode``, ``log_lines`` (events shown by render)."""
+    """The AEC env itself (see the module docstring). Options (``common.OPTIONS``):
+    ``players`` (2-6), ``kingdom`` ('random', a recommended set name or 10 card names),
+    ``turn_limit``, ``first_player`` (None: drawn per game), ``autoplay_treasures``,
+    ``auto_resolve``, ``pool`` (cards a random kingdom is drawn from), ``public_discards``,
+    ``scale_observations``, ``seed``, ``record_dir``, ``render_mode``, ``log_lines`` (events
+    shown by render)."""
 
     metadata = {
         "name": "dominion_v1",
@@ -101,29 +120,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         "render_fps": 4,
     }
 
-    def __init__(
-        self,
-        players: int = 2,
-        kingdom="random",
-        *,
-        turn_limit: int = 100,
-        first_player: int | None = None,
-        autoplay_treasures: bool = True,
-        auto_resolve: bool = True,
-        pool=None,
-        render_mode: str | None = None,
-        log_lines: int = 8,
-        record_dir=None,
-    ):
+    @takes_options(PZ)
+    def __init__(self, opts):
         super().__init__()
-        self.recorder = None if record_dir is None else EpisodeRecorder(record_dir, "dominion_v1")
-        self.players = check_players(players)
-        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
-        self.log_lines = check_int("log_lines", log_lines, 0)
-        self.kingdom = kingdom
+        self.recorder = (
+            None if opts.record_dir is None else EpisodeRecorder(opts.record_dir, "dominion_v1")
+        )
+        self.players = check_players(opts.players)
+        self.render_mode = check_render_mode(opts.render_mode, self.metadata["render_modes"])
+        self.log_lines = check_int("log_lines", opts.log_lines, 0)
+        self.kingdom = opts.kingdom
         self.possible_agents = [f"player_{p}" for p in range(self.players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
-        obs_space = observation_space(self.players, turn_limit)
+        obs_space = observation_space(self.players, opts.turn_limit, opts.scale_observations)
         self.observation_spaces = {
             a: spaces.Dict({"observation": obs_space, "action_mask": action_mask_space()})
             for a in self.possible_agents
@@ -134,18 +143,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             np.tile(obs_space.high, self.players),
             dtype=np.float32,
         )
-        self.game = Game(
-            kingdom,
-            self.players,
-            0,
-            turn_limit=turn_limit,
-            first_player=first_player,
-            autoplay_treasures=autoplay_treasures,
-            auto_resolve=auto_resolve,
-            pool=pool,
-        )
-        self._np_random = None
+        self.game = Game(opts.kingdom, self.players, 0, **game_options(opts))
+        # a constructor seed seeds the generator that reset() without a seed draws from
+        self._np_random = None if opts.seed is None else np.random.default_rng(opts.seed)
         self.game_seed = None
+        self._dealt = False
         self._zero_mask = np.zeros(NUM_ACTIONS, np.int8)
         self.agents = []
 
@@ -180,6 +182,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._new_game_bookkeeping()
 
     def _new_game_bookkeeping(self):
+        self._dealt = True
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -197,15 +200,23 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             }
         return {"observation": self.game.observation(p), "action_mask": self._zero_mask.copy()}
 
+    def action_masks(self) -> np.ndarray:
+        """(NUM_ACTIONS,) bool: the legal actions of ``agent_selection`` now (the int8
+        ``observe(agent)["action_mask"]`` as bool, for TorchRL's MaskedCategorical); all True
+        once the game is over, as the Gymnasium envs give it."""
+        if not self._dealt or not self.agents or self.game.done:
+            return np.ones(NUM_ACTIONS, np.bool_)
+        return self.game.action_mask.copy()
+
     def state(self) -> np.ndarray:
         """(P * obs_size(P),) float32: every seat's own observation, seat 0 first (the module
         docstring says what it holds)."""
-        if self._np_random is None:
+        if not self._dealt:
             raise RuntimeError("call reset() before state()")
         return np.concatenate([self.game.observation(p) for p in range(self.players)])
 
     def step(self, action):
-        if self._np_random is None:
+        if not self._dealt:
             raise RuntimeError("call reset() before step(): no game is dealt yet")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

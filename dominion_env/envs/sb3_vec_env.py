@@ -48,6 +48,8 @@ Version history
         instead; the Box bounds are the engine's true bounds (``obs_bounds``).
     v2  VecGame v5: every game for a seed changes (independent streams), the observation
         gains the public pieces; actions and seeds are checked strictly (never reshaped).
+        Since Dominion-v2: options from ``common.OPTIONS`` (``public_discards`` added); the
+        same games and defaults, so the version stays.
 """
 
 from __future__ import annotations
@@ -56,8 +58,8 @@ import numpy as np
 
 from ..checks import check_actions, check_seed
 from ..extras import require
-from .common import action_space, observation_space
-from .vector_env import make_learner_vecgame
+from .common import SB3, action_space, observation_space, takes_options
+from .vector_env import _learner_vecgame
 
 VecEnv = require("stable_baselines3.common.vec_env", "DominionVecEnv (the SB3 VecEnv)").VecEnv
 
@@ -67,45 +69,15 @@ VERSION = 2
 class DominionVecEnv(VecEnv):
     """N learner-vs-bots games as one SB3 VecEnv (see the module docstring)."""
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        players: int = 2,
-        kingdom="random",
-        opponents="Big Money",
-        learner_seat: int | None = None,
-        *,
-        turn_limit: int = 100,
-        first_player: int | None = None,
-        autoplay_treasures: bool = True,
-        auto_resolve: bool = True,
-        pool=None,
-        seed: int | None = None,
-        opponent_weights=None,
-        scale_observations: bool = False,
-        vp_shaping: float = 0.0,
-    ):
-        self.vec = make_learner_vecgame(
-            num_envs,
-            players,
-            kingdom,
-            opponents,
-            learner_seat,
-            turn_limit=turn_limit,
-            first_player=first_player,
-            autoplay_treasures=autoplay_treasures,
-            auto_resolve=auto_resolve,
-            pool=pool,
-            opponent_weights=opponent_weights,
-            scale_observations=scale_observations,
-            vp_shaping=vp_shaping,
-        )
+    @takes_options(SB3)
+    def __init__(self, opts):
+        self.vec = _learner_vecgame(opts)
         self.players = self.vec.players
         self.render_mode = None
-        self._rng = np.random.default_rng(check_seed(seed, allow_none=True))
+        self._rng = np.random.default_rng(opts.seed)
         self._actions = None
-        space = observation_space(self.players, turn_limit, scale_observations)
-        super().__init__(int(num_envs), space, action_space())
+        space = observation_space(self.players, opts.turn_limit, opts.scale_observations)
+        super().__init__(int(opts.num_envs), space, action_space())
 
     # -- the VecEnv API -------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Gymnasium VectorEnv on VecGame: N games stepped by one compiled call, bots inside it.
 
     import gymnasium, dominion_env.envs
-    envs = gymnasium.make_vec("Dominion-v1", num_envs=256, vectorization_mode="vector_entry_point",
+    envs = gymnasium.make_vec("Dominion-v2", num_envs=256, vectorization_mode="vector_entry_point",
                               players=2, opponents="Big Money")
     obs, infos = envs.reset(seed=0)
     masks = envs.unwrapped.action_masks()          # (N, 71) bool, also infos["action_mask"]
@@ -23,19 +23,20 @@ classic convention, which RLlib and TorchRL read).
 
 Autoreset: ``autoreset_mode`` is gymnasium's ``AutoresetMode`` (or its string value), kept in
 ``metadata["autoreset_mode"]``; the games each row plays are the same in every mode.
-* ``SAME_STEP`` (the default): on the step a game ends, its row returns that game's reward (the
+* ``SAME_STEP``: on the step a game ends, its row returns that game's reward (the
   learner's own seat's), terminated / truncated, and already the first observation of the next
   game; the finished game's last observation (learner's view) is ``infos["final_obs"][g]``
   (object array, None elsewhere, mask ``infos["_final_obs"]``) and ``infos["final_info"]``
   holds ``rewards`` (every seat's, (N, P)) and ``learner_seat`` of the finished games.
-* ``NEXT_STEP`` (what gymnasium's vector observation wrappers, such as NormalizeObservation,
-  need): the row returns the finished game's last observation, and its next step ignores
-  the row's action and returns the next game's first observation with reward 0, not
-  terminated, not truncated. ``infos["rewards"]`` (N, P) holds every seat's reward of the
-  games that ended (mask ``infos["_rewards"]``).
+* ``NEXT_STEP`` (the default, as gymnasium's own vector envs; what its vector observation
+  wrappers, such as NormalizeObservation, need): the row returns the finished game's last
+  observation, and its next step ignores the row's action and returns the next game's first
+  observation with reward 0, not terminated, not truncated. ``infos["rewards"]`` (N, P) holds
+  every seat's reward of the games that ended (mask ``infos["_rewards"]``).
 * ``DISABLED``: as NEXT_STEP, but a finished row stays finished until
   ``reset(options={"reset_mask": rows})`` deals it anew; stepping it first raises ValueError.
-Every step's infos hold ``action_mask`` (N, 71) bool and ``learner_seat`` (N,) for the game each
+Every step's infos hold ``action_mask`` (N, 71) int8 (as gymnasium's ``sample(mask=...)``
+takes it; ``action_masks()`` is the same as bool) and ``learner_seat`` (N,) for the game each
 row shows. A row showing a finished game has an all-True mask (as pgx does: masked sampling
 never meets an empty mask; its action is ignored).
 
@@ -43,8 +44,9 @@ Seeding: ``reset(seed=s)`` plays game g of the run seeded s in row g, exactly th
 ``VecGame(...).reset(s)``; ``reset()`` without a seed draws one from the env's generator;
 ``reset(seed=[s_0, ..., s_{N-1}])`` (ints or None, gymnasium's per-env seeds) plays game g of
 the run seeded s_g in row g (None: a seed drawn from the generator), so ``[s] * N`` is ``s``.
-``reset(options={"reset_mask": m})`` ((N,) bool numpy array, as gymnasium's vector envs take
-it) deals only the rows m anew, seeded the same way; the other rows go on as they were.
+The constructor's ``seed`` seeds the generator. ``reset(options={"reset_mask": m})`` ((N,)
+bool numpy array, as gymnasium's vector envs take it) deals only the rows m anew, seeded the
+same way; the other rows go on as they were.
 Seeds: None or an int 0..2**63-1.
 Actions: an (N,) int array, each legal (masked): anything else raises before any game moves,
 TypeError for what is not an int array (floats, bools, strings), ValueError for the wrong shape
@@ -57,11 +59,15 @@ Version history
     v1  ``autoreset_mode`` (NEXT_STEP, DISABLED beside SAME_STEP), ``mask_in_observation``,
         ``reset_mask`` and per-row seeds in reset; on VecGame v5 (every game for a seed
         changes; the observation gains the public pieces).
+    v2  Dominion-v2: ``autoreset_mode`` NEXT_STEP by default (was SAME_STEP);
+        ``infos["action_mask"]`` int8 (was bool); options from ``common.OPTIONS`` (``seed``,
+        ``public_discards``, ``opponent_weights``).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -70,15 +76,17 @@ from ..checks import check_actions, check_seed
 from ..engine.layout import NUM_ACTIONS
 from ..vector import VecGame, check_learner_seat
 from .common import (
+    VECTOR,
     action_space,
     all_bots,
-    check_flag,
+    game_options,
     masked_observation_space,
     observation_space,
     opponents_table,
+    takes_options,
 )
 
-VERSION = 1
+VERSION = 2
 
 
 def make_learner_vecgame(
@@ -88,17 +96,14 @@ def make_learner_vecgame(
     opponents="Big Money",
     learner_seat: int | None = None,
     *,
-    turn_limit: int = 100,
-    first_player: int | None = None,
-    autoplay_treasures: bool = True,
-    auto_resolve: bool = True,
-    pool=None,
     autoreset: bool = True,
     opponent_weights=None,
-    scale_observations: bool = False,
     vp_shaping: float = 0.0,
+    **game_options,
 ) -> VecGame:
-    """A VecGame in learner mode with compiled bot opponents, arguments checked."""
+    """A VecGame in learner mode with compiled bot opponents, arguments checked;
+    ``game_options`` (turn_limit, public_discards ... : ``common.GAME_OPTIONS``) go to VecGame,
+    which checks them."""
     players = check_players(players)
     check_learner_seat(learner_seat, players)
     if not all_bots(opponents):
@@ -111,78 +116,58 @@ def make_learner_vecgame(
         num_envs,
         players,
         kingdom,
-        pool=pool,
-        autoplay_treasures=autoplay_treasures,
-        auto_resolve=auto_resolve,
-        turn_limit=turn_limit,
-        first_player=first_player,
         autoreset=autoreset,
         opponents=opponents_table(opponents),
         learner_seat=learner_seat,
         opponent_weights=opponent_weights,
-        scale_observations=scale_observations,
         vp_shaping=vp_shaping,
+        **game_options,
+    )
+
+
+def _learner_vecgame(opts) -> VecGame:
+    """``make_learner_vecgame`` from a vector face's options (``common.takes_options``)."""
+    return make_learner_vecgame(
+        opts.num_envs,
+        opts.players,
+        opts.kingdom,
+        opts.opponents,
+        opts.learner_seat,
+        opponent_weights=opts.opponent_weights,
+        vp_shaping=opts.vp_shaping,
+        **game_options(opts),
     )
 
 
 class DominionVectorEnv(VectorEnv):
     """N learner-vs-bots games as one Gymnasium VectorEnv (see the module docstring)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        players: int = 2,
-        kingdom="random",
-        opponents="Big Money",
-        learner_seat: int | None = None,
-        *,
-        turn_limit: int = 100,
-        first_player: int | None = None,
-        autoplay_treasures: bool = True,
-        auto_resolve: bool = True,
-        pool=None,
-        render_mode: str | None = None,
-        scale_observations: bool = False,
-        vp_shaping: float = 0.0,
-        autoreset_mode=AutoresetMode.SAME_STEP,
-        mask_in_observation: bool = False,
-        **unused,
-    ):
-        if render_mode is not None:
+    @takes_options(VECTOR, extra=("max_episode_steps", "illegal_action", "log_lines"))
+    def __init__(self, opts, **unused):
+        if opts.render_mode is not None:
             raise ValueError(
                 "the vector env does not render; render one game with "
                 "gym_env.DominionEnv(render_mode='ansi')"
             )
-        # make_vec passes options meant for single envs too; refuse the ones that matter
-        unknown = set(unused) - {"max_episode_steps", "illegal_action", "log_lines"}
-        if unknown:
-            raise TypeError(f"unexpected arguments: {', '.join(sorted(unknown))}")
+        # make_vec passes options meant for single envs too; refuse the one that matters
         if unused.get("illegal_action", "raise") != "raise":
             raise ValueError("the vector env raises on illegal actions (mask them)")
         try:
-            self.autoreset_mode = AutoresetMode(autoreset_mode)
+            self.autoreset_mode = AutoresetMode(opts.autoreset_mode)
         except ValueError:
             raise ValueError(
                 f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
-                f"{[m.value for m in AutoresetMode]}, got {autoreset_mode!r}"
+                f"{[m.value for m in AutoresetMode]}, got {opts.autoreset_mode!r}"
             ) from None
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
-        self.mask_in_observation = check_flag(mask_in_observation, "mask_in_observation")
-        self.vec = make_learner_vecgame(
-            num_envs,
-            players,
-            kingdom,
-            opponents,
-            learner_seat,
-            turn_limit=turn_limit,
-            first_player=first_player,
-            autoplay_treasures=autoplay_treasures,
-            auto_resolve=auto_resolve,
-            pool=pool,
-            scale_observations=scale_observations,
-            vp_shaping=vp_shaping,
+        self.mask_in_observation = opts.mask_in_observation
+        self.vec = _learner_vecgame(opts)
+        num_envs, turn_limit, scale_observations = (
+            opts.num_envs,
+            opts.turn_limit,
+            opts.scale_observations,
         )
         self.num_envs = int(num_envs)
         self.players = self.vec.players
@@ -201,6 +186,8 @@ class DominionVectorEnv(VectorEnv):
         self._finished = np.zeros(self.num_envs, np.bool_)
         self._final_obs = np.zeros_like(self.vec.observation)
         self._final_seat = np.zeros(self.num_envs, np.int64)
+        if opts.seed is not None:  # reset() without a seed draws from this generator
+            self._np_random, self._np_random_seed = seeding.np_random(opts.seed)
 
     def reset(self, *, seed=None, options: dict | None = None):
         options = dict(options or {})
@@ -299,8 +286,8 @@ class DominionVectorEnv(VectorEnv):
     def _infos(self) -> dict:
         seat = self.vec.learner_seat.copy()
         seat[self._finished] = self._final_seat[self._finished]
-        return {
-            "action_mask": self.action_masks(),
+        return {  # int8, as gymnasium's sample(mask=...) takes it; action_masks() is bool
+            "action_mask": self.action_masks().view(np.int8),
             "_action_mask": self._all.copy(),
             "learner_seat": seat,
             "_learner_seat": self._all.copy(),
