@@ -9,21 +9,41 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     print("\\n".join(g.log()))          # perfect information: every player's cards
     print("\\n".join(g.log(viewer=1)))  # what player 1 may know: "P0 draws 5 cards"
 
+The API, by what it is for:
+
+* playing: ``step(action)`` (a name or an index), ``legal_actions()``, ``action_mask``,
+  ``reset(seed, game_index)``, ``bot_action_id``; ``done``, ``terminated``, ``truncated``,
+  ``rewards``, ``result()``.
+* the pending decision: ``decision``, a ``Decision``: its kind, who decides, the card whose
+  effect asks (``source``) and which play of a Throne Room asks it (``play`` 1 or 2,
+  ``played_by``), the legal actions as (index, name, label) with the options' meanings
+  ("+1 Card +1 Buy" for Pawn's option 1: ``names.OPTION_TEXT``), picks still wanted, the
+  cost cap, and ``auto_resolvable`` (one legal action: ``auto_resolve=True`` would not stop
+  there). ``decision.text`` says it in words. A decision with nothing to choose (PASS alone)
+  never stops, auto_resolve or not; ``Decision`` lists which those are and why.
+* the position: ``zones(p)`` (the draw pile in order), ``supply``, ``trash``, ``kingdom``,
+  ``turn``, ``phase``, ``current_player``, ``turn_player``, ``scores()``, ``turns_taken``
+  (completed turns per player); ``public(seat)``: what every player knows of a seat (sizes,
+  cards in play, the known cards in its hand and on its deck, its owned cards).
+* observations: ``observation(p)`` (the agent's vector), ``observation_dict(p)`` (its named
+  pieces, seats rotated as the agent sees them: p is seat 0), ``observation_pieces(p)`` (named
+  pieces with the per-seat ones in the players' own seat numbers).
+* logs: ``log(viewer)``, ``log_events()``, ``decisions()``.
+* scenarios: ``set_scenario`` sets every zone of every player, the Supply, the trash, whose
+  turn it is and the phase, then runs to the first decision: the way to test "this exact
+  hand, this exact deck". Draw piles are given top card first.
+* records (``dominion_env.records``): ``record(players)`` is the game as versioned JSON (seed,
+  game number, settings, the ``set_scenario`` position if one was set, every decision
+  answered, bots' inside learner mode included, and the result); ``Game.from_record(rec)`` /
+  ``Game.replay(rec)`` deal it again (and set the position) and re-step it, checking every
+  decision and the result. ``reset(seed, game_index)`` deals game number ``game_index`` of the
+  run seeded ``seed``: the arena's and a VecGame's game of that number.
+* copies: ``clone()`` gives an independent copy for search (it shares only the fixed tables);
+  ``snapshot()`` and ``restore()`` save and rewind the game, log included, ``save(path)`` and
+  ``load(path)`` to and from a file (``dominion_env.snapshot``).
+
 ``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
 answer every other seat's decisions, also after ``set_scenario``.
-
-``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
-the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
-Draw piles are given top card first.
-
-Records (``dominion_env.records``): ``g.record(players)`` is the game as versioned JSON (seed,
-game number, settings, every decision answered, bots' inside learner mode included, and the
-result); ``Game.from_record(rec)`` / ``Game.replay(rec)`` deal it again and re-step it, checking
-every decision and the result. ``reset(seed, game_index)`` deals game number ``game_index`` of
-the run seeded ``seed``: the arena's and a VecGame's game of that number.
-
-``clone()`` gives an independent copy for search (it shares only the fixed tables);
-``snapshot()`` and ``restore()`` save and rewind the game, log included (``dominion_env.snapshot``).
 """
 
 from __future__ import annotations
@@ -157,12 +177,15 @@ class Decision:
 
     A decision whose only legal action is PASS (or with none) never stops, auto_resolve or
     not: it has nothing to choose (Cellar or Chapel with an empty hand, Throne Room with no
-    Action in hand, Harbinger with an empty discard pile, a Buy with no pile affordable), so
-    the rules' "do as much as you can" takes it (``machine.advance``). Card effects also ask
+    Action in hand, Harbinger with an empty discard pile, a Buy with no card left to
+    afford), so the rules' "do as much as you can" takes it (``machine.advance``): the
+    engine's rule, so that an agent is never asked a question with one answer that changes
+    nothing, and records hold only real choices. Card effects also ask
     nothing where the rules leave no choice: an Action phase with no Action card in hand,
-    Moneylender with no Copper, Militia's victim with 3 cards or fewer, Bandit's two revealed
-    Treasures alike, Sentry's two kept cards alike (the engine's card modules list each card's
-    decisions). Those are the decisions of one possible answer a Game never shows.
+    Moneylender with no Copper, Militia's victim with 3 cards or fewer, Sentry's and Scout's
+    put-back once the cards left are all of one kind (their order is no choice) (the engine's
+    card modules list each card's decisions). Those are the decisions of one possible answer
+    a Game never shows; every other one stops when ``auto_resolve=False``.
 
     Read as a dict too, as ``Game.decision`` was before: ``d["kind"]``, ``d.as_dict()``.
     """
@@ -708,7 +731,8 @@ class Game:
         28 Throne Rooms (``layout.MAX_THRONE_ROOMS``: a chain must fit the frame stack);
         ``actions``, ``buys`` and ``coins`` are ints 0..10000, ``turns_taken`` ints
         0..turn_limit. Everything is checked before anything changes: on an error the game
-        is as it was.
+        is as it was. The game keeps the position whole (every zone, every pile) and its RNG
+        state then: ``record()`` holds them, and the record replays from that position.
         """
         s = self.state
         P = self.players

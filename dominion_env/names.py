@@ -9,6 +9,10 @@ clean-up, "P1 puts a card onto the deck" for a Courtyard), everything public (pl
 gains, trashes, reveals, a discard of one card) reads as in the full log. A discard of several
 cards (Cellar, Militia ...) reads as its count and its top card, the last line: "P1 discards 2
 cards", "P1 discards Copper" (``engine/zones.py``, ``SEEN_TOP``).
+
+``action_label(a, kind, source)`` says what an action does in a pending decision: "trash
+Copper", "+1 Card +1 Buy" (an option: ``OPTION_TEXT``), "end the turn" (PASS: ``PASS_TEXT``);
+``Game.decision`` lists the legal actions with these labels.
 """
 
 from __future__ import annotations

@@ -196,6 +196,29 @@ def test_a_decision_with_nothing_to_choose_never_stops():
     assert g.zones(0)["hand"] == {} and g.zones(0)["in_play"] == {"Cellar": 1}
 
 
+@pytest.mark.parametrize(
+    "deck, asked",
+    [
+        (["Silver", "Copper", "Copper"], []),  # two Coppers kept: their order is no choice
+        (["Silver", "Copper", "Estate"], [("topdeck", "Sentry", ("Copper", "Estate"))]),
+    ],
+)
+def test_sentry_asks_the_order_only_of_different_cards(deck, asked):
+    g = Game(["Sentry", *KINGDOM[1:]], 2, 3, auto_resolve=False)
+    g.set_scenario(hands={0: ["Sentry"]}, decks={0: deck})
+    g.step("Sentry")
+    for _ in range(2):
+        assert (g.decision.kind, g.decision.source) == ("choose", "Sentry")
+        g.step("option 2")  # keep it
+    got = []
+    while g.decision.kind != "buy":
+        d = g.decision
+        got.append((d.kind, d.source, tuple(n for _, n, _ in d.legal)))
+        g.step(d.legal[0][0])
+    assert got == asked
+    assert sorted(g.zones(0)["deck"]) == sorted(deck[1:])
+
+
 def test_turns_taken_per_player():
     g = _game()
     g.set_scenario(hands={0: ["Copper"]}, turns_taken=[3, 2], turn_player=0)

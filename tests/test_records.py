@@ -389,3 +389,21 @@ def test_result_rewards_and_scores_are_checked():
     ):
         with pytest.raises(records.RecordError, match="rewards must be -1, 0 or 1"):
             records.check(_mutated(rec, change))
+
+
+def test_a_scenario_game_snapshot_keeps_its_record(tmp_path):
+    g = _play_randomly(Game("First Game", 2, 6).set_scenario(**SCENARIO), 3, steps=4)
+    record = g.record()
+    other = Game("First Game", 2, 6).load(g.save(tmp_path / "s.npz"))
+    assert other.record() == record
+    # a snapshot from before records held scenarios: a flag, no position to record
+    from dominion_env.snapshot import Snapshot
+
+    snap = g.snapshot()
+    old = Snapshot(snap.arrays, snap.settings, snap.ready, {**snap.extra, "_scenario": True})
+    with pytest.raises(RuntimeError, match="position is unknown"):
+        Game("First Game", 2, 6).restore(old).record()
+    snap = Game("First Game", 2, 6).snapshot()
+    dealt = Snapshot(snap.arrays, snap.settings, snap.ready, {**snap.extra, "_scenario": False})
+    restored = Game("First Game", 2, 6).restore(dealt)
+    assert restored._scenario == {} and restored.record()["scenario"] is None
