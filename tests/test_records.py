@@ -407,3 +407,12 @@ def test_a_scenario_game_snapshot_keeps_its_record(tmp_path):
     dealt = Snapshot(snap.arrays, snap.settings, snap.ready, {**snap.extra, "_scenario": False})
     restored = Game("First Game", 2, 6).restore(dealt)
     assert restored._scenario == {} and restored.record()["scenario"] is None
+
+
+def test_a_learner_mode_scenario_game_replays_with_the_bots_answers():
+    g = Game("First Game", 2, 4, opponents=compile_bots("Big Money"), learner_seat=0)
+    _play_randomly(g.set_scenario(**SCENARIO), 5)
+    rec = g.record([{"kind": "policy", "name": "me"}, "Big Money"])
+    assert {d["player"] for d in rec["decisions"]} == {0, 1}
+    r = Game.from_record(rec)  # a plain Game: the record's decisions answer every seat
+    assert r.log() == g.log() and r.result() == g.result()
