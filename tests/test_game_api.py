@@ -271,6 +271,31 @@ def test_public_pieces_of_a_seat():
         g.public(2)
 
 
+def test_public_owned_cards_leave_out_masquerade_passes_with_three_players():
+    g = Game(["Masquerade", *KINGDOM[1:]], 3, 3, auto_resolve=False)
+    g.set_scenario(
+        hands={0: ["Masquerade", "Estate"], 1: ["Copper"], 2: ["Silver"]},
+        decks={0: ["Gold", "Gold"]},
+    )
+    g.step("Masquerade")
+    passes = []
+    for card in ("Estate", "Copper", "Silver"):
+        d = g.decision
+        passes.append((d.kind, d.player, [label for _, _, label in d.legal]))
+        g.step(card)
+    assert passes == [
+        ("pass_card", 0, ["pass Gold to the left", "pass Estate to the left"]),
+        ("pass_card", 1, ["pass Copper to the left"]),
+        ("pass_card", 2, ["pass Silver to the left"]),
+    ]
+    assert g.zones(1)["hand"] == {"Estate": 1}
+    # every player saw P1 own a Copper; only P0 knows of the Estate, only P2 of the pass
+    assert g.public(1)["owned"] == {"Copper": 1}
+    assert _named(g.observation_pieces(0)["owned"][1]) == {"Copper": 1, "Estate": 1}
+    assert _named(g.observation_pieces(2)["owned"][1]) == {}
+    assert _named(g.observation_pieces(1)["owned"][1]) == {"Estate": 1}
+
+
 def _named(row) -> dict:
     return {NAMES[c]: int(row[c]) for c in np.flatnonzero(row)}
 
