@@ -597,7 +597,8 @@ class Game:
 
     def record(self, players=None, meta: dict | None = None) -> dict:
         """This game (finished or not) as a record (``dominion_env.records``): seed, settings,
-        every decision and the result. ``players``: who sat in each seat, one entry per seat
+        the ``set_scenario`` position if one was set (then the decisions since), every
+        decision and the result. ``players``: who sat in each seat, one entry per seat
         (``records.player_entries``); ``meta``: any JSON-able facts to keep beside it."""
         sc = self._scenario
         if sc and "position" not in sc:
@@ -820,8 +821,12 @@ class Game:
         in_supply = s["pile"][0, IN_SUPPLY]
         position = {
             arg: [_counts(zone[p, z]) for p in range(P)]
-            for arg, z in (("hands", HAND), ("discards", DISCARD), ("in_play", IN_PLAY))
-            + (("aside", ASIDE),)
+            for arg, z in (
+                ("hands", HAND),
+                ("discards", DISCARD),
+                ("in_play", IN_PLAY),
+                ("aside", ASIDE),
+            )
         }
         position["decks"] = [[NAMES[c] for c in deck_ids.get(p, [])] for p in range(P)]
         position["supply"] = {
