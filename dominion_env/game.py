@@ -9,27 +9,49 @@ For notebooks, tests, humans and debugging; it runs on the same compiled engine 
     print("\\n".join(g.log()))          # perfect information: every player's cards
     print("\\n".join(g.log(viewer=1)))  # what player 1 may know: "P0 draws 5 cards"
 
+The API, by what it is for:
+
+* playing: ``step(action)`` (a name or an index), ``legal_actions()``, ``action_mask``,
+  ``reset(seed, game_index)``, ``bot_action_id``; ``done``, ``terminated``, ``truncated``,
+  ``rewards``, ``result()``.
+* the pending decision: ``decision``, a ``Decision``: its kind, who decides, the card whose
+  effect asks (``source``) and which play of a Throne Room asks it (``play`` 1 or 2,
+  ``played_by``), the legal actions as (index, name, label) with the options' meanings
+  ("+1 Card +1 Buy" for Pawn's option 1: ``names.OPTION_TEXT``), picks still wanted, the
+  cost cap, and ``auto_resolvable`` (one legal action: ``auto_resolve=True`` would not stop
+  there). ``decision.text`` says it in words. A decision with nothing to choose (PASS alone)
+  never stops, auto_resolve or not; ``Decision`` lists which those are and why.
+* the position: ``zones(p)`` (the draw pile in order), ``supply``, ``trash``, ``kingdom``,
+  ``turn``, ``phase``, ``current_player``, ``turn_player``, ``scores()``, ``turns_taken``
+  (completed turns per player); ``public(seat)``: what every player knows of a seat (sizes,
+  cards in play, the known cards in its hand and on its deck, its owned cards).
+* observations: ``observation(p)`` (the agent's vector), ``observation_dict(p)`` (its named
+  pieces, seats rotated as the agent sees them: p is seat 0), ``observation_pieces(p)`` (named
+  pieces with the per-seat ones in the players' own seat numbers).
+* logs: ``log(viewer)``, ``log_events()``, ``decisions()``.
+* scenarios: ``set_scenario`` sets every zone of every player, the Supply, the trash, whose
+  turn it is and the phase, then runs to the first decision: the way to test "this exact
+  hand, this exact deck". Draw piles are given top card first.
+* records (``dominion_env.records``): ``record(players)`` is the game as versioned JSON (seed,
+  game number, settings, the ``set_scenario`` position if one was set, every decision
+  answered, bots' inside learner mode included, and the result); ``Game.from_record(rec)`` /
+  ``Game.replay(rec)`` deal it again (and set the position) and re-step it, checking every
+  decision and the result. ``reset(seed, game_index)`` deals game number ``game_index`` of the
+  run seeded ``seed``: the arena's and a VecGame's game of that number.
+* copies: ``clone()`` gives an independent copy for search (it shares only the fixed tables);
+  ``snapshot()`` and ``restore()`` save and rewind the game, log included, ``save(path)`` and
+  ``load(path)`` to and from a file (``dominion_env.snapshot``).
+
 ``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
 answer every other seat's decisions, also after ``set_scenario``.
-
-``set_scenario`` sets every zone of every player, the Supply, the trash, whose turn it is and
-the phase, then runs to the first decision: the way to test "this exact hand, this exact deck".
-Draw piles are given top card first.
-
-Records (``dominion_env.records``): ``g.record(players)`` is the game as versioned JSON (seed,
-game number, settings, every decision answered, bots' inside learner mode included, and the
-result); ``Game.from_record(rec)`` / ``Game.replay(rec)`` deal it again and re-step it, checking
-every decision and the result. ``reset(seed, game_index)`` deals game number ``game_index`` of
-the run seeded ``seed``: the arena's and a VecGame's game of that number.
-
-``clone()`` gives an independent copy for search (it shares only the fixed tables);
-``snapshot()`` and ``restore()`` save and rewind the game, log included (``dominion_env.snapshot``).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +79,8 @@ from .engine.layout import (
     DECK_LEN,
     DISCARD,
     EV_DECIDE,
+    FR_CARD,
+    FR_STEP,
     HAND,
     IN_PLAY,
     IN_SUPPLY,
@@ -69,7 +93,10 @@ from .engine.layout import (
     PHASE_ACTION,
     PHASE_BUY,
     PHASE_NAMES,
+    PUBLIC_TOP,
+    R0,
     RUNNING,
+    SP,
     STATUS,
     SUPPLY,
     T_ACTION,
@@ -80,9 +107,17 @@ from .engine.layout import (
     TRUNCATED,
     TURN_NUMBER,
     TURN_PLAYER,
+    TURNS_TAKEN,
 )
-from .engine.observation import split
-from .names import action_index, action_name, legal_action_names, log_lines
+from .engine.observation import PER_SEAT_PIECES, split
+from .names import (
+    action_index,
+    action_label,
+    action_name,
+    decision_text,
+    legal_action_names,
+    log_lines,
+)
 from .snapshot import Snapshot
 from .snapshot import load as load_snapshot
 from .snapshot import save as save_snapshot
@@ -102,6 +137,92 @@ _PHASES = {
     "buying": (PHASE_BUY, T_BUY),
 }
 
+# a Throne Room frame's step while it plays its card (``base_cards.throne_room``): the play
+# under way, 1st or 2nd
+_THRONE_PLAY = {2: 1, 3: 2}
+# the observation's pieces of one entry per seat (rotated: the viewer is seat 0); the P*C ones
+# are observation.PER_SEAT_PIECES (tests/test_game_api.py checks this list against the layout)
+SEAT_PIECES = (
+    "turn_seat",
+    "hand_size",
+    "draw_size",
+    "discard_size",
+    "vp",
+    "turns_taken",
+    "dec_target",
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The pending decision of a Game (``Game.decision``), by names.
+
+    ``kind``: the verb (``layout.DECISION_NAMES``: 'play_action', 'buy', 'trash', 'choose' ...;
+    'none' once the game is over); ``player``: who decides (-1 once over); ``source``: the
+    card whose effect asks (None for the turn's own: play an Action, play a Treasure, buy);
+    ``card``: the card it is about (Vassal's, Library's, Sentry's ..., else None);
+    ``target``: the seat it is about (a victim an attacker chooses for), else -1;
+    ``cost_range``: (lowest, highest) cost of a card to pick ($2**20: no cap); ``count``:
+    picks still wanted (Chapel, Militia ...), 0 if that does not apply; ``can_pass``: PASS is
+    legal. ``played_by`` and ``play``: when the source card is being played by a Throne Room,
+    'Throne Room' and which of its plays asks, 1 or 2 (a Militia's victims are asked once in
+    each play); else None and None. A card that another card plays (Vassal's) is that card's,
+    not the Throne Room's, even when the Vassal was Throne-Roomed.
+
+    ``legal``: the legal actions as (index, name, label) in index order: (6, 'Chapel',
+    'trash Chapel'), (53, 'option 1', '+1 Card +1 Buy') for Pawn, (59, 'PASS', 'end the
+    turn') in the Buy phase (``names.action_label``; option labels are ``names.OPTION_TEXT``).
+    ``auto_resolvable``: there is one legal action, so ``auto_resolve=True`` takes it without
+    stopping (a Game made with ``auto_resolve=False`` stops and asks).
+
+    A decision whose only legal action is PASS (or with none) never stops, auto_resolve or
+    not: it has nothing to choose (Cellar or Chapel with an empty hand, Throne Room with no
+    Action in hand, Harbinger with an empty discard pile, a Buy with no card left to
+    afford), so the rules' "do as much as you can" takes it (``machine.advance``): the
+    engine's rule, so that an agent is never asked a question with one answer that changes
+    nothing, and records hold only real choices. Card effects also ask
+    nothing where the rules leave no choice: an Action phase with no Action card in hand,
+    Moneylender with no Copper, Militia's victim with 3 cards or fewer, Sentry's and Scout's
+    put-back once the cards left are all of one kind (their order is no choice) (the engine's
+    card modules list each card's decisions). Those are the decisions of one possible answer
+    a Game never shows; every other one stops when ``auto_resolve=False``.
+
+    Read as a dict too, as ``Game.decision`` was before: ``d["kind"]``, ``d.as_dict()``.
+    """
+
+    kind: str
+    player: int
+    source: str | None
+    card: str | None
+    target: int
+    cost_range: tuple[int, int]
+    count: int
+    can_pass: bool
+    played_by: str | None
+    play: int | None
+    legal: tuple[tuple[int, str, str], ...]
+    auto_resolvable: bool
+
+    def __getitem__(self, key: str):
+        if key not in self.keys():
+            raise KeyError(f"a Decision has no field {key!r}; fields: {self.keys()}")
+        return getattr(self, key)
+
+    def keys(self) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(self))
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.keys()}
+
+    @property
+    def text(self) -> str:
+        """The decision in words (``names.decision_text``), with the play of a Throne Room:
+        "trash, for Chapel, 4 to pick, 2nd play of Throne Room"."""
+        words = decision_text(self)
+        if self.play is not None:
+            words += f", {('1st', '2nd')[self.play - 1]} play of {self.played_by}"
+        return words
+
 
 class Game:
     """One game by card names. ``kingdom``: 'random', a recommended set name, or 10 names."""
@@ -120,7 +241,8 @@ class Game:
         a VecGame reset with ``seed`` play as their game ``game_index``)."""
         self._vec.reset(seed, game_index)
         self.seed, self.game_index = int(seed), int(game_index)
-        self._scenario = False
+        # set_scenario's position (the record's "scenario") and the dealt kingdom; {}: none
+        self._scenario: dict = {}
         return self
 
     def legal_actions(self) -> list[str]:
@@ -174,28 +296,33 @@ class Game:
     def restore(self, snapshot: Snapshot) -> "Game":
         """Put the game back as it was at ``snapshot`` (from ``Game.snapshot`` of a Game made
         with the same settings; otherwise a ValueError says what differs, nothing changes)."""
-        if isinstance(snapshot, Snapshot) and snapshot.extra is None:
+        if not isinstance(snapshot, Snapshot):
+            raise TypeError(
+                f"snapshot must be a Snapshot (from Game.snapshot()), got {type(snapshot).__name__}"
+            )
+        if snapshot.extra is None:
             raise ValueError(
                 "snapshot is a VecGame's: a Game restores what Game.snapshot() took "
                 "(the game's seed and game number besides its arrays)"
             )
-        if isinstance(snapshot, Snapshot):
-            own = {k: v for k, v in self.__dict__.items() if k != "_vec"}
-            extra = dict(snapshot.extra)
-            if extra.keys() != own.keys() or any(type(extra[k]) is not type(own[k]) for k in own):
-                raise ValueError(
-                    f"snapshot's Game attributes are {sorted(extra)}, a Game has "
-                    f"{sorted(own)} of types {[type(v).__name__ for v in own.values()]}"
-                )
-            if extra["players"] != self.players:
-                raise ValueError(
-                    f"snapshot is of a {extra['players']}-player Game, this one has "
-                    f"{self.players} players"
-                )
-            check_seed(extra["seed"], "snapshot seed")
-            check_int("snapshot game_index", extra["game_index"], 0, MAX_SEED)
+        own = {k: v for k, v in self.__dict__.items() if k != "_vec"}
+        extra = dict(snapshot.extra)
+        if type(extra.get("_scenario")) is bool:  # taken before records held scenarios
+            extra["_scenario"] = {"kingdom": None} if extra["_scenario"] else {}
+        if extra.keys() != own.keys() or any(type(extra[k]) is not type(own[k]) for k in own):
+            raise ValueError(
+                f"snapshot's Game attributes are {sorted(extra)}, a Game has "
+                f"{sorted(own)} of types {[type(v).__name__ for v in own.values()]}"
+            )
+        if extra["players"] != self.players:
+            raise ValueError(
+                f"snapshot is of a {extra['players']}-player Game, this one has "
+                f"{self.players} players"
+            )
+        check_seed(extra["seed"], "snapshot seed")
+        check_int("snapshot game_index", extra["game_index"], 0, MAX_SEED)
         self._vec.restore(snapshot)
-        self.__dict__.update(copy.deepcopy(dict(snapshot.extra)))
+        self.__dict__.update(copy.deepcopy(extra))
         return self
 
     def save(self, path) -> Path:
@@ -267,19 +394,79 @@ class Game:
         }
 
     @property
-    def decision(self) -> dict:
-        """The pending decision, by names."""
+    def decision(self) -> Decision:
+        """The pending decision, by names, with its legal actions and labels (``Decision``)."""
         gm = self.state["game"][0]
         src, card = int(gm[DEC_SOURCE]), int(gm[DEC_CARD])
+        kind = DECISION_NAMES[int(gm[DEC_KIND])]
+        source = NAMES[src] if src >= 0 else None
+        legal = tuple(
+            (int(a), action_name(a), action_label(a, kind, source))
+            for a in np.flatnonzero(self.action_mask)
+        )
+        play = self._throne_play(src)
+        return Decision(
+            kind=kind,
+            player=int(gm[DEC_PLAYER]),
+            source=source,
+            card=NAMES[card] if card >= 0 else None,
+            target=int(gm[DEC_TARGET]),
+            cost_range=(int(gm[DEC_COST_LO]), int(gm[DEC_COST_HI])),
+            count=int(gm[DEC_COUNT]),
+            can_pass=bool(gm[DEC_CAN_PASS]),
+            played_by=None if play is None else NAMES[THRONE_ROOM],
+            play=play,
+            legal=legal,
+            auto_resolvable=len(legal) == 1,
+        )
+
+    def _throne_play(self, src: int) -> int | None:
+        """1 or 2 when card ``src`` asks in the 1st or 2nd play a Throne Room gives it: its
+        frame (the topmost of that card: a reaction window may sit above an Attack's) lies
+        right on a Throne Room's frame that is playing that card."""
+        if src < 0 or self.done:
+            return None
+        fr = self.state["frame"][0]
+        for f in range(int(self.state["game"][0, SP]) - 1, 0, -1):
+            if fr[f, FR_CARD] == src:
+                below = fr[f - 1]
+                if below[FR_CARD] == THRONE_ROOM and below[R0] == src:
+                    return _THRONE_PLAY.get(int(below[FR_STEP]))
+                return None
+        return None
+
+    @property
+    def turns_taken(self) -> list[int]:
+        """Completed turns per player (the rules' tie-break: fewer turns wins a tied score)."""
+        return [int(t) for t in self.state["player"][0, : self.players, TURNS_TAKEN]]
+
+    def public(self, seat: int) -> dict:
+        """What every player knows of ``seat`` now: its hand, draw pile and discard sizes,
+        cards in play, turns taken; ``public_hand``: the cards every player knows to be in
+        its hand (revealed, gained to hand ...: a lower bound of the hand); ``public_top``:
+        the cards on top of its draw pile every player knows, top card first; ``owned``:
+        the cards it owns as every player knows them (gains and trashes are public; with 3+
+        players, Masquerade passes are known only to the two players of each pass, so these
+        counts leave them out: the seat counts what it passed and not what it received; a
+        count may go negative, see the observation's ``owned``). Card counts by name.
+        The same facts as the observation's public pieces (``observation_pieces``) of any
+        player who took part in none of the seat's passes."""
+        self._check_player(seat)
+        s, p = self.state, seat
+        zone = s["zone"][0, p].astype(np.int64)
+        owned = zone.sum(axis=0) + s["deck_count"][0, p]
+        if self.players > 2:
+            owned = owned - s["masq_in"][0, p] + s["masq_out"][0, p]
+        n, k = int(s["player"][0, p, DECK_LEN]), int(s["player"][0, p, PUBLIC_TOP])
         return {
-            "kind": DECISION_NAMES[int(gm[DEC_KIND])],
-            "player": int(gm[DEC_PLAYER]),
-            "source": NAMES[src] if src >= 0 else None,
-            "card": NAMES[card] if card >= 0 else None,
-            "target": int(gm[DEC_TARGET]),
-            "cost_range": (int(gm[DEC_COST_LO]), int(gm[DEC_COST_HI])),
-            "count": int(gm[DEC_COUNT]),
-            "can_pass": bool(gm[DEC_CAN_PASS]),
+            "hand_size": int(zone[HAND].sum()),
+            "draw_size": n,
+            "discard_size": int(zone[DISCARD].sum()),
+            "in_play": _counts(zone[IN_PLAY]),
+            "turns_taken": int(s["player"][0, p, TURNS_TAKEN]),
+            "public_hand": _counts(s["pub_hand"][0, p]),
+            "public_top": [NAMES[int(c)] for c in s["deck"][0, p, n - k : n][::-1]],
+            "owned": _counts(owned),
         }
 
     def zones(self, player: int) -> dict:
@@ -322,7 +509,26 @@ class Game:
         return out
 
     def observation_dict(self, player: int | None = None) -> dict:
+        """The observation from ``player``'s view as named pieces (``observation.split``):
+        views into one vector, seats rotated as the agent sees them (``player`` is seat 0).
+        For seats by their own numbers, see ``observation_pieces``."""
         return split(self.observation(player), self.players)
+
+    def observation_pieces(self, seat: int) -> dict[str, np.ndarray]:
+        """``seat``'s observation (what that player may know now) as named pieces, each its
+        own array, with the per-seat pieces indexed by the players' own seat numbers:
+        ``pieces["owned"][2]`` is player 2's owned cards as ``seat`` knows them,
+        ``pieces["hand_size"][0]`` player 0's hand size, whoever ``seat`` is (the agent's
+        vector puts the viewer first: ``observation_dict``). Card pieces are indexed by card
+        id (``cards.NAMES``); values are the vector's (scaled when the Game was made with
+        ``scale_observations=True``)."""
+        self._check_player(seat)
+        out = {}
+        for name, piece in split(self.observation(seat), self.players).items():
+            if name in SEAT_PIECES or name in PER_SEAT_PIECES:
+                piece = np.roll(piece, seat, axis=0)  # rotated seat k is player seat + k
+            out[name] = piece.copy()
+        return out
 
     def log(self, viewer: int | None = None) -> list[str]:
         """The events so far, one readable line each (``names.log_lines``).
@@ -391,22 +597,25 @@ class Game:
 
     def record(self, players=None, meta: dict | None = None) -> dict:
         """This game (finished or not) as a record (``dominion_env.records``): seed, settings,
-        every decision and the result. ``players``: who sat in each seat, one entry per seat
+        the ``set_scenario`` position if one was set (then the decisions since), every
+        decision and the result. ``players``: who sat in each seat, one entry per seat
         (``records.player_entries``); ``meta``: any JSON-able facts to keep beside it."""
-        if self._scenario:
+        sc = self._scenario
+        if sc and "position" not in sc:
             raise RuntimeError(
-                "a game put in a position by set_scenario is not its seed's game: it has no "
-                "record (records replay games dealt by reset)"
+                "this game's set_scenario position is unknown (it was restored from a snapshot "
+                "taken before records held scenarios): it has no record"
             )
         return records.build(
             seed=self.seed,
             game_index=self.game_index,
             players=records.player_entries(players, self.players),
-            kingdom=self.kingdom,
+            kingdom=sc["kingdom"] if sc else self.kingdom,
             settings=self.settings(),
             decisions=self.decisions(),
             result=self.result(),
             meta=meta,
+            scenario={"position": sc["position"], "rng": sc["rng"]} if sc else None,
         )
 
     @classmethod
@@ -437,6 +646,17 @@ class Game:
             raise records.ReplayMismatch(
                 f"replay dealt the kingdom {g.kingdom}, the record has {rec['kingdom']}", 0
             )
+        sc = rec.get("scenario")  # format 1 records have none
+        if sc is not None:
+            rng = g.state["rng"][0, 0]
+            g.state["rng"][0, 0] = sc["rng"]  # before the position: its first turn may shuffle
+            try:
+                g.set_scenario(**sc["position"])
+            except (ValueError, TypeError, KeyError, NotImplementedError) as e:
+                g.state["rng"][0, 0] = rng
+                raise records.RecordError(
+                    f"the record's scenario does not make a position: {e}"
+                ) from None
         decisions = rec["decisions"]
         for i, d in enumerate(decisions):
             where = f"decision {i} of {len(decisions)} (turn {g.turn['turn_number']})"
@@ -461,7 +681,7 @@ class Game:
             if not g.action_mask[a]:
                 raise records.ReplayMismatch(
                     f"{where}: {d['action']!r} is not legal for player {d['player']} "
-                    f"({g.decision['kind']}); legal: {g.legal_actions()}",
+                    f"({g.decision.kind}); legal: {g.legal_actions()}",
                     i,
                 )
             g.step(a)
@@ -512,7 +732,8 @@ class Game:
         28 Throne Rooms (``layout.MAX_THRONE_ROOMS``: a chain must fit the frame stack);
         ``actions``, ``buys`` and ``coins`` are ints 0..10000, ``turns_taken`` ints
         0..turn_limit. Everything is checked before anything changes: on an error the game
-        is as it was.
+        is as it was. The game keeps the position whole (every zone, every pile) and its RNG
+        state then: ``record()`` holds them, and the record replays from that position.
         """
         s = self.state
         P = self.players
@@ -595,7 +816,36 @@ class Game:
         counters = (int(actions), int(buys), int(coins))
         turn = (int(turn_player), *_PHASES[phase], *counters)
         sc = Scenario(zone, deck, deck_len, new_piles, trash_row, turns, *turn)
-        self._scenario = True  # from here on the game is no longer its seed's: no record
+        # the position as set_scenario's arguments, whole (every pile, not only those given):
+        # a record replays it on the freshly dealt game whatever came before (records.py)
+        in_supply = s["pile"][0, IN_SUPPLY]
+        position = {
+            arg: [_counts(zone[p, z]) for p in range(P)]
+            for arg, z in (
+                ("hands", HAND),
+                ("discards", DISCARD),
+                ("in_play", IN_PLAY),
+                ("aside", ASIDE),
+            )
+        }
+        position["decks"] = [[NAMES[c] for c in deck_ids.get(p, [])] for p in range(P)]
+        position["supply"] = {
+            NAMES[c]: k for c, k in piles.items() if in_supply[c] or c in supply_counts
+        }
+        position["trash"] = _counts(trash_row)
+        position.update(
+            turn_player=int(turn_player),
+            phase=phase,
+            actions=counters[0],
+            buys=counters[1],
+            coins=counters[2],
+            turns_taken=[int(t) for t in turns],
+        )
+        self._scenario = {
+            "position": position,
+            "rng": int(s["rng"][0, 0]),
+            "kingdom": self._scenario.get("kingdom") or self.kingdom,  # the dealt one
+        }
         scenario_game(s, 0, TABLE, self._vec.config, self._vec.buffers, self._vec.opponents, sc)
         return self
 

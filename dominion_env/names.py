@@ -9,6 +9,10 @@ clean-up, "P1 puts a card onto the deck" for a Courtyard), everything public (pl
 gains, trashes, reveals, a discard of one card) reads as in the full log. A discard of several
 cards (Cellar, Militia ...) reads as its count and its top card, the last line: "P1 discards 2
 cards", "P1 discards Copper" (``engine/zones.py``, ``SEEN_TOP``).
+
+``action_label(a, kind, source)`` says what an action does in a pending decision: "trash
+Copper", "+1 Card +1 Buy" (an option: ``OPTION_TEXT``), "end the turn" (PASS: ``PASS_TEXT``);
+``Game.decision`` lists the legal actions with these labels.
 """
 
 from __future__ import annotations
@@ -122,18 +126,50 @@ PASS_TEXT: dict[str, str] = {
     "buy": "end the turn",
     "react": "reveal nothing",
     "choose": "no",
+    "play_twice": "play nothing",
+    "gain": "gain nothing",
 }
+
+
+# What choosing a card does, by the pending decision's kind ("{}" is the card's name)
+CARD_TEXT: dict[str, str] = {
+    "play_action": "play {}",
+    "play_treasure": "play {}",
+    "buy": "buy {}",
+    "gain": "gain {}",
+    "trash": "trash {}",
+    "discard": "discard {}",
+    "topdeck": "put {} onto the deck",
+    "react": "reveal {}",
+    "play_twice": "play {} twice",
+    "name": "name {}",
+    "pass_card": "pass {} to the left",
+    "order": "put {} back next",
+}
+
+
+def action_label(a: int, decision_kind: str, source: str | None) -> str:
+    """What action ``a`` does in the pending decision, in words: "trash Copper", "+1 Card
+    +1 Buy" (Pawn's option 1, from ``OPTION_TEXT``), "end the turn" (PASS in the Buy phase).
+    An option with no text for ``source`` reads as its name ("option 0")."""
+    name = action_name(a)
+    if OPTION0 <= a < PASS:
+        labels = OPTION_TEXT.get(source or "", ())
+        k = a - OPTION0
+        return labels[k] if k < len(labels) else name
+    if a == PASS:
+        return PASS_TEXT.get(decision_kind, "done")
+    return CARD_TEXT.get(decision_kind, "{}").format(name)
 
 
 def describe_action(a: int, decision_kind: str, source: str | None) -> str:
     """``action_name`` for people: what an option or PASS does in the pending decision."""
     name = action_name(a)
     if OPTION0 <= a < PASS:
-        labels = OPTION_TEXT.get(source or "", ())
-        k = a - OPTION0
-        return f"{name}: {labels[k]}" if k < len(labels) else name
+        label = action_label(a, decision_kind, source)
+        return name if label == name else f"{name}: {label}"
     if a == PASS:
-        return f"PASS ({PASS_TEXT.get(decision_kind, 'done')})"
+        return f"PASS ({action_label(a, decision_kind, source)})"
     return name
 
 

@@ -12,7 +12,7 @@ replaying it. The record is plain JSON::
 
     {
       "format": "dominion-env game record",   # what the file is
-      "format_version": 1,                     # FORMAT_VERSION: the layout of this document
+      "format_version": 2,                     # FORMAT_VERSION: the layout of this document
       "package_version": "0.4.0",              # dominion-env that played it
       "engine_version": 4,                     # VecGame.VERSION that played it (rules, RNG)
       "seed": 7, "game_index": 0,              # game number game_index of the run seeded seed
@@ -21,6 +21,7 @@ replaying it. The record is plain JSON::
       "settings": {"players": 2, "kingdom": "random" or [10 names], "pool": [names] or null,
                    "autoplay_treasures": true, "auto_resolve": true, "turn_limit": 100,
                    "first_player": null or a seat},
+      "scenario": null or {"position": {...}, "rng": 123},  # a game set up by set_scenario
       "decisions": [{"player": 0, "action": "Village", "index": 12}, ...],
       "result": {"status": "terminated" | "truncated" | "running", "rewards": [1, -1],
                  "scores": [31, 22], "turns": 34},
@@ -34,6 +35,17 @@ learner mode included (the engine logs each, ``machine.resolve``); decisions the
 by itself (a single legal action with ``auto_resolve``) are not listed, the replay takes them
 too. ``settings.kingdom`` is how the kingdom was asked for ("random" draws it from the game's
 own RNG out of ``pool``, so a replay must ask the same way); ``kingdom`` is what was dealt.
+
+``scenario`` is null for a game played from its deal. For a game put in a position by
+``Game.set_scenario`` it holds that position: ``position`` the keyword arguments of
+``set_scenario`` that make it (every zone of every player, the draw piles top card first,
+every Supply pile, the trash, whose turn, the phase, Actions, Buys, $ and turns taken), and
+``rng`` the game's RNG state when it was set (an int 0 .. 2**64-1: shuffles after it draw
+from there). The replay deals the game, sets that RNG state and that position, then re-steps
+the decisions, which are the ones answered since the position was set.
+
+Format versions: 1, the first; 2 adds ``scenario`` (records of scenario games). Version 1
+records are still read (as games from their deal).
 
 A replay refuses a record from an engine version whose games differ from this one's (the same
 actions may make another game there; ``SAME_GAMES`` lists the versions that play the same games,
@@ -61,7 +73,7 @@ from .vector import VERSION as ENGINE_VERSION
 SAME_GAMES = (5, ENGINE_VERSION)
 
 FORMAT = "dominion-env game record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 PLAYER_KINDS = ("bot", "agent", "policy", "human", "random", "unknown")
 STATUSES = ("running", "terminated", "truncated")
 SETTINGS = ("players", "kingdom", "pool", "autoplay_treasures", "auto_resolve", "turn_limit")
@@ -78,6 +90,23 @@ FIELDS = (
     "decisions",
     "result",
 )
+# set_scenario's keyword arguments: what a record's scenario position may hold (format 2)
+SCENARIO_ARGS = (
+    "hands",
+    "decks",
+    "discards",
+    "in_play",
+    "aside",
+    "supply",
+    "trash",
+    "turn_player",
+    "phase",
+    "actions",
+    "buys",
+    "coins",
+    "turns_taken",
+)
+RNG_STATES = 1 << 64  # the RNG state is a uint64
 
 
 class RecordError(ValueError):
@@ -136,8 +165,10 @@ def build(
     decisions: list[tuple[int, int]],
     result: dict,
     meta: dict | None = None,
+    scenario: dict | None = None,
 ) -> dict:
-    """A record from its parts (``Game.record`` calls this); ``decisions`` as (player, index)."""
+    """A record from its parts (``Game.record`` calls this); ``decisions`` as (player, index);
+    ``scenario``: None, or {"position": set_scenario's arguments, "rng": the RNG state}."""
     rec = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -148,6 +179,7 @@ def build(
         "players": players,
         "kingdom": list(kingdom),
         "settings": dict(settings),
+        "scenario": None if scenario is None else dict(scenario),
         "decisions": [
             {"player": int(p), "action": action_name(a), "index": int(a)} for p, a in decisions
         ],
@@ -241,19 +273,46 @@ def check(record, *, check_version: bool = True) -> dict:
         _is_int(x) for x in res["scores"]
     ):
         _fail(f"'result' rewards must be -1, 0 or 1 and scores ints, got {res!r}")
+    _check_scenario(record, fv)
     if not isinstance(record["meta"], dict):
         _fail(f"'meta' must be a JSON object (dict), got {record['meta']!r}")
     _check_json(record["meta"], "meta", 0)
     return record
 
 
+def _check_scenario(record: dict, fv: int) -> None:
+    """The record's scenario (format 2): null, or a position by set_scenario's argument names
+    (JSON values; set_scenario checks them when the replay sets the position) and an RNG
+    state. Format 1 has none."""
+    if fv < 2:
+        if "scenario" in record:
+            _fail("'scenario' came with format_version 2; this record says format_version 1")
+        return
+    if "scenario" not in record:
+        _fail("missing field(s) ['scenario'] (format_version 2: null or the position)")
+    sc = record["scenario"]
+    if sc is None:
+        return
+    if not isinstance(sc, dict) or set(sc) != {"position", "rng"}:
+        _fail(f"'scenario' must be null or {{'position': {{...}}, 'rng': int}}, got {sc!r}")
+    pos, rng = sc["position"], sc["rng"]
+    if not isinstance(pos, dict) or not set(pos) <= set(SCENARIO_ARGS):
+        _fail(
+            f"scenario 'position' must be a dict of set_scenario's arguments "
+            f"{SCENARIO_ARGS}, got {pos!r}"
+        )
+    if not _is_int(rng) or not 0 <= rng < RNG_STATES:
+        _fail(f"scenario 'rng' must be an int 0..2**64-1 (the RNG state), got {rng!r}")
+    _check_json(pos, "scenario position", 0)
+
+
 _JSON_DEPTH = 32  # meta nested deeper than this is refused (a record's meta is a few levels)
 
 
 def _check_json(v, where: str, depth: int) -> None:
-    """``v`` holds JSON values only, as they load back: str, int, finite float, bool, None,
-    lists, and dicts with str keys (json.dumps would turn 1 into "1", take NaN, or fail only
-    when the record is saved)."""
+    """``v`` (meta, a scenario position) holds JSON values only, as they load back: str, int,
+    finite float, bool, None, lists, and dicts with str keys (json.dumps would turn 1 into
+    "1", take NaN, or fail only when the record is saved)."""
     if depth > _JSON_DEPTH:
         _fail(f"{where} is nested deeper than {_JSON_DEPTH} levels")
     if v is None or isinstance(v, (str, bool, int)):
@@ -273,7 +332,7 @@ def _check_json(v, where: str, depth: int) -> None:
             _check_json(x, f"{where}[{k!r}]", depth + 1)
         return
     _fail(
-        f"{where} is {v!r} ({type(v).__name__}): meta holds JSON values only (str, int, "
+        f"{where} is {v!r} ({type(v).__name__}): a record holds JSON values only (str, int, "
         f"float, bool, None, lists, dicts with str keys)"
     )
 

@@ -94,7 +94,9 @@ def _mutated(rec, fn):
     "change, error, words",
     [
         (lambda r: r.update(engine_version=3), records.RecordError, "engine version 3"),
-        (lambda r: r.update(format_version=2), records.RecordError, "format_version 2"),
+        (lambda r: r.update(format_version=3), records.RecordError, "format_version 3"),
+        (lambda r: r.pop("scenario"), records.RecordError, "missing field(s) ['scenario']"),
+        (lambda r: r.update(scenario={"rng": 1}), records.RecordError, "'scenario' must be"),
         (lambda r: r.pop("seed"), records.RecordError, "missing field(s) ['seed']"),
         (lambda r: r.update(format="x"), records.RecordError, "'format' must be"),
         (lambda r: r["decisions"][2].update(action="Gold"), records.ReplayMismatch, "names"),
@@ -134,11 +136,96 @@ def test_a_version_with_the_same_games_replays():
     assert Game.from_record(rec).done
 
 
-def test_scenario_games_have_no_record():
-    g = Game("First Game", 2, 0)
-    g.set_scenario(hands={0: ["Village", "Copper"]})
-    with pytest.raises(RuntimeError, match="set_scenario"):
-        g.record()
+def _play_randomly(g: Game, seed: int, steps: int | None = None) -> Game:
+    rng = np.random.default_rng(seed)
+    n = 0
+    while not g.done and (steps is None or n < steps):
+        g.step(int(rng.choice(np.flatnonzero(g.action_mask))))
+        n += 1
+    return g
+
+
+SCENARIO = dict(
+    hands={0: ["Village", "Militia", "Copper"], 1: ["Moat", "Estate", "Copper", "Copper"]},
+    decks={0: ["Gold", "Smithy"], 1: ["Silver"]},
+    discards={0: {"Copper": 5, "Estate": 2}, 1: {"Copper": 6, "Estate": 3}},
+    supply={"Province": 3, "Witch": 4},  # Witch is not in First Game: it gets a pile
+    trash={"Curse": 2},
+    turns_taken=[4, 4],
+    coins=1,
+)
+
+
+def test_scenario_games_record_their_position_and_replay_bit_for_bit(tmp_path):
+    g = _play_randomly(Game("First Game", 2, 6).set_scenario(**SCENARIO), 1, steps=3)
+    rec = g.record(["human", "random"])
+    sc = rec["scenario"]
+    assert rec["format_version"] == records.FORMAT_VERSION == 2
+    assert rec["kingdom"] == Game("First Game", 2, 6).kingdom  # the dealt kingdom, 10 cards
+    assert set(sc) == {"position", "rng"} and set(sc["position"]) == set(records.SCENARIO_ARGS)
+    pos = sc["position"]
+    assert pos["hands"] == [
+        {"Copper": 1, "Village": 1, "Militia": 1},
+        {"Copper": 2, "Estate": 1, "Moat": 1},
+    ]
+    assert pos["decks"] == [["Gold", "Smithy"], ["Silver"]]
+    assert pos["supply"]["Witch"] == 4 and pos["supply"]["Province"] == 3
+    assert pos["supply"]["Copper"] == 46 and len(pos["supply"]) == 18
+    assert pos["trash"] == {"Curse": 2} and pos["turns_taken"] == [4, 4]
+    assert (pos["phase"], pos["actions"], pos["buys"], pos["coins"]) == ("action", 1, 1, 1)
+    assert rec["result"]["status"] == "running" and len(rec["decisions"]) == 3
+    assert Game.from_record(rec).decisions() == g.decisions()
+    _play_randomly(g, 2)  # on to the end: shuffles from the recorded RNG state
+    rec = g.record(["human", "random"])
+    back = records.load(records.save(rec, tmp_path / "scenario.json"))
+    r = Game.from_record(back)
+    assert r.log() == g.log() and r.result() == g.result() and g.done
+    for name in ("zone", "deck", "pile", "game", "player", "rng"):
+        np.testing.assert_array_equal(r.state[name], g.state[name])
+
+
+def test_a_scenario_set_twice_and_after_play_replays():
+    g = _play_randomly(Game("random", 2, 9), 7, steps=30)
+    g.set_scenario(hands={0: ["Copper"] * 5, 1: ["Estate"]}, decks={1: ["Gold"] * 3})
+    _play_randomly(g, 8, steps=5)
+    g.set_scenario(
+        hands={1: ["Silver"] * 3}, discards={0: ["Copper"] * 7}, turn_player=1, turns_taken=[2, 1]
+    )
+    _play_randomly(g, 9)
+    rec = g.record()
+    assert rec["kingdom"] == Game("random", 2, 9).kingdom
+    r = Game.from_record(rec)
+    assert r.log() == g.log() and r.result() == g.result()
+    np.testing.assert_array_equal(r.state["zone"], g.state["zone"])
+
+
+def test_format_1_records_still_replay():
+    rec = _random_game(seed=8).record()
+    v1 = _mutated(rec, lambda r: (r.pop("scenario"), r.update(format_version=1)))
+    assert Game.from_record(v1).result() == rec["result"]
+    both = _mutated(v1, lambda r: r.update(scenario=None))
+    with pytest.raises(records.RecordError, match="this record says format_version 1"):
+        records.check(both)
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda s: s.update(rng=-1), "scenario 'rng' must be an int 0..2**64-1"),
+        (lambda s: s.update(rng=1 << 64), "scenario 'rng' must be an int 0..2**64-1"),
+        (lambda s: s["position"].update(colour=1), "must be a dict of set_scenario's arguments"),
+        (lambda s: s["position"].update(hands=[{"Copper": 1.5}]), "does not make a position"),
+        (lambda s: s["position"].update(phase="night"), "phase must be one of"),
+        (lambda s: s["position"]["decks"][0].append("Platinum"), "Platinum"),
+        (lambda s: s["position"].update(coins=float("nan")), "finite numbers only"),
+    ],
+)
+def test_bad_scenarios_are_refused_clearly(change, words):
+    g = Game("First Game", 2, 0).set_scenario(hands={0: ["Village", "Copper"]})
+    rec = _mutated(g.record(), lambda r: change(r["scenario"]))
+    with pytest.raises(records.RecordError) as e:
+        Game.from_record(rec)
+    assert words in str(e.value)
 
 
 def test_players_argument_checked():
@@ -302,3 +389,30 @@ def test_result_rewards_and_scores_are_checked():
     ):
         with pytest.raises(records.RecordError, match="rewards must be -1, 0 or 1"):
             records.check(_mutated(rec, change))
+
+
+def test_a_scenario_game_snapshot_keeps_its_record(tmp_path):
+    g = _play_randomly(Game("First Game", 2, 6).set_scenario(**SCENARIO), 3, steps=4)
+    record = g.record()
+    other = Game("First Game", 2, 6).load(g.save(tmp_path / "s.npz"))
+    assert other.record() == record
+    # a snapshot from before records held scenarios: a flag, no position to record
+    from dominion_env.snapshot import Snapshot
+
+    snap = g.snapshot()
+    old = Snapshot(snap.arrays, snap.settings, snap.ready, {**snap.extra, "_scenario": True})
+    with pytest.raises(RuntimeError, match="position is unknown"):
+        Game("First Game", 2, 6).restore(old).record()
+    snap = Game("First Game", 2, 6).snapshot()
+    dealt = Snapshot(snap.arrays, snap.settings, snap.ready, {**snap.extra, "_scenario": False})
+    restored = Game("First Game", 2, 6).restore(dealt)
+    assert restored._scenario == {} and restored.record()["scenario"] is None
+
+
+def test_a_learner_mode_scenario_game_replays_with_the_bots_answers():
+    g = Game("First Game", 2, 4, opponents=compile_bots("Big Money"), learner_seat=0)
+    _play_randomly(g.set_scenario(**SCENARIO), 5)
+    rec = g.record([{"kind": "policy", "name": "me"}, "Big Money"])
+    assert {d["player"] for d in rec["decisions"]} == {0, 1}
+    r = Game.from_record(rec)  # a plain Game: the record's decisions answer every seat
+    assert r.log() == g.log() and r.result() == g.result()

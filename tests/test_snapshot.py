@@ -367,7 +367,7 @@ def test_game_restore_puts_back_the_games_own_attributes():
     g.reset(seed=8)
     g.set_scenario(hands={0: ["Village"]})
     g.restore(snap)
-    assert (g.seed, g.game_index, g._scenario) == (7, 3, False)
+    assert (g.seed, g.game_index, g._scenario) == (7, 3, {})
     assert g.record() == record
     vec_snap = g._vec.snapshot()
     with pytest.raises(ValueError, match="a VecGame's"):
