@@ -255,7 +255,7 @@ def test_deck_must_be_ordered():
 @pytest.mark.parametrize(
     "kw,match",
     [
-        (dict(turn_limit=0), "turn_limit must be a positive int"),
+        (dict(turn_limit=0), r"turn_limit must be an int 1\.\.100000"),
         (dict(first_player=2), "first_player must be None or 0..1"),
         (dict(autoplay_treasures=1), "autoplay_treasures must be True or False"),
         (dict(seed=-1), r"seed must be an int 0\.\.2\*\*63-1, got -1"),
