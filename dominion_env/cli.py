@@ -44,6 +44,7 @@ from .checks import MAX_SEED
 from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
+from .search import DEFAULT_BUDGET, parse_search_name
 
 MAX_TABLES = 1_000_000  # far more tables than any tournament of distinct bots needs
 SIMULATE_FORMATS = (".csv", ".json")
@@ -103,6 +104,9 @@ def resolve_player(name: str, file_bots=()):
             return b
     if key in {n.casefold() for n in BOTS}:
         return get_bot(name)
+    searcher = parse_search_name(name)  # "search" or "search:N" (dominion_env.search)
+    if searcher is not None:
+        return searcher
     agents, load_agent = _agents()
     if name.endswith(".pt"):
         if load_agent is None:
@@ -111,7 +115,7 @@ def resolve_player(name: str, file_bots=()):
     for a in agents:
         if a.casefold() == key:
             return load_agent(a)
-    known = [b.name for b in file_bots] + list(BOTS) + list(agents)
+    known = [b.name for b in file_bots] + list(BOTS) + list(agents) + ["search"]
     raise ValueError(unknown_name("bot", name, known))
 
 
@@ -496,6 +500,11 @@ def _bots(args) -> int:
             )
         )
         print(f"{b.name:<22} {rules}\n{'':<22} ({b.source})")
+    print(
+        f"{'search[:N]':<22} search player: N simulations per decision (default "
+        f"{DEFAULT_BUDGET}), library bots as rollouts\n{'':<22} (dominion_env.search; "
+        "plays anywhere a bot goes in simulate, tournament and play)"
+    )
     agents, load_agent = _agents()
     for name in agents:
         info = load_agent(name).info

@@ -114,6 +114,8 @@ def play(
             o = opponents[p - 1]
             if isinstance(o, Bot):
                 a = game.bot_action_id(table, bot_id[p - 1], rng)
+            elif hasattr(o, "act_games"):  # search decides from the game (dominion_env.search)
+                a = int(o.act_games(game._vec, [0])[0])
             else:
                 obs = game.observation()
                 obs = obs / scale if o.scale_observations else obs

@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import ID
-from .jit import njit
+from .jit import kernel, njit, prange
 from .layout import (
     ASIDE,
     DECK_LEN,
@@ -57,9 +57,11 @@ from .layout import (
     SP,
     UNIVERSE_LEN,
 )
-from .zones import below
+from .zones import below, seed_game
 
 MASQUERADE = ID["Masquerade"]
+# the search's own streams, beside zones.STREAM_* (0..3), so a deal never replays a game's draws
+STREAM_DEAL, STREAM_ROLLOUT = 16, 17
 
 
 def new_work(capacity: int, num_cards: int) -> np.ndarray:
@@ -267,3 +269,17 @@ def determinize(r, v, work):
             if q != v:
                 _pool_of(r, v, q, aside_hidden, pool)
         _deal_others(r, v, cards, pool, placed, -1)
+
+
+@njit
+def _determinize_row(s, g, seats, seed, index, work):
+    seed_game(s[g].rng, 0, seed, index[g], STREAM_DEAL)
+    determinize(s[g], seats[g], work[g])
+
+
+@kernel
+def determinize_kernel(s, seats, seed, index, work):
+    """Record g dealt anew for seat seats[g] from the stream (seed, index[g], STREAM_DEAL),
+    which replaces its own. work: (N, W) ``new_work`` rows."""
+    for g in prange(s.shape[0]):
+        _determinize_row(s, g, seats, seed, index, work)

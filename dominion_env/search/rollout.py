@@ -16,6 +16,11 @@ of several root positions (one per decision being searched):
 Rows that share ``row_index`` share their determinization and their bots' draws whatever
 their root action (common random numbers: the arms of one decision are compared on the same
 deals). Each row depends only on its root, its action, its index and the seed.
+
+``default_kernel`` asks the rollout bot what it would do at each root, on the root dealt as
+its simulation 0 is (the bot reads counts the seat may not know, such as an opponent's hand
+size composition: it reads them from the deal, never from the game): the search's default,
+which another action must beat by a margin to be chosen.
 """
 
 from __future__ import annotations
@@ -23,14 +28,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.bots import BotTable, bot_action
-from ..engine.determinize import determinize
+from ..engine.determinize import STREAM_DEAL, STREAM_ROLLOUT, determinize
 from ..engine.jit import kernel, njit, prange
 from ..engine.layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS
 from ..engine.machine import resolve
 from ..engine.zones import seed_game, victory_points
-
-# the search's own streams, beside zones.STREAM_* (0..3), so they never replay a game's draws
-STREAM_DEAL, STREAM_ROLLOUT = 16, 17
 
 
 @njit
@@ -134,3 +136,72 @@ def as_bytes(records: np.ndarray) -> np.ndarray:
     """(N, itemsize) uint8 view of an array of game records (a copy of a row is a byte copy)."""
     base = np.asarray(records)
     return base.view(np.uint8).reshape(base.shape[0], base.dtype.itemsize)
+
+
+@njit
+def _default_row(
+    rows,
+    rows_bytes,
+    roots_bytes,
+    g,
+    row_index,
+    row_bot,
+    seed,
+    T,
+    bot_kind,
+    bot_rules,
+    mask,
+    scratch,
+    work,
+    bot_rng,
+    out,
+):
+    for k in range(rows_bytes.shape[1]):
+        rows_bytes[g, k] = roots_bytes[g, k]
+    r = rows[g]
+    seed_game(r.rng, 0, seed, row_index[g], STREAM_DEAL)
+    determinize(r, r.game[DEC_PLAYER], work[g])
+    seed_game(bot_rng, g, seed, row_index[g], STREAM_ROLLOUT)
+    out[g] = bot_action(
+        r, T, BotTable(bot_kind, bot_rules), row_bot[g], mask[g], bot_rng, g, scratch[g]
+    )
+
+
+@kernel
+def default_kernel(
+    rows,
+    rows_bytes,
+    roots_bytes,
+    row_index,
+    row_bot,
+    seed,
+    T,
+    bot_kind,
+    bot_rules,
+    mask,
+    scratch,
+    work,
+    bot_rng,
+    out,
+):
+    """out[g]: the action rollout bot row_bot[g] takes at root g, dealt as simulation
+    row_index[g] is; mask: (R, A) the roots' masks (a deal keeps the decider's own cards,
+    so its mask). Rows as ``rollout_kernel``'s, one per root."""
+    for g in prange(rows.shape[0]):
+        _default_row(
+            rows,
+            rows_bytes,
+            roots_bytes,
+            g,
+            row_index,
+            row_bot,
+            seed,
+            T,
+            bot_kind,
+            bot_rules,
+            mask,
+            scratch,
+            work,
+            bot_rng,
+            out,
+        )
