@@ -29,8 +29,13 @@ What is dealt anew:
   zones are hidden too and dealt with the rest (the ASIDE size kept).
 * With 3+ players a Masquerade pass between two others leaves v unsure which of them owns a
   card: when v's count of some card for some seat would go below what is placed (a passed card
-  later trashed in public), the hidden cards of every other seat are pooled and dealt among
-  all their hidden places together (the total over the others is always known exactly).
+  later trashed in public), or v's counts for a seat do not fill its places (a seat with an
+  empty hand receives a card and passes none), the hidden cards of every other seat are
+  pooled and dealt among all their hidden places together (the total over the others is
+  always known exactly).
+  Either way the passes v did not see are then forgotten in the dealt record (its truth is
+  v's count), so v's observation of the dealt record is its observation of the game, but for
+  the pooled case, where only the sizes of each seat's places are kept.
 
 The hidden pool is built from counts in card-id order, never from the record's own hidden
 arrangement, so two records that differ only in hidden cards give the same result for the same
@@ -146,15 +151,23 @@ def _deal_own_deck(r, v, cards, known):
 
 @njit
 def _pool_of(r, v, q, aside_hidden, pool):
-    """Add q's hidden cards (as v counts them) to pool; False if some count goes negative."""
+    """Add q's hidden cards (as v counts them) to pool; False if v's counts cannot be q's
+    alone: some count goes negative, or they do not fill q's hidden places (a player with an
+    empty hand passes nothing to Masquerade but still receives)."""
     ok = True
+    total = 0
+    places = r.player[q, DECK_LEN] - r.player[q, PUBLIC_TOP]
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         k = _known_owned(r, v, q, c) - _placed(r, q, c, aside_hidden)
         pool[c] += k
+        total += k
         if k < 0:
             ok = False
-    return ok
+        places += r.zone[q, HAND, c] - r.pub_hand[q, c] + r.zone[q, DISCARD, c]
+        if aside_hidden:
+            places += r.zone[q, ASIDE, c]
+    return ok and total == places
 
 
 @njit
@@ -234,6 +247,23 @@ def _deal_others(r, v, cards, pool, placed, group):
 
 
 @njit
+def _forget_passes(r, v, q):
+    """Once q's hidden cards are counted, the dealt record's truth is v's count of q's cards,
+    so the Masquerade passes into or out of q that v did not see are forgotten (their counts
+    are what the observation subtracts and adds back; nothing else reads them): v's view of
+    the dealt record is its view of the game."""
+    P = r.game[PLAYERS]
+    if P <= 2 or q == v:
+        return
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if v != (q + P - 1) % P:
+            r.masq_in[q, c] = 0
+        if v != (q + 1) % P:
+            r.masq_out[q, c] = 0
+
+
+@njit
 def determinize(r, v, work):
     """Deal anew, from r's own stream, every card of record r hidden from seat v (module
     docstring). work: ``new_work`` scratch."""
@@ -261,6 +291,7 @@ def determinize(r, v, work):
             for u in range(n_univ):
                 pool[r.universe[u]] = 0
             _pool_of(r, v, q, aside_hidden, pool)
+            _forget_passes(r, v, q)
             _deal_others(r, v, cards, pool, placed, q)
     else:
         for u in range(n_univ):
@@ -268,6 +299,8 @@ def determinize(r, v, work):
         for q in range(P):
             if q != v:
                 _pool_of(r, v, q, aside_hidden, pool)
+        for q in range(P):
+            _forget_passes(r, v, q)
         _deal_others(r, v, cards, pool, placed, -1)
 
 

@@ -171,7 +171,8 @@ class Search:
 
     def analyze(self, game) -> list[ActionValue]:
         """What search would do in ``game`` (a ``Game``) now, and why: every legal action of the
-        pending decision with its value and simulations, best first. Plays nothing."""
+        pending decision with its value, simulations and whether it is the rollout bot's own
+        choice, the chosen one first. Plays nothing (the search's decision count advances)."""
         if game.done:
             raise ValueError("the game is over: no decision to analyze")
         state = game.state[:1]
@@ -184,8 +185,12 @@ class Search:
             n = int(visits[0, a])
             res = float(sums[0, a] / n) if n else 0.0
             mar = float(margins[0, a] / n) if n else 0.0
-            out.append(ActionValue(action_name(int(a)), int(a), res, mar, self._value(res, mar), n))
-        return sorted(out, key=lambda v: (-v.visits, -v.value, v.index))
+            value = self._value(res, mar)
+            out.append(
+                ActionValue(action_name(int(a)), int(a), res, mar, value, n, bool(a == default[0]))
+            )
+        # the chosen action first, then the rest by how far the halving kept them, then value
+        return sorted(out, key=lambda v: (v.index != chosen[0], -v.visits, -v.value, v.index))
 
     # -- the search ----------------------------------------------------------------------------
 
