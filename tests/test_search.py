@@ -239,3 +239,18 @@ def test_bad_names_and_calls_are_refused():
         g.step(int(np.flatnonzero(g.action_mask)[-1]))
     with pytest.raises(ValueError, match="the game is over"):
         Search().analyze(g)
+
+
+def test_search_is_a_gymnasium_opponent():
+    import gymnasium
+
+    import dominion_env  # noqa: F401  (registers Dominion-v1)
+
+    env = gymnasium.make("Dominion-v1", players=2, opponents="search:6", kingdom="First Game")
+    obs, info = env.reset(seed=3)
+    for _ in range(400):
+        mask = env.unwrapped.action_masks()
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
+        if terminated or truncated:
+            break
+    assert terminated or truncated

@@ -140,7 +140,13 @@ class Search:
         self._table = compile_bots(self._bots)
         self._bot_of_kingdom: dict[bytes, int] = {}
         self._decisions = 0  # decisions searched so far: the next one's stream number
+        self.simulations = 0  # simulations run so far (benchmarks read it)
         self._rows = None
+
+    @property
+    def decisions(self) -> int:
+        """Decisions searched so far (those with one legal action included)."""
+        return self._decisions
 
     @property
     def name(self) -> str:
@@ -323,6 +329,7 @@ class Search:
         """Run the rows' simulations in kernel calls of at most ROWS_PER_CALL rows; returns
         (result (M,) float64, clipped margin (M,) float64)."""
         M = row_root.shape[0]
+        self.simulations += M
         value = np.zeros(M, np.float32)
         margin = np.zeros(M, np.int64)
         rows = self._work(min(M, ROWS_PER_CALL))
