@@ -254,3 +254,11 @@ def test_search_is_a_gymnasium_opponent():
         if terminated or truncated:
             break
     assert terminated or truncated
+
+
+def test_dominion_evaluate_plays_search(capsys):
+    pytest.importorskip("torch", reason="dominion evaluate is a command of the train extra")
+    args = ["evaluate", "search:6", "--opponent", "Big Money", "--games", "2"]
+    assert cli.main([*args, "--kingdom", "First Game", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"agent": "search:6"' in out and '"games": 2' in out

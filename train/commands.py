@@ -12,6 +12,7 @@ from tqdm import tqdm
 
 from ..analysis.executor import add_ray_option, executor_for
 from ..engine.kingdoms import kingdom_arg
+from ..search import parse_search_name
 from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import load_agent
 from .ppo import DEFAULT_STEPS, TrainConfig, train
@@ -172,7 +173,10 @@ def add_evaluate_parser(sub) -> None:
         description="Play an agent (a saved .pt file or a shipped agent's name) "
         "against bots on seeds training never used.",
     )
-    p.add_argument("agent", help="an agent file or a shipped agent (see: dominion bots)")
+    p.add_argument(
+        "agent",
+        help="an agent file, a shipped agent or search[:N] (see: dominion bots)",
+    )
     p.add_argument(
         "--opponent",
         action="append",
@@ -191,7 +195,7 @@ def add_evaluate_parser(sub) -> None:
 def run_evaluate(args) -> int:
     kingdom = kingdom_arg(args.kingdom)
     try:
-        agent = load_agent(args.agent)
+        agent = parse_search_name(args.agent, seed=args.seed) or load_agent(args.agent)
         rows = evaluate(
             agent,
             args.opponent or list(DEFAULT_EVAL),

@@ -143,6 +143,10 @@ class Search:
         self.simulations = 0  # simulations run so far (benchmarks read it)
         self._rows = None
 
+    def with_seed(self, seed: int) -> Search:
+        """A fresh Search with these settings seeded ``seed`` (its decisions numbered from 0)."""
+        return Search(self.budget, self.rollout, seed, self.margin_weight, self.confidence)
+
     @property
     def decisions(self) -> int:
         """Decisions searched so far (those with one legal action included)."""
