@@ -14,7 +14,8 @@
      - Big Money,
      - the strongest library bot whose cards are in each kingdom (``strongest_bot_for``;
        ``--per-kingdom`` games on each random kingdom),
-     - Double Witch on its kingdom (its cards, the rest drawn at random).
+     - Double Witch on its kingdom (its cards, the rest drawn at random),
+     - the shipped agent ``--agent`` (ppo-pool; needs the train extra), random kingdoms.
 
 Seeds: every game of the run derives from ``--seed``; pick one never used in development for
 figures you report (development used seeds below 1000).
@@ -23,6 +24,7 @@ figures you report (development used seeds below 1000).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import time
 
@@ -89,7 +91,7 @@ def _match(search: Search, opponent, games: int, kingdom, seed: int):
     return int((mine == 1).sum()), int((mine == 0).sum()), len(mine)
 
 
-def bench_strength(budget: int, games: int, per_kingdom: int, seed: int) -> None:
+def bench_strength(budget: int, games: int, per_kingdom: int, seed: int, agent=None) -> None:
     print(f"\nsearch:{budget} in batches, 2 players (win rate [95% interval])")
     search = Search(budget, seed=seed)
     start = time.perf_counter()
@@ -109,6 +111,12 @@ def bench_strength(budget: int, games: int, per_kingdom: int, seed: int) -> None
     _row("vs the strongest library bot per kingdom", W, T, N, time.perf_counter() - start, search)
     print(f"    (kingdoms' strongest bots: {', '.join(f'{b} x{c}' for b, c in faced.items())})")
 
+    if agent is not None:
+        search = Search(budget, seed=seed + 3)
+        start = time.perf_counter()
+        w, t, n = _match(search, agent, games, "random", seed + 3)
+        _row(f"vs the shipped agent {agent.name}", w, t, n, time.perf_counter() - start, search)
+
     search = Search(budget, seed=seed + 2)
     dw = get_bot("Double Witch")
     start = time.perf_counter()
@@ -123,6 +131,7 @@ def main():
     ap.add_argument("--per-kingdom", type=int, default=10, help="games per random kingdom")
     ap.add_argument("--latency-games", type=int, default=4)
     ap.add_argument("--seed", type=int, default=424242)
+    ap.add_argument("--agent", default="ppo-pool", help="a shipped agent ('' for none)")
     ap.add_argument("--quick", action="store_true", help="a few games, to see it run")
     args = ap.parse_args()
     if args.quick:
@@ -133,7 +142,12 @@ def main():
     )
     bench_engine(20_000 if args.quick else 200_000)
     bench_latency(args.budget, args.latency_games, args.seed)
-    bench_strength(args.budget, args.games, args.per_kingdom, args.seed)
+    agent = None
+    if args.agent and importlib.util.find_spec("torch") is not None:
+        from dominion_env.train import load_agent  # the train extra (torch)
+
+        agent = load_agent(args.agent)
+    bench_strength(args.budget, args.games, args.per_kingdom, args.seed, agent)
 
 
 if __name__ == "__main__":

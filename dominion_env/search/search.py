@@ -18,8 +18,9 @@ back up      an arm's value is the mean of its simulations' values: the seat's r
              best other seat, clipped to +-MARGIN_CLIP VP: a tie-break that prefers winning by
              more and losing by less when the results alone do not separate the arms
 choose       the rollout bot's own action at the root (the default; it is never eliminated)
-             unless the surviving arm with the best mean value beats it by more than
-             ``confidence`` standard errors of the difference of the two means; flat Monte
+             unless a surviving arm beats it on the same deals (paired: each simulation of
+             the arm against the default's on its deal) by more than ``confidence`` standard
+             errors of the mean difference (the arm with the largest mean difference); flat Monte
              Carlo over a few hundred noisy +-1 results otherwise picks among near-equal buys
              at random and plays worse than its own rollout bot (measured: 45% against Big
              Money without the default, see bench/bench_search.py)
@@ -231,7 +232,8 @@ class Search:
         default = self._defaults(roots, masks, bot, first)
         one_hot = np.zeros((R, NUM_ACTIONS), bool)
         one_hot[np.arange(R), default] = True
-        squares = np.zeros((R, NUM_ACTIONS), np.float64)
+        diffs = np.zeros((R, NUM_ACTIONS), np.float64)  # sums of value less the default's
+        diff_squares = np.zeros((R, NUM_ACTIONS), np.float64)
         for j in range(int(rounds.max(initial=0))):
             active = rounds > j
             k = alive.sum(axis=1)
@@ -246,7 +248,15 @@ class Search:
             value, margin = self._simulate(
                 roots, row_root, row_action, row_index, bot[row_root], cfg
             )
-            np.add.at(squares, (row_root, row_action), self._value(value, margin) ** 2)
+            # each arm's simulation against the default's on the same deal (the same sample
+            # of a round): paired, the difference is far less noisy than either value
+            total = self._value(value, margin)
+            is_default = pair_action == default[pair_root]
+            default_pair = np.zeros(R, np.int64)
+            default_pair[pair_root[is_default]] = np.flatnonzero(is_default)
+            d = total - total[starts[default_pair[row_root]] + sample]
+            np.add.at(diffs, (row_root, row_action), d)
+            np.add.at(diff_squares, (row_root, row_action), d**2)
             np.add.at(sums, (row_root, row_action), value)
             np.add.at(margins, (row_root, row_action), margin)
             np.add.at(visits, (row_root, row_action), 1)
@@ -261,26 +271,27 @@ class Search:
                 cut = alive & ((rank < keep[:, None]) | one_hot)  # the default stays in
                 alive = np.where(halve[:, None], cut, alive)
         return (
-            self._choose(alive, sums, margins, squares, visits, default),
+            self._choose(alive, diffs, diff_squares, visits, default),
             sums,
             margins,
             visits,
             default,
         )
 
-    def _choose(self, alive, sums, margins, squares, visits, default):
-        """The best surviving arm where it beats the default by ``confidence`` standard
-        errors, else the default (module docstring)."""
+    def _choose(self, alive, diffs, diff_squares, visits, default):
+        """The surviving arm that beats the default by most on the same deals, where it does
+        so by more than ``confidence`` standard errors of that mean difference, else the
+        default (module docstring)."""
         R = alive.shape[0]
         n = np.maximum(visits, 1)
-        mean = self._value(sums, margins) / n
-        var = np.maximum(squares / n - mean**2, 0.0) / n  # the variance of each mean
-        best = np.argmax(np.where(alive, mean, -np.inf), axis=1)
+        gap = diffs / n
+        se = np.sqrt(np.maximum(diff_squares / n - gap**2, 0.0) / n)
         i = np.arange(R)
-        gap = mean[i, best] - mean[i, default]
-        se = np.sqrt(var[i, best] + var[i, default])
-        searched = visits[i, default] > 0
-        return np.where(searched & (gap > self.confidence * se), best, default).astype(np.int64)
+        rivals = alive & (visits >= 2)
+        rivals[i, default] = False
+        best = np.argmax(np.where(rivals, gap, -np.inf), axis=1)
+        beats = rivals[i, best] & (gap[i, best] > self.confidence * se[i, best])
+        return np.where(beats, best, default).astype(np.int64)
 
     def _value(self, result, margin):
         return result + self.margin_weight * margin
