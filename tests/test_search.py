@@ -262,3 +262,16 @@ def test_dominion_evaluate_plays_search(capsys):
     assert cli.main([*args, "--kingdom", "First Game", "--json"]) == 0
     out = capsys.readouterr().out
     assert '"agent": "search:6"' in out and '"games": 2' in out
+
+
+def test_a_search_pickles_without_its_work_space_and_answers_alike():
+    import pickle
+
+    g = _midgame("First Game", 2, 13, steps=30)
+    s = Search(16, seed=4)
+    s.analyze(g.clone())  # a decision searched: the work space is built
+    t = pickle.loads(pickle.dumps(s))
+    assert t._rows is None and t.decisions == s.decisions == 1
+    assert s.act_games(g._vec, [0]).tolist() == t.act_games(g._vec, [0]).tolist()
+    fresh = s.with_seed(4)
+    assert (fresh.decisions, fresh.budget, fresh.seed) == (0, 16, 4)

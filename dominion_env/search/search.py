@@ -144,6 +144,10 @@ class Search:
         self.simulations = 0  # simulations run so far (benchmarks read it)
         self._rows = None
 
+    def __getstate__(self) -> dict:
+        """Pickled (a Ray task's copy) without its work space, which is rebuilt on use."""
+        return {**self.__dict__, "_rows": None}
+
     def with_seed(self, seed: int) -> Search:
         """A fresh Search with these settings seeded ``seed`` (its decisions numbered from 0)."""
         return Search(self.budget, self.rollout, seed, self.margin_weight, self.confidence)
