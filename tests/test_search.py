@@ -275,3 +275,19 @@ def test_a_search_pickles_without_its_work_space_and_answers_alike():
     assert s.act_games(g._vec, [0]).tolist() == t.act_games(g._vec, [0]).tolist()
     fresh = s.with_seed(4)
     assert (fresh.decisions, fresh.budget, fresh.seed) == (0, 16, 4)
+
+
+def test_a_person_plays_against_search():
+    from dominion_env.play import play
+
+    lines = []
+    g = play(
+        [Search(6, seed=1)],
+        "First Game",
+        seed=2,
+        record=None,
+        read=lambda prompt: "0",  # the person always passes
+        write=lines.append,
+        turn_limit=4,
+    )
+    assert g.done and "search:6" in lines[0]
