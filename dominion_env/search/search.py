@@ -68,6 +68,7 @@ MAX_BUDGET = 1 << 20  # a decision's simulations are numbered below this (their 
 MARGIN_CLIP = 20  # VP: the tie-break's reach
 DEFAULT_MARGIN_WEIGHT = 0.01  # value per VP of margin: 20 VP is worth a fifth of a win
 DEFAULT_CONFIDENCE = 1.0  # standard errors an arm must beat the default by
+MIN_RIVAL_VISITS = 8  # fewer simulations give no standard error worth the name
 ROWS_PER_CALL = 4096  # simulations per kernel call (each row is a game record, a few KB)
 PARALLEL_MIN_ROWS = 64  # below this a call runs the kernel's serial twin (engine/jit.py)
 
@@ -291,7 +292,7 @@ class Search:
         gap = diffs / n
         se = np.sqrt(np.maximum(diff_squares / n - gap**2, 0.0) / n)
         i = np.arange(R)
-        rivals = alive & (visits >= 2)
+        rivals = alive & (visits >= MIN_RIVAL_VISITS)
         rivals[i, default] = False
         best = np.argmax(np.where(rivals, gap, -np.inf), axis=1)
         beats = rivals[i, best] & (gap[i, best] > self.confidence * se[i, best])
