@@ -14,7 +14,7 @@ from dominion_env.analysis.mixed import play_mixed
 from dominion_env.cards import NUM_CARDS
 from dominion_env.engine.audit import CHECK_NAMES, check_game
 from dominion_env.engine.layout import DECK_LEN, DISCARD, HAND, PUBLIC_TOP
-from dominion_env.search import Search, determinized, parse_search_name
+from dominion_env.search import DEFAULT_BUDGET, Search, determinized, parse_search_name
 
 MASQUERADE_KINGDOM = "Victory Dance"  # Masquerade among its cards
 
@@ -206,7 +206,7 @@ def test_dominion_simulate_and_bots_know_search(capsys):
     assert cli.main(["bots"]) == 0
     assert "search[:N]" in capsys.readouterr().out
     assert cli.resolve_player("Search:12").budget == 12
-    assert cli.resolve_player("search").budget == 200
+    assert cli.resolve_player("search").budget == DEFAULT_BUDGET == 800
 
 
 @pytest.mark.parametrize(

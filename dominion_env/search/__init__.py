@@ -3,7 +3,7 @@ back up, choose; ``rollout.py``: the compiled simulations). Depends on the faces
 engine, never the reverse.
 
     from dominion_env.search import Search
-    s = Search(budget=200, rollout="auto", seed=0)
+    s = Search(budget=800, rollout="auto", seed=0)
     s.analyze(game)  # each legal action's value and simulations, best first
 """
 
