@@ -18,9 +18,9 @@ their root action (common random numbers: the arms of one decision are compared 
 deals). Each row depends only on its root, its action, its index and the seed.
 
 ``default_kernel`` asks the rollout bot what it would do at each root, on the root dealt as
-its simulation 0 is (the bot reads counts the seat may not know, such as an opponent's hand
-size composition: it reads them from the deal, never from the game): the search's default,
-which another action must beat by a margin to be chosen.
+its simulation 0 is (a bot may read what the seat does not know, such as an opponent's hand:
+it reads the deal, never the game): the search's default, which another action must beat by
+a margin to be chosen.
 """
 
 from __future__ import annotations

@@ -22,8 +22,9 @@ choose       the rollout bot's own action at the root (the default; it is never 
              the arm against the default's on its deal) by more than ``confidence`` standard
              errors of the mean difference (the arm with the largest mean difference); flat Monte
              Carlo over a few hundred noisy +-1 results otherwise picks among near-equal buys
-             at random and plays worse than its own rollout bot (measured: 45% against Big
-             Money without the default, see bench/bench_search.py)
+             at random and plays worse than its own rollout bot (measured on development
+             seeds at budget 200: 9 wins in 20 against Big Money without the default, 36 in
+             40 with it)
 
 Why flat determinized Monte Carlo (PIMC) rather than ISMCTS or a determinized tree: a Dominion
 turn is many decisions (each play, each buy), and a tree over them spends its visits on
