@@ -503,7 +503,7 @@ def _bots(args) -> int:
     print(
         f"{'search[:N]':<22} search player: N simulations per decision (default "
         f"{DEFAULT_BUDGET}), library bots as rollouts\n{'':<22} (dominion_env.search; "
-        "plays anywhere a bot goes in simulate, tournament and play)"
+        "plays anywhere a bot goes: simulate, tournament, evaluate, play, the Gymnasium env)"
     )
     agents, load_agent = _agents()
     for name in agents:
