@@ -52,6 +52,7 @@ from .arguments import writable_dir as _writable_dir
 from .cards import COST, MAX_PLAYERS, NAMES, SETS, TABLE, types_of
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
+from .search import DEFAULT_BUDGET, parse_search_name
 
 MAX_TABLES = 1_000_000  # far more tables than any tournament of distinct bots needs
 SIMULATE_FORMATS = (".csv", ".json")
@@ -87,6 +88,9 @@ def resolve_player(name: str, file_bots=()):
             return b
     if key in {n.casefold() for n in BOTS}:
         return get_bot(name)
+    searcher = parse_search_name(name)  # "search" or "search:N" (dominion_env.search)
+    if searcher is not None:
+        return searcher
     agents, load_agent = _agents()
     if name.endswith(".pt"):
         if load_agent is None:
@@ -95,7 +99,7 @@ def resolve_player(name: str, file_bots=()):
     for a in agents:
         if a.casefold() == key:
             return load_agent(a)
-    known = [b.name for b in file_bots] + list(BOTS) + list(agents)
+    known = [b.name for b in file_bots] + list(BOTS) + list(agents) + ["search"]
     raise ValueError(unknown_name("bot", name, known))
 
 
@@ -455,6 +459,11 @@ def _bots(args) -> int:
             )
         )
         print(f"{b.name:<22} {rules}\n{'':<22} ({b.source})")
+    print(
+        f"{'search[:N]':<22} search player: N simulations per decision (default "
+        f"{DEFAULT_BUDGET}), library bots as rollouts\n{'':<22} (dominion_env.search; "
+        "plays anywhere a bot goes: simulate, tournament, evaluate, play, the Gymnasium env)"
+    )
     agents, load_agent = _agents()
     for name in agents:
         info = load_agent(name).info
@@ -776,7 +785,8 @@ def _serve(args) -> int:
     from .web import serve  # optional extra: see _check_serve (test_architecture)
 
     agents, _ = _agents()
-    known = list(BOTS) + list(agents) + list(args.saved)
+    # the search player at its default budget and at a quicker one (dominion_env.search)
+    known = list(BOTS) + list(agents) + ["search", "search:200"] + list(args.saved)
 
     def resolve(name: str):
         return args.saved[name] if name in args.saved else resolve_player(name)

@@ -124,6 +124,8 @@ def seat_players(seats: list, seed: int):
             raise ValueError(f"seat P{p} is a person's: it has no bot or agent to answer")
         if isinstance(o, Bot):
             return game.bot_action_id(table, bot_id[p], rng)
+        if hasattr(o, "act_games"):  # search decides from the game (dominion_env.search)
+            return int(o.act_games(game._vec, [0])[0])
         obs = game.observation()
         obs = obs / scale if o.scale_observations else obs
         return int(o.act(obs[None], game.action_mask[None].copy())[0])

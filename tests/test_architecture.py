@@ -9,6 +9,7 @@ Layers, lowest first (a module may import its own layer or a lower one, never a 
     faces      names, checks, shaping, vector,      Python faces of the engine; take BotTables
                records, game
     agents     agents/*  (dominion_env.agents)      bot language and library
+    search     search/*                             the search player (bots as rollouts)
     analysis   analysis/*                           arena, tournaments, ratings, reports
     top        envs/*, arguments, cli, play, web/*, train/* (dominion_env.train)
 
@@ -51,6 +52,7 @@ LAYERS = [
         ),
     ),
     ("agents", ("dominion_env.agents",)),
+    ("search", ("dominion_env.search",)),
     ("analysis", ("dominion_env.analysis",)),
     (
         "top",

@@ -28,6 +28,7 @@ from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import add_ray_option, executor_for
 from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, writable_dir
 from ..engine.kingdoms import kingdom_arg
+from ..search import parse_search_name
 from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import load_agent, shipped_agents
 from .ppo import (
@@ -348,7 +349,10 @@ def add_evaluate_parser(sub) -> None:
         description="Play an agent (a saved .pt file or a shipped agent's name) "
         "against bots on seeds training never used.",
     )
-    p.add_argument("agent", help="an agent file or a shipped agent (see: dominion bots)")
+    p.add_argument(
+        "agent",
+        help="an agent file, a shipped agent or search[:N] (see: dominion bots)",
+    )
     p.add_argument(
         "--opponent",
         action="append",
@@ -369,11 +373,14 @@ def add_evaluate_parser(sub) -> None:
 
 
 def _check_evaluate(args) -> None:
-    try:
-        args.agent_resolved = agent = load_agent(args.agent)
+    try:  # search (any player count) or a trained agent (its own)
+        search = parse_search_name(args.agent, seed=args.seed)
+        args.agent_resolved = agent = search or load_agent(args.agent)
     except (ValueError, OSError) as e:
         args.parser.error(f"argument agent: {e}")
-    if args.players is None:
+    if search is not None:
+        args.players = 2 if args.players is None else args.players
+    elif args.players is None:
         args.players = agent.info.players
     elif args.players != agent.info.players:
         args.parser.error(

@@ -53,9 +53,10 @@ def evaluate(
         opponents = [opponents]
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
-    if agent.info.players != players:
+    info = getattr(agent, "info", None)  # a search player (dominion_env.search) has none
+    if info is not None and info.players != players:
         raise ValueError(
-            f"agent {agent.name!r} plays {agent.info.players}-player games; players={players}"
+            f"agent {agent.name!r} plays {info.players}-player games; players={players}"
         )
     return [
         _against(agent, name, games, players, kingdom, seed, batch, turn_limit, map)
@@ -76,7 +77,7 @@ def _play(agent, table, n, players, kingdom, seed, turn_limit):
         opponents=table,
         autoreset=False,
         turn_limit=turn_limit,
-        scale_observations=agent.info.scale_observations,
+        scale_observations=agent.scale_observations,
     )
     vec.reset(seed)
     seat = vec.learner_seat.copy()
@@ -88,7 +89,10 @@ def _play(agent, table, n, players, kingdom, seed, turn_limit):
         if not len(live):
             break
         actions[:] = -1
-        actions[live] = agent.act(vec.observation[live], vec.action_mask[live])
+        if hasattr(agent, "act_games"):  # search decides from the game, through its seat
+            actions[live] = agent.act_games(vec, live)
+        else:
+            actions[live] = agent.act(vec.observation[live], vec.action_mask[live])
         bought = actions[live][(vec.decision_kind[live] == DEC_BUY) & (actions[live] < NUM_CARDS)]
         np.add.at(buys, bought, 1)
         vec.step(actions)
@@ -110,7 +114,10 @@ def _play_piece(piece, *, agent, players, turn_limit):
     """One chunk (bot table, games, kingdom, seed): a piece of work an executor runs anywhere.
     The agent's own stream (a sampling agent's draws) is seeded by the chunk's seed."""
     table, n, kingdom, seed = piece
-    agent.seed(seed)
+    if hasattr(agent, "act_games"):
+        agent = agent.with_seed(seed)  # a search numbers its decisions: each chunk from 0
+    else:
+        agent.seed(seed)
     return _play(agent, table, n, players, kingdom, seed, turn_limit)
 
 

@@ -10,7 +10,9 @@ loop over games.
 A policy is any object with ``name``, ``act(observations, masks) -> actions`` (batched numpy),
 ``scale_observations`` (whether it reads ``VecGame(scale_observations=True)`` rows) and
 ``kingdom_cards()`` (the cards a table's kingdom must hold for it, as a bot's); the trained
-``dominion_env.train.policy.Agent`` is one. Bots are ``agents.Bot``.
+``dominion_env.train.policy.Agent`` is one. A policy with ``act_games(vec, rows)`` (the search
+player, ``dominion_env.search``) is given the VecGame and its rows instead of observations: it
+decides from the game itself, through what its seat may know. Bots are ``agents.Bot``.
 """
 
 from __future__ import annotations
@@ -80,7 +82,9 @@ def play_mixed(
                     actions[by_bot] = vec.bot_actions(table, ids)[by_bot]
             for k, p in enumerate(players):
                 mine = np.flatnonzero(owner == k)
-                if len(mine) and not isinstance(p, Bot):
+                if len(mine) and hasattr(p, "act_games"):
+                    actions[mine] = p.act_games(vec, mine)
+                elif len(mine) and not isinstance(p, Bot):
                     obs = vec.observation[mine]
                     actions[mine] = p.act(
                         obs / scale if p.scale_observations else obs, vec.action_mask[mine]

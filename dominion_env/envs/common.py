@@ -24,6 +24,7 @@ from ..checks import check_seed
 from ..engine.bots import BotTable
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import obs_bounds, obs_scale, obs_size
+from ..search import parse_search_name
 
 ILLEGAL_ACTION_RULES = ("lose", "raise")
 
@@ -260,7 +261,9 @@ class AgentPolicy:
 
 
 def _is_bot_like(x) -> bool:
-    return isinstance(x, (str, Bot))
+    if isinstance(x, str):
+        return parse_search_name(x) is None  # "search:N" is no compiled bot
+    return isinstance(x, Bot)
 
 
 def _is_table(x) -> bool:
@@ -268,6 +271,8 @@ def _is_table(x) -> bool:
 
 
 def _as_policy(x, scaled: bool, players: int):
+    if hasattr(x, "act_games"):  # search decides from the game (dominion_env.search)
+        return x
     if hasattr(x, "act") and hasattr(x, "scale_observations"):
         return AgentPolicy(x, scaled, players)
     if callable(x):
@@ -333,7 +338,8 @@ def opponent_list(opponents, players: int, scaled: bool = False) -> list:
     out = []
     for e in entries:
         if isinstance(e, str):
-            out.append(get_bot(e))
+            searcher = parse_search_name(e)  # "search" or "search:N"
+            out.append(get_bot(e) if searcher is None else searcher)
         elif isinstance(e, Bot) or (isinstance(e, tuple) and e and e[0] == "table"):
             out.append(e)
         else:

@@ -10,8 +10,10 @@ or give 0..P-1); the other seats are played by ``opponents`` inside ``step`` unt
 must decide again or the game ends. ``opponents`` is one entry for every other seat, or one per
 other seat in increasing seat order; an entry is a bot name (``agents.BOTS``), an
 ``agents.Bot``, a callable ``policy(observation, action_mask) -> action`` (it gets that seat's
-own honest observation and mask), or a model with ``predict`` (sb3-contrib's MaskablePPO, used
-deterministically; see ``common.ModelPolicy``). With bots only, the engine plays them inside its
+own honest observation and mask), a model with ``predict`` (sb3-contrib's MaskablePPO, used
+deterministically; see ``common.ModelPolicy``), or the search player (``"search"``,
+``"search:N"`` or a ``dominion_env.search.Search``: it decides from the game, through what its
+seat may know). With bots only, the engine plays them inside its
 compiled step (``VecGame`` learner mode: one call per learner action); with a Python policy
 among them, every opponent decision is stepped from Python (bots still answer with compiled
 code).
@@ -292,7 +294,10 @@ class DominionEnv(gym.Env):
             # a policy that fails aborts the episode (over until it has answered): its
             # decision must never pass to the learner's next step
             over, self._over = self._over, True
-            a = who(g.observation(), g.action_mask.copy())
+            if hasattr(who, "act_games"):  # search decides from the game itself
+                a = int(who.act_games(g._vec, [0])[0])
+            else:
+                a = who(g.observation(), g.action_mask.copy())
             g.step(check_action(a, f"the action of the opponent policy at seat {p}"))
             self._over = over
 

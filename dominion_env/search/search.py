@@ -1,0 +1,417 @@
+"""The search player: determinized flat Monte Carlo with sequential halving at the root.
+
+At each of its decisions (one or many at once, one per game that waits for it):
+
+determinize  each simulation deals the cards hidden from the deciding seat anew, consistently
+             with what that seat knows (``engine.determinize``); nothing else of the game is
+             read, and the game's own RNG state (its future shuffles) is replaced by the
+             search's stream, so the decision depends only on what the seat could know
+select       sequential halving over the legal actions (the arms): ``ceil(log2 K)`` rounds
+             share the budget equally; in each, every arm still in plays the same number of
+             simulations, on the same deals (common random numbers), and the better half by
+             mean value goes on
+expand       a root arm is the decision answered with that action (one ply: flat, no tree)
+roll out     compiled library bots play every seat to the game's end (``rollout.py``), all
+             simulations of a round of every decision in one kernel call
+back up      an arm's value is the mean of its simulations' values: the seat's result (+1 win,
+             0 tie or turn limit, -1 loss) plus ``margin_weight`` x its final VP margin over the
+             best other seat, clipped to +-MARGIN_CLIP VP: a tie-break that prefers winning by
+             more and losing by less when the results alone do not separate the arms
+choose       the rollout bot's own action at the root (the default; it is never eliminated)
+             unless a surviving arm beats it on the same deals (paired: each simulation of
+             the arm against the default's on its deal) by more than ``confidence`` standard
+             errors of the mean difference (the arm with the largest mean difference); flat Monte
+             Carlo over a few hundred noisy +-1 results otherwise picks among near-equal buys
+             at random and plays worse than its own rollout bot (measured on development
+             seeds at budget 200: 9 wins in 20 against Big Money without the default, 36 in
+             40 with it)
+
+Why flat determinized Monte Carlo (PIMC) rather than ISMCTS or a determinized tree: a Dominion
+turn is many decisions (each play, each buy), and a tree over them spends its visits on
+nodes whose children the rollout bots would answer well anyway; the strength that matters
+is the choice of buys and plays against good rollouts. Sequential halving spends a fixed
+budget with a simple-regret guarantee (Karnin et al. 2013), needs no exploration constant,
+and its rounds batch naturally: every arm of every waiting decision is one kernel call.
+
+Rollout policy: ``rollout="auto"`` (the default) plays the strongest library bot whose cards
+are in the game's kingdom (``agents.strongest_bot_for``) in every seat; a bot name or ``Bot``
+plays that bot everywhere.
+
+Seeds: a Search seeded ``seed`` numbers its decisions in the order it makes them; decision d's
+simulations draw from streams keyed by (seed, d, simulation), so the same games asked in the
+same order get the same answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..agents import STRENGTH_ORDER, Bot, as_bot, compile_bots, strongest_bot_for
+from ..cards import NAMES, NUM_CARDS, TABLE
+from ..checks import check_int, check_number, check_seed
+from ..engine.determinize import determinize_kernel, new_work
+from ..engine.layout import (
+    IN_SUPPLY,
+    NUM_ACTIONS,
+    PLAYERS,
+    RUNNING,
+    STATUS,
+    new_log,
+    new_state,
+)
+from ..names import action_name
+from .rollout import as_bytes, default_kernel, rollout_kernel
+
+DEFAULT_BUDGET = 800  # simulations per decision: median decision time under 50 ms (README)
+MAX_BUDGET = 1 << 20  # a decision's simulations are numbered below this (their stream index)
+MARGIN_CLIP = 20  # VP: the tie-break's reach
+DEFAULT_MARGIN_WEIGHT = 0.01  # value per VP of margin: 20 VP is worth a fifth of a win
+DEFAULT_CONFIDENCE = 1.0  # standard errors an arm must beat the default by
+MIN_RIVAL_VISITS = 8  # fewer simulations give no standard error worth the name
+ROWS_PER_CALL = 4096  # simulations per kernel call (each row is a game record, a few KB)
+PARALLEL_MIN_ROWS = 64  # below this a call runs the kernel's serial twin (engine/jit.py)
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One legal action of a searched decision: its mean result (-1..1), mean VP margin, the
+    value the search ranked it by, and how many simulations it got."""
+
+    action: str
+    index: int
+    result: float
+    margin: float
+    value: float
+    visits: int
+    default: bool  # the rollout bot's own choice here
+
+
+def check_rollout(rollout) -> str | Bot:
+    if isinstance(rollout, str) and rollout == "auto":
+        return rollout
+    if isinstance(rollout, (str, Bot)):
+        return as_bot(rollout)  # a library name it does not know: ValueError naming it
+    raise TypeError(
+        f"rollout must be 'auto', a library bot's name or an agents.Bot, got {rollout!r}"
+    )
+
+
+def parse_search_name(name: str, seed: int = 0):
+    """``search`` or ``search:N`` (N simulations per decision, 1..MAX_BUDGET-1) as a Search
+    seeded ``seed``; None for any other name (a bot's or an agent's). ValueError naming the
+    name when it starts with ``search:`` but N is not such a count."""
+    key = name.casefold()
+    if key == "search":
+        return Search(seed=seed)
+    if not key.startswith("search:"):
+        return None
+    budget = key[len("search:") :]
+    if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) < MAX_BUDGET:
+        raise ValueError(
+            f"player {name!r}: search's budget must be simulations per decision, an int "
+            f"1..{MAX_BUDGET - 1} (search:200), got {budget!r}"
+        )
+    return Search(int(budget), seed=seed)
+
+
+class Search:
+    """A player that searches each of its decisions (module docstring).
+
+    ``budget``: simulations per decision; ``rollout``: 'auto' or a bot; ``seed``: the search's
+    own streams; ``margin_weight``: the value of one VP of final margin; ``confidence``: the
+    standard errors by which an action must beat the rollout bot's own to be chosen."""
+
+    scale_observations = False
+
+    def __init__(
+        self,
+        budget: int = DEFAULT_BUDGET,
+        rollout="auto",
+        seed: int = 0,
+        margin_weight: float = DEFAULT_MARGIN_WEIGHT,
+        confidence: float = DEFAULT_CONFIDENCE,
+    ):
+        self.budget = check_int("budget", budget, 1, MAX_BUDGET - 1, "simulations per decision")
+        self.rollout = check_rollout(rollout)
+        self.seed = check_seed(seed)
+        self.margin_weight = check_number("margin_weight", margin_weight)
+        self.confidence = check_number("confidence", confidence)
+        names = list(STRENGTH_ORDER) if self.rollout == "auto" else [self.rollout]
+        self._bots = [as_bot(b) for b in names]
+        self._table = compile_bots(self._bots)
+        self._bot_of_kingdom: dict[bytes, int] = {}
+        self._decisions = 0  # decisions searched so far: the next one's stream number
+        self.simulations = 0  # simulations run so far (benchmarks read it)
+        self._rows = None
+
+    def __getstate__(self) -> dict:
+        """Pickled (a Ray task's copy) without its work space, which is rebuilt on use."""
+        return {**self.__dict__, "_rows": None}
+
+    def with_seed(self, seed: int) -> Search:
+        """A fresh Search with these settings seeded ``seed`` (its decisions numbered from 0)."""
+        return Search(self.budget, self.rollout, seed, self.margin_weight, self.confidence)
+
+    @property
+    def decisions(self) -> int:
+        """Decisions searched so far (those with one legal action included)."""
+        return self._decisions
+
+    @property
+    def name(self) -> str:
+        return f"search:{self.budget}"
+
+    def __repr__(self) -> str:
+        rollout = self.rollout if self.rollout == "auto" else self.rollout.name
+        return f"Search(budget={self.budget}, rollout={rollout!r}, seed={self.seed})"
+
+    def kingdom_cards(self) -> list[str]:
+        """Cards a table's kingdom must hold for this player: none (it plays any kingdom)."""
+        return []
+
+    # -- as a player -------------------------------------------------------------------------
+
+    def act(self, observations, masks):
+        raise TypeError(
+            "search decides from the game, not from an observation: seat it where games are "
+            "played in batches (simulate, tournament, evaluate, play) or call "
+            "act_games(vec, rows) / analyze(game)"
+        )
+
+    def act_games(self, vec, rows) -> np.ndarray:
+        """The actions for rows ``rows`` of VecGame ``vec``, each waiting for a decision of
+        its current player (who this search plays)."""
+        rows = np.asarray(rows, np.int64)
+        return self.search(vec.state[rows], vec.action_mask[rows], vec.config)[0]
+
+    def analyze(self, game) -> list[ActionValue]:
+        """What search would do in ``game`` (a ``Game``) now, and why: every legal action of the
+        pending decision with its value, simulations and whether it is the rollout bot's own
+        choice, the chosen one first. Plays nothing (the search's decision count advances)."""
+        if game.done:
+            raise ValueError("the game is over: no decision to analyze")
+        state = game.state[:1]
+        chosen, sums, margins, visits, default = self.search(
+            state, game.action_mask[None], game._vec.config
+        )
+        legal = np.flatnonzero(game.action_mask)
+        out = []
+        for a in legal:
+            n = int(visits[0, a])
+            res = float(sums[0, a] / n) if n else 0.0
+            mar = float(margins[0, a] / n) if n else 0.0
+            value = self._value(res, mar)
+            out.append(
+                ActionValue(action_name(int(a)), int(a), res, mar, value, n, bool(a == default[0]))
+            )
+        # the chosen action first, then the rest by how far the halving kept them, then value
+        return sorted(out, key=lambda v: (v.index != chosen[0], -v.visits, -v.value, v.index))
+
+    # -- the search ----------------------------------------------------------------------------
+
+    def search(self, states, masks, cfg):
+        """Search every game of ``states`` (records, each waiting for a decision) with its mask
+        in ``masks`` (R, A). Returns (actions (R,), result sums (R, A), margin sums (R, A),
+        simulations (R, A), the rollout bot's choices (R,)); a decision with one legal action is
+        not searched."""
+        R = states.shape[0]
+        masks = np.asarray(masks, bool)
+        if masks.shape != (R, NUM_ACTIONS):
+            raise ValueError(f"masks must have shape ({R}, {NUM_ACTIONS}), got {masks.shape}")
+        if R and (states["game"][:, STATUS] != RUNNING).any():
+            raise ValueError("every game searched must be running (waiting for a decision)")
+        cfg = cfg._replace(log=0, log_buf=new_log(False))
+        roots = np.ascontiguousarray(states)
+        first = self._decisions
+        self._decisions += R
+        alive = masks.copy()
+        arms = alive.sum(axis=1)
+        rounds = np.where(arms > 1, np.ceil(np.log2(np.maximum(arms, 1))).astype(np.int64), 0)
+        per_round = self.budget // np.maximum(rounds, 1)
+        sums = np.zeros((R, NUM_ACTIONS), np.float64)
+        margins = np.zeros((R, NUM_ACTIONS), np.float64)
+        visits = np.zeros((R, NUM_ACTIONS), np.int64)
+        done = np.zeros(R, np.int64)  # simulations numbered so far per decision
+        bot = self._rollout_bots(states)
+        default = self._defaults(roots, masks, bot, first)
+        one_hot = np.zeros((R, NUM_ACTIONS), bool)
+        one_hot[np.arange(R), default] = True
+        diffs = np.zeros((R, NUM_ACTIONS), np.float64)  # sums of value less the default's
+        diff_squares = np.zeros((R, NUM_ACTIONS), np.float64)
+        for j in range(int(rounds.max(initial=0))):
+            active = rounds > j
+            k = alive.sum(axis=1)
+            n = np.where(active, np.maximum(1, per_round // np.maximum(k, 1)), 0)
+            pair_root, pair_action = np.nonzero(alive & active[:, None])
+            reps = n[pair_root]
+            row_root = np.repeat(pair_root, reps)
+            row_action = np.repeat(pair_action, reps)
+            starts = np.cumsum(reps) - reps
+            sample = np.arange(row_root.shape[0]) - np.repeat(starts, reps)
+            row_index = (first + row_root) * MAX_BUDGET + done[row_root] + sample
+            value, margin = self._simulate(
+                roots, row_root, row_action, row_index, bot[row_root], cfg
+            )
+            # each arm's simulation against the default's on the same deal (the same sample
+            # of a round): paired, the difference is far less noisy than either value
+            total = self._value(value, margin)
+            is_default = pair_action == default[pair_root]
+            default_pair = np.zeros(R, np.int64)
+            default_pair[pair_root[is_default]] = np.flatnonzero(is_default)
+            d = total - total[starts[default_pair[row_root]] + sample]
+            np.add.at(diffs, (row_root, row_action), d)
+            np.add.at(diff_squares, (row_root, row_action), d**2)
+            np.add.at(sums, (row_root, row_action), value)
+            np.add.at(margins, (row_root, row_action), margin)
+            np.add.at(visits, (row_root, row_action), 1)
+            done += n
+            halve = active & (rounds > j + 1)
+            if halve.any():
+                score = np.where(alive, self._value(sums, margins) / np.maximum(visits, 1), -np.inf)
+                order = np.argsort(-score, axis=1, kind="stable")
+                rank = np.empty_like(order)
+                np.put_along_axis(rank, order, np.arange(NUM_ACTIONS)[None, :], axis=1)
+                keep = (k + 1) // 2
+                cut = alive & ((rank < keep[:, None]) | one_hot)  # the default stays in
+                alive = np.where(halve[:, None], cut, alive)
+        return (
+            self._choose(alive, diffs, diff_squares, visits, default),
+            sums,
+            margins,
+            visits,
+            default,
+        )
+
+    def _choose(self, alive, diffs, diff_squares, visits, default):
+        """The surviving arm that beats the default by most on the same deals, where it does
+        so by more than ``confidence`` standard errors of that mean difference, else the
+        default (module docstring)."""
+        R = alive.shape[0]
+        n = np.maximum(visits, 1)
+        gap = diffs / n
+        se = np.sqrt(np.maximum(diff_squares / n - gap**2, 0.0) / n)
+        i = np.arange(R)
+        rivals = alive & (visits >= MIN_RIVAL_VISITS)
+        rivals[i, default] = False
+        best = np.argmax(np.where(rivals, gap, -np.inf), axis=1)
+        beats = rivals[i, best] & (gap[i, best] > self.confidence * se[i, best])
+        return np.where(beats, best, default).astype(np.int64)
+
+    def _value(self, result, margin):
+        return result + self.margin_weight * margin
+
+    def _rollout_bots(self, states) -> np.ndarray:
+        """(R,) the rollout bot id of each game: 'auto' picks by the game's kingdom."""
+        if self.rollout != "auto":
+            return np.zeros(states.shape[0], np.int64)
+        supply = states["pile"][:, IN_SUPPLY, :] > 0
+        keys, inverse = np.unique(supply, axis=0, return_inverse=True)
+        ids = np.empty(keys.shape[0], np.int64)
+        for u, key in enumerate(keys):  # one per distinct kingdom, not per game
+            k = key.tobytes()
+            if k not in self._bot_of_kingdom:
+                best = strongest_bot_for([NAMES[c] for c in np.flatnonzero(key)])
+                self._bot_of_kingdom[k] = [b.name for b in self._bots].index(best.name)
+            ids[u] = self._bot_of_kingdom[k]
+        return ids[inverse.reshape(-1)]
+
+    def _defaults(self, roots, masks, bot, first) -> np.ndarray:
+        """(R,) the rollout bot's action at each root, dealt as its simulation 0."""
+        R = roots.shape[0]
+        out = np.zeros(R, np.int64)
+        rows = self._work(min(max(R, 1), ROWS_PER_CALL))
+        roots_bytes = as_bytes(roots)
+        for lo in range(0, R, ROWS_PER_CALL):
+            hi = min(R, lo + ROWS_PER_CALL)
+            m = hi - lo
+            state, _, scratch, work, rng = (x[:m] for x in rows)
+            call = default_kernel if m >= PARALLEL_MIN_ROWS else default_kernel.serial
+            call(
+                state,
+                as_bytes(state),
+                roots_bytes[lo:hi],
+                (first + np.arange(lo, hi, dtype=np.int64)) * MAX_BUDGET,
+                bot[lo:hi],
+                np.int64(self.seed),
+                TABLE,
+                self._table.kind,
+                self._table.rules,
+                masks[lo:hi],
+                scratch,
+                work,
+                rng,
+                out[lo:hi],
+            )
+        return out
+
+    def _simulate(self, roots, row_root, row_action, row_index, row_bot, cfg):
+        """Run the rows' simulations in kernel calls of at most ROWS_PER_CALL rows; returns
+        (result (M,) float64, clipped margin (M,) float64)."""
+        M = row_root.shape[0]
+        self.simulations += M
+        value = np.zeros(M, np.float32)
+        margin = np.zeros(M, np.int64)
+        rows = self._work(min(M, ROWS_PER_CALL))
+        roots_bytes = as_bytes(roots)
+        for lo in range(0, M, ROWS_PER_CALL):
+            hi = min(M, lo + ROWS_PER_CALL)
+            m = hi - lo
+            state, mask, scratch, work, rng = (x[:m] for x in rows)
+            call = rollout_kernel if m >= PARALLEL_MIN_ROWS else rollout_kernel.serial
+            call(
+                state,
+                as_bytes(state),
+                roots_bytes,
+                row_root[lo:hi],
+                row_action[lo:hi],
+                row_index[lo:hi],
+                row_bot[lo:hi],
+                np.int64(self.seed),
+                TABLE,
+                cfg,
+                self._table.kind,
+                self._table.rules,
+                mask,
+                scratch,
+                work,
+                rng,
+                value[lo:hi],
+                margin[lo:hi],
+            )
+        return value.astype(np.float64), np.clip(margin, -MARGIN_CLIP, MARGIN_CLIP).astype(
+            np.float64
+        )
+
+    def _work(self, m: int):
+        """Per-row work space for m simulations, kept between calls (grown when needed)."""
+        if self._rows is None or self._rows[0].shape[0] < m:
+            state = new_state(m)
+            self._rows = (
+                state,
+                np.zeros((m, NUM_ACTIONS), np.bool_),
+                np.zeros((m, NUM_CARDS), np.int64),
+                np.zeros((m, new_work(state["deck"].shape[2], NUM_CARDS).shape[0]), np.int64),
+                np.zeros(m, np.uint64),
+            )
+        return self._rows
+
+
+def determinized(states: np.ndarray, seat: int, seed: int = 0, first_index: int = 0):
+    """Copies of game records ``states`` (N,), each dealt anew for ``seat`` (a seat of every
+    game) from the streams (seed, first_index + g): for tests and notebooks (what may the
+    hidden cards be?). The records must be running or finished games of a VecGame/Game."""
+    out = np.array(states, copy=True)
+    n = out.shape[0]
+    players = out["game"][:, PLAYERS]
+    seat = check_int("seat", seat, 0, int(players.min()) - 1, "a seat of every game")
+    seed = check_seed(seed)
+    first_index = check_int("first_index", first_index, 0, 1 << 62)
+    work = np.zeros((n, new_work(out["deck"].shape[2], out["zone"].shape[3]).shape[0]), np.int64)
+    index = np.arange(first_index, first_index + n, dtype=np.int64)
+    determinize_kernel.serial(out, np.full(n, seat, np.int64), np.int64(seed), index, work)
+    return out
+
+
+__all__ = ["ActionValue", "Search", "determinized", "parse_search_name"]

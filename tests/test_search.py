@@ -1,0 +1,293 @@
+"""The search player and its determinizer: deals keep what the seat knows and are legal
+states; decisions depend on nothing hidden from the seat (fairness); only legal actions are
+played; search sits at a table wherever a bot does. Strength and speed: bench/bench_search.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dominion_env import Game, VecGame, cli
+from dominion_env.agents import BOTS
+from dominion_env.analysis.mixed import play_mixed
+from dominion_env.cards import NUM_CARDS
+from dominion_env.engine.audit import CHECK_NAMES, check_game
+from dominion_env.engine.layout import DECK_LEN, DISCARD, HAND, PUBLIC_TOP
+from dominion_env.search import DEFAULT_BUDGET, Search, determinized, parse_search_name
+
+MASQUERADE_KINGDOM = "Victory Dance"  # Masquerade among its cards
+
+
+def _midgame(kingdom="random", players=2, seed=0, steps=80):
+    """A Game ``steps`` random decisions in (fewer if it ends first: then one step less)."""
+    g = Game(kingdom, players=players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        a = int(rng.choice(np.flatnonzero(g.action_mask)))
+        if g.clone().step(a).done:
+            break
+        g.step(a)
+    assert not g.done
+    return g
+
+
+def _with_state(g: Game, record) -> Game:
+    """A clone of g holding ``record`` instead of its own."""
+    h = g.clone()
+    h.state[0] = record
+    return h
+
+
+def _failures(g: Game) -> set[str]:
+    work = np.zeros(3 * NUM_CARDS, np.int64)
+    bad = int(check_game(g.state, 0, g._vec.setup, g.action_mask.copy(), work))
+    return {name for k, name in enumerate(CHECK_NAMES) if (bad >> k) & 1}
+
+
+POSITIONS = [
+    ("random", 2, 1),
+    ("random", 2, 2),
+    ("First Game", 2, 3),
+    ("random", 3, 4),
+    (MASQUERADE_KINGDOM, 3, 5),
+    (MASQUERADE_KINGDOM, 4, 6),
+]
+
+
+@pytest.mark.parametrize("kingdom,players,seed", POSITIONS)
+def test_a_deal_keeps_the_seats_view_and_is_a_legal_state(kingdom, players, seed):
+    g = _midgame(kingdom, players, seed)
+    changed = False
+    for v in range(players):
+        for deal_seed in range(3):
+            d = determinized(g.state, v, seed=deal_seed)
+            h = _with_state(g, d[0])
+            assert _failures(h) == set()
+            np.testing.assert_array_equal(h.observation(v), g.observation(v))
+            for q in range(players):  # the sizes every player sees, seat by seat
+                for z in (HAND, DISCARD):
+                    assert d["zone"][0, q, z].sum() == g.state["zone"][0, q, z].sum()
+                assert d["player"][0, q, DECK_LEN] == g.state["player"][0, q, DECK_LEN]
+            changed |= not np.array_equal(d["zone"], g.state["zone"]) or not np.array_equal(
+                d["deck"], g.state["deck"]
+            )
+    assert changed  # the hidden cards are dealt anew, not left as they were
+
+
+def test_the_public_top_of_a_pile_stays_on_top():
+    g = _midgame("First Game", 2, 7)
+    s = g.state
+    s["player"][0, 1, PUBLIC_TOP] = 2  # pretend the top two cards of seat 1 were revealed
+    top = s["deck"][0, 1, s["player"][0, 1, DECK_LEN] - 2 : s["player"][0, 1, DECK_LEN]].copy()
+    s["player"][0, 1, 2] = max(s["player"][0, 1, 2], 2)  # KNOWN_TOP >= PUBLIC_TOP
+    for k in range(4):
+        d = determinized(s, 0, seed=k)
+        n = d["player"][0, 1, DECK_LEN]
+        np.testing.assert_array_equal(d["deck"][0, 1, n - 2 : n], top)
+
+
+def test_a_pass_no_one_saw_pools_the_hidden_cards_of_the_others():
+    """3 players: seat 2's Coppers all came from seat 1 in passes seat 0 did not see, and one
+    of them is in play: seat 0 cannot tell whose hidden Copper is whose, so the others' hidden
+    cards are dealt together; the deal is still a legal state with every size kept."""
+    g = _midgame("First Game", 3, 8)
+    s = g.state
+    copper = 0
+    owned = s["zone"][0, 2, :, copper].sum() + s["deck_count"][0, 2, copper]
+    s["masq_in"][0, 2, copper] = owned
+    s["masq_out"][0, 1, copper] = owned
+    s["zone"][0, 2, 2, copper] += 1  # one of them in play (taken from the hand or discard)
+    src = HAND if s["zone"][0, 2, HAND, copper] > 0 else DISCARD
+    assert s["zone"][0, 2, src, copper] > 0  # the position has one to put in play
+    s["zone"][0, 2, src, copper] -= 1
+    s["pub_hand"][0, 2] = np.minimum(s["pub_hand"][0, 2], s["zone"][0, 2, HAND])
+    for k in range(3):
+        d = determinized(s, 0, seed=k)
+        h = _with_state(g, d[0])
+        assert _failures(h) == set()
+        for q in range(3):
+            for z in (HAND, DISCARD):
+                assert d["zone"][0, q, z].sum() == s["zone"][0, q, z].sum()
+        assert not d["masq_in"][0, 2].any() and not d["masq_out"][0, 1].any()
+
+
+def _twins():
+    """Two games alike in all that seat 0 may know, unlike in what it may not: seat 1's hand,
+    discard and deck, seat 0's deck order."""
+    games = []
+    for hand1, deck1, disc1, deck0 in (
+        (
+            ["Copper", "Copper", "Estate", "Silver", "Smithy"],
+            ["Gold", "Copper", "Estate", "Copper"],
+            ["Copper", "Copper", "Estate"],
+            ["Copper", "Silver", "Estate", "Copper"],
+        ),
+        (
+            ["Estate", "Copper", "Copper", "Copper", "Gold"],
+            ["Copper", "Smithy", "Silver", "Estate"],
+            ["Estate", "Copper", "Copper"],
+            ["Estate", "Copper", "Copper", "Silver"],
+        ),
+    ):
+        g = Game("First Game", players=2, seed=11)
+        g.set_scenario(
+            hands={0: ["Smithy", "Copper", "Copper", "Silver", "Estate"], 1: hand1},
+            decks={0: deck0, 1: deck1},
+            discards={0: ["Copper", "Copper", "Estate", "Copper"], 1: disc1},
+        )
+        games.append(g)
+    return games
+
+
+def test_twins_differ_only_in_what_seat_0_cannot_see():
+    a, b = _twins()
+    np.testing.assert_array_equal(a.observation(0), b.observation(0))
+    assert not np.array_equal(a.state["zone"], b.state["zone"])
+    assert not np.array_equal(a.state["deck"], b.state["deck"])
+
+
+def test_deals_of_the_twins_are_the_same_record():
+    a, b = _twins()
+    for k in range(3):
+        da, db = determinized(a.state, 0, seed=k), determinized(b.state, 0, seed=k)
+        assert da.tobytes() == db.tobytes()
+
+
+def test_fairness_search_decides_the_same_for_games_that_differ_only_in_hidden_cards():
+    a, b = _twins()
+    ra, rb = Search(60, seed=5).analyze(a), Search(60, seed=5).analyze(b)
+    assert ra == rb
+    assert sorted(v.action for v in ra) == ["PASS", "Smithy"]
+    assert sum(v.visits for v in ra) >= 60 and sum(v.default for v in ra) == 1
+    # and along a whole game: the twin of each position is a deal of it (it differs from the
+    # game in hidden cards only), and search answers both alike
+    g = _midgame("First Game", 2, 12, steps=20)
+    sa, sb = Search(40, seed=3), Search(40, seed=3)
+    for k in range(12):
+        if g.done:
+            break
+        v = g.current_player
+        twin = _with_state(g, determinized(g.state, v, seed=100 + k)[0])
+        assert not np.array_equal(twin.state["deck"], g.state["deck"]) or k > 0
+        x, y = sa.act_games(g._vec, [0]), sb.act_games(twin._vec, [0])
+        assert x.tolist() == y.tolist()
+        g.step(int(x[0]))
+
+
+@pytest.mark.parametrize("players,kingdom", [(2, "random"), (3, MASQUERADE_KINGDOM)])
+def test_search_plays_legal_actions_only(players, kingdom):
+    vec = VecGame(12, players, kingdom, autoreset=True)
+    vec.reset(seed=21)
+    rng = np.random.default_rng(0)
+    for _ in range(10):  # spread the games over their phases
+        vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_mask]))
+    search = Search(12, seed=1)
+    decisions = 0
+    for _ in range(25):
+        rows = np.arange(vec.num_games)
+        actions = search.act_games(vec, rows)
+        assert vec.action_mask[rows, actions].all()
+        decisions += len(rows)
+        vec.step(actions)
+    assert decisions == 300
+
+
+def test_search_sits_at_a_table_like_a_bot():
+    res = play_mixed([Search(8, seed=2), BOTS["Big Money"]], 2, 2, "First Game", seed=4)
+    assert res.reward.shape == (2, 2)
+    assert (res.status >= 1).all()  # every game finished (terminated or truncated)
+
+
+def test_dominion_simulate_and_bots_know_search(capsys):
+    assert cli.main(["simulate", "search:6", "Big Money", "--games", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "search:6" in out
+    assert cli.main(["bots"]) == 0
+    assert "search[:N]" in capsys.readouterr().out
+    assert cli.resolve_player("Search:12").budget == 12
+    assert cli.resolve_player("search").budget == DEFAULT_BUDGET == 800
+
+
+@pytest.mark.parametrize(
+    "kwargs,kind,words",
+    [
+        ({"budget": 0}, ValueError, "budget must be an int 1..1048575"),
+        ({"budget": 2.5}, TypeError, "budget must be an int"),
+        ({"rollout": "Nobody"}, ValueError, "Nobody"),
+        ({"rollout": 3}, TypeError, "rollout must be 'auto'"),
+        ({"seed": -1}, ValueError, "seed must be an int"),
+        ({"confidence": -1.0}, ValueError, "confidence"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, kind, words):
+    with pytest.raises(kind, match=words):
+        Search(**kwargs)
+
+
+def test_bad_names_and_calls_are_refused():
+    assert parse_search_name("Big Money") is None
+    for name in ("search:0", "search:abc", "search:", "search:-3"):
+        with pytest.raises(ValueError, match="search's budget must be"):
+            parse_search_name(name)
+    with pytest.raises(TypeError, match="decides from the game"):
+        Search().act(np.zeros((1, 3)), np.ones((1, 3), bool))
+    g = Game("First Game", seed=1)
+    with pytest.raises(ValueError, match="seat must be an int 0..1"):
+        determinized(g.state, 2)
+    while not g.done:
+        g.step(int(np.flatnonzero(g.action_mask)[-1]))
+    with pytest.raises(ValueError, match="the game is over"):
+        Search().analyze(g)
+
+
+def test_search_is_a_gymnasium_opponent():
+    import gymnasium
+
+    import dominion_env  # noqa: F401  (registers Dominion-v1)
+
+    env = gymnasium.make("Dominion-v1", players=2, opponents="search:6", kingdom="First Game")
+    obs, info = env.reset(seed=3)
+    for _ in range(400):
+        mask = env.unwrapped.action_masks()
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
+        if terminated or truncated:
+            break
+    assert terminated or truncated
+
+
+def test_dominion_evaluate_plays_search(capsys):
+    pytest.importorskip("torch", reason="dominion evaluate is a command of the train extra")
+    args = ["evaluate", "search:6", "--opponent", "Big Money", "--games", "2"]
+    assert cli.main([*args, "--kingdom", "First Game", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"agent": "search:6"' in out and '"games": 2' in out
+
+
+def test_a_search_pickles_without_its_work_space_and_answers_alike():
+    import pickle
+
+    g = _midgame("First Game", 2, 13, steps=30)
+    s = Search(16, seed=4)
+    s.analyze(g.clone())  # a decision searched: the work space is built
+    t = pickle.loads(pickle.dumps(s))
+    assert t._rows is None and t.decisions == s.decisions == 1
+    assert s.act_games(g._vec, [0]).tolist() == t.act_games(g._vec, [0]).tolist()
+    fresh = s.with_seed(4)
+    assert (fresh.decisions, fresh.budget, fresh.seed) == (0, 16, 4)
+
+
+def test_a_person_plays_against_search():
+    from dominion_env.play import play
+
+    lines = []
+    g = play(
+        [Search(6, seed=1)],
+        "First Game",
+        seed=2,
+        record=None,
+        read=lambda prompt: "0",  # the person always passes
+        write=lines.append,
+        turn_limit=4,
+    )
+    assert g.done and "search:6" in lines[0]
