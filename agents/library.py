@@ -16,15 +16,26 @@ Translation conventions (the same for every bot below):
   ``my.coins`` / ``countAvailableMoney`` -> ``coins``; ``turnsTaken`` (counts the turn in
   progress) -> ``turn``; ``numCardsInDeck`` -> ``cards``; ``countCardTypeInDeck("Treasure")`` ->
   ``treasure_cards``; ``getTotalMoney`` -> ``money``. Our ``money`` counts Treasures only;
-  Dominiate's sums the printed $ of every card, Actions included: of the bots below only
-  Chancellor (+$2) owns such an Action, and its rule adds the 2 back.
-* Older bots write a ratio such as ``count Courtyard < treasure_cards / 8`` as a ladder
-  ``count == k and treasure_cards > 8k`` for the realistic k (exact up to the last rung), from
-  before the language compared two quantities (``agents.language``); they play as measured.
-* Only gains are scripted here. Every other decision (what Chapel trashes, Minion/Torturer/Nobles
-  options, Baron's Estate, Militia discards...) is the engine's default play
-  (``dominion_env.engine.bots``), not the reference bot's own rules; the language's play rules
-  (``Bot(play=, trash=, discard=, choose=)``) can now say them.
+  the peers' sum the printed $ of every card, Actions included: no peer bot below that reads
+  it owns an Action with a printed $.
+* A peer's ratio (``countCardsInDeck(Smithy) < countCardTypeInDeck(Treasure) / 11``) is one
+  comparison (``count('Smithy') < treasure_cards / 11``): one rule per peer rule.
+* DominionSim checks every buy of its bots for suicide (``DomPlayer.suicideIfBuys``): never
+  the last Province when the bot would still be behind after it, or level with more turns
+  taken (it also checks the last card of a third empty pile; here only Provinces are
+  checked). Its bots here carry that check in their Province rule (``NO_SUICIDE``); Dominiate
+  has none, and its bots have none.
+* Bots marked "ours" are not a peer's: a peer bot that scored poorly, retuned (the comment
+  above each says what changed and what it scored before), or a card no peer ships alone.
+* Decisions a bot has no rule for (what Chapel trashes, options, Militia discards...) are the
+  engine's default play (``dominion_env.engine.bots``); play rules (``Bot(play=, trash=,
+  discard=, choose=)``) say where a bot plays otherwise (Minion, Minion/Chapel).
+
+Figures: ``bench/bots_vs_bm.py --games 20000 --seed 1`` (2 players, the kingdom holding both
+bots' cards, seats alternating): % of games won / tied / lost against Big Money and against Big
+Money Ultimate; the 95% interval of a win rate is at most +-0.7 points.
+
+FIGURES
 """
 
 from __future__ import annotations
@@ -567,7 +578,7 @@ _LIST = [
         [
             ("Gardens", "count Bureaucrat > 4"),
             ("Gardens", "pile Bureaucrat == 0"),
-            ("Province", "pile Gardens == 0"),
+            _dsim_province("pile('Gardens') == 0"),
             ("Duchy", "pile Gardens == 0"),
             ("Estate", "pile Gardens == 0"),
             "Bureaucrat",
@@ -576,13 +587,13 @@ _LIST = [
         ],
         source="Geronimoo's 'Bureaucrat/Gardens' (DomBots.xml): five Bureaucrats, then "
         "Gardens, then green once Gardens are gone. Added: Gardens once the Bureaucrat pile "
-        "is empty (as in Workshop/Gardens)",
+        "is empty (as in Workshop/Gardens); with DominionSim's suicide check",
     ),
     Bot(
         "Duke",
         [
             ("Duchy", "money >= 14"),
-            ("Province", "pile Duchy == 0", "count Duchy < 7"),
+            _dsim_province("pile('Duchy') == 0 and count('Duchy') < 7"),
             ("Duke", "pile Duchy == 0"),
             ("Estate", "pile Duke <= 3"),
             "Gold",
@@ -590,7 +601,7 @@ _LIST = [
             "Copper",
         ],
         source="WanderingWinder's optimised 'Duke' (Duchy/Duke, no Actions; Geronimoo's "
-        "DomBots.xml)",
+        "DomBots.xml); with DominionSim's suicide check",
     ),
 ]
 

@@ -96,7 +96,7 @@ def test_bot_finishes_games_against_big_money(bot):
     assert row["wins"] + row["ties"] + row["losses"] + row["truncated"] == n
 
 
-MIRROR_GAMES = 400  # per player count: 33 bots x 5 counts x 400 games take a few seconds
+MIRROR_GAMES = 400  # per player count: 36 bots x 5 counts x 400 games take a few seconds
 
 
 @pytest.mark.parametrize("bot", LIBRARY, ids=ids(LIBRARY))
