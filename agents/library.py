@@ -657,7 +657,7 @@ def bot_action(bot, game: Game, seed: int = 0) -> str:
 
 
 # The library from strongest to weakest: Elo order of ``bench/rank_bots.py --games 2000 --seed 1``
-# (a round robin, each table on a kingdom holding its bots' cards), measured 2026-11-25.
+# (a round robin, each table on a kingdom holding its bots' cards), measured 2026-11-26.
 STRENGTH_ORDER = (
     "Workshop/Gardens",
     "Double Witch",
@@ -667,29 +667,32 @@ STRENGTH_ORDER = (
     "Bureaucrat/Gardens",
     "Torturer",
     "Costume Party",
+    "Masquerade",
     "Duke",
     "Smithy",
     "Council Room",
+    "Big Smithy",
     "Courtyard",
     "Nobles",
+    "Militia",
     "Double Militia",
     "Library",
-    "Militia",
-    "Masquerade",
+    "Baron",
+    "Minion",
     "Moat",
-    "Bureaucrat",
     "Harem",
+    "Bureaucrat",
+    "Minion/Chapel",
     "Laboratory",
     "Bridge",
     "Chancellor",
     "Single Baron",
     "Moneylender",
     "Festival",
-    "Adventurer",
     "Saboteur",
-    "Coppersmith",
+    "Adventurer",
     "Big Money Ultimate",
-    "Minion/Chapel",
+    "Coppersmith",
     "Big Money",
     "Random",
 )
