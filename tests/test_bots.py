@@ -396,13 +396,14 @@ def head_to_head(a, b, n, seed):
 
 def test_smithy_beats_big_money():
     row, rate, (lo, hi) = head_to_head("Smithy", "Big Money", 10_000, seed=2024)
-    # measured: 9,308 wins, 127 ties, 565 losses: 0.943 of decided games, CI [0.938, 0.947]
+    # measured: 9,345 wins, 128 ties, 527 losses: 0.947 of decided games, CI [0.942, 0.951]
+    # (DominionSim reports about 93.8% for its Smithy bot)
     assert lo > 0.5 and lo > 0.85, (row, rate, lo)
 
 
 def test_smithy_beats_big_money_ultimate():
     row, rate, (lo, hi) = head_to_head("Smithy", "Big Money Ultimate", 10_000, seed=2024)
-    # measured: 7,180 wins, 524 ties, 2,296 losses: 0.758, CI [0.749, 0.766]
+    # measured: 7,324 wins, 557 ties, 2,119 losses: 0.776, CI [0.767, 0.784]
     assert lo > 0.6, (row, rate, lo)
 
 
