@@ -437,12 +437,27 @@ _LIST = [
             _DUCHY5,
             _ESTATE2,
             "Gold",
-            ("Baron", "count Baron == 0"),
+            ("Baron", "count('Baron') == 0"),
             "Silver",
             ("Copper", "gains_to_end <= 2"),
         ],
-        source="Dominiate's SingleBaron (strategies/SingleBaron.coffee) gainPriority; its "
-        "discardPriority is the engine's default (an Estate goes to Baron)",
+        # Dominiate's discardPriority, rule for rule (PASS is its null: stop where optional),
+        # after its baronDiscardPriority (always an Estate to the Baron just played)
+        discard=[
+            ("Estate", "in_play('Baron') > 0"),
+            "Province",
+            "Duchy",
+            "Curse",
+            ("Estate", "hand('Baron') == 0 or hand('Estate') > 1"),
+            "Copper",
+            ("Baron", "hand('Estate') == 0"),
+            "PASS",
+            "Silver",
+            "Estate",
+            "Baron",
+        ],
+        source="Dominiate's SingleBaron (strategies/SingleBaron.coffee): its gainPriority, "
+        "discardPriority and baronDiscardPriority",
     ),
     # Dominiate's SingleBaron above scores 85% against Big Money and 55% against BMU; two
     # Barons with BMU's greening (a grid over the Province threshold and the Baron count,

@@ -450,6 +450,9 @@ REWRITTEN = [
     "Coppersmith",
     "Adventurer",
     "Bridge",
+    "Single Baron",
+    "Duke",
+    "Bureaucrat/Gardens",
 ]
 
 
@@ -560,3 +563,27 @@ def test_minion_chapel_plays_chapel_only_short_of_five():
     assert bot_action("Minion/Chapel", rich) == "PASS"  # Chapel waits for a poorer hand
     poor.step("Chapel")
     assert bot_action("Minion/Chapel", poor) == "Estate"  # Estates go while the game is long
+
+
+def test_single_baron_discards_as_dominiate():
+    """Its Baron always takes the Estate; as a Militia victim it keeps an Estate for a Baron
+    in hand and gives up Copper, then Silver (Dominiate's discardPriority)."""
+    kingdom = kingdom_for([get_bot("Single Baron"), get_bot("Militia")])
+    g = Game(kingdom, players=2, seed=0)
+    g.set_scenario(
+        hands={0: ["Militia"], 1: ["Baron", "Estate", "Copper", "Silver", "Gold"]},
+        decks={0: ["Copper"] * 5},
+        phase="action",
+    )
+    g.step("Militia")
+    assert g.current_player == 1
+    assert bot_action("Single Baron", g) == "Copper"
+    g.step("Copper")
+    assert bot_action("Single Baron", g) == "Silver"
+    assert bot_action("Big Money", g) == "Estate"  # the engine's default
+    own = Game(kingdom, players=2, seed=0)
+    own.set_scenario(
+        hands={0: ["Baron", "Baron", "Estate", "Copper"]}, decks={0: ["Copper"] * 5}, phase="action"
+    )
+    own.step("Baron")
+    assert bot_action("Single Baron", own) == "Estate"
