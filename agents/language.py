@@ -232,8 +232,12 @@ def _strip_offset(text: str) -> int:
 
 def _token_at(text: str, col: int) -> str:
     rest = text[col - 1 :]
+    # only spaces and tabs are skipped: Python refuses other whitespace (a vertical tab, a form
+    # feed), and then the offending character is the token
     m = re.match(
-        r"\s*([A-Za-z_][A-Za-z_0-9]*|[0-9.]+|\"[^\"]*\"?|'[^']*'?|//|\*\*|<<|>>|[<>=!]=|\S)", rest
+        r"[ \t]*([A-Za-z_][A-Za-z_0-9]*|[0-9.]+|\"[^\"]*\"?|'[^']*'?|//|\*\*|<<|>>|[<>=!]=|.)",
+        rest,
+        re.S,
     )
     return m.group(1) if m else ""
 
