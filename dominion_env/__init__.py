@@ -23,6 +23,19 @@ Version history
            TorchRL, Tianshou and RLlib, Ray scale-out, LICENSE; watch and play: game records,
            dominion play, dominion replay (terminal and HTML), notebooks per user;
            VecGame v5
+    0.6.0  every face strict: train/evaluate/play/replay arguments checked before any work,
+           agent and checkpoint files that run no code when loaded (tensors + JSON, format 2;
+           format-1 pickles refused, ``convert`` once), ``restore`` checks the audit's
+           invariants, snapshots as no-pickle .npz files, ``dominion play`` never loses a game
+           (--resume); what the rules keep hidden stays hidden (multi-card discards show their
+           count and top card, Scout's order is its owner's: VecGame v6, same games,
+           ``public_discards=True`` for the old view); Gymnasium Dominion-v2 (int8 info masks,
+           NEXT_STEP autoreset, one option table for every env, ``rgb_array``); a researcher's
+           Game (``decision``, ``observation_pieces``, ``public``, records of scenarios:
+           record format 2); strategy: a bot language with expressions and play rules, a
+           library as strong as the peers' (Smithy, Militia, Masquerade, Minion/Chapel
+           rewritten: bot games change), a search player (``search:N``); ``dominion serve``
+           (the browser); a documentation site (MkDocs)
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
@@ -44,4 +57,4 @@ __all__ = [
     "RECOMMENDED",
     "random_kingdom",
 ]
-__version__ = "0.5.0"
+__version__ = "0.6.0"
