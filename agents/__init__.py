@@ -9,6 +9,7 @@ faces (Game, VecGame take compiled tables and never import it) and below analysi
 training.
 """
 
+from .language import LanguageError
 from .library import (
     BOTS,
     STRENGTH_ORDER,
@@ -19,12 +20,14 @@ from .library import (
     strongest_bot_for,
     unknown_name,
 )
-from .strategy import Bot, bots_from_toml, compile_table, kingdom_for, load_bots
+from .strategy import Bot, Rule, bots_from_toml, compile_table, kingdom_for, load_bots
 
 __all__ = [
     "BOTS",
     "STRENGTH_ORDER",
     "Bot",
+    "LanguageError",
+    "Rule",
     "as_bot",
     "strongest_bot_for",
     "bot_action",

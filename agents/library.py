@@ -18,12 +18,13 @@ Translation conventions (the same for every bot below):
   ``treasure_cards``; ``getTotalMoney`` -> ``money``. Our ``money`` counts Treasures only;
   Dominiate's sums the printed $ of every card, Actions included: of the bots below only
   Chancellor (+$2) owns such an Action, and its rule adds the 2 back.
-* A ratio such as ``count Courtyard < treasure_cards / 8`` has no direct form in the language;
-  it is written as a ladder ``count == k and treasure_cards > 8k`` for the realistic k (exact
-  up to the last rung).
-* Only gains are scripted. Every other decision (what Chapel trashes, Minion/Torturer/Nobles
+* Older bots write a ratio such as ``count Courtyard < treasure_cards / 8`` as a ladder
+  ``count == k and treasure_cards > 8k`` for the realistic k (exact up to the last rung), from
+  before the language compared two quantities (``agents.language``); they play as measured.
+* Only gains are scripted here. Every other decision (what Chapel trashes, Minion/Torturer/Nobles
   options, Baron's Estate, Militia discards...) is the engine's default play
-  (``dominion_env.engine.bots``), not the reference bot's own rules.
+  (``dominion_env.engine.bots``), not the reference bot's own rules; the language's play rules
+  (``Bot(play=, trash=, discard=, choose=)``) can now say them.
 """
 
 from __future__ import annotations

@@ -1,37 +1,48 @@
-"""The strategy language: a bot is a priority list of gain rules with conditions.
+"""The strategy language: a bot is a priority list of gain rules, and play rules, with
+conditions.
 
     Bot("Big Money Ultimate", [
         ("Province", "money > 18"),
-        ("Duchy", "pile Province <= 4"),
-        ("Estate", "pile Province <= 2"),
+        ("Duchy", "pile('Province') <= 4"),
+        ("Estate", "pile('Province') <= 2"),
         "Gold",
-        ("Duchy", "pile Province <= 6"),
+        ("Duchy", "pile('Province') <= 6"),
         "Silver",
     ])
 
-A rule is a card name, or (card name, condition, condition, ...). On a buy or gain the bot takes
-the first legal card whose conditions all hold (affordability is the mask's business: a rule
-for Province simply never fires below $8). A condition is ``quantity [card] op number``:
+A rule is a target, or (target, condition, condition, ...), or a ``Rule`` (its data form). On a
+decision the bot takes the first rule's target that is legal and whose conditions all hold
+(affordability is the mask's business: a rule for Province simply never fires below $8). A
+condition is an expression of the language (``agents.language``: comparisons of quantities,
+arithmetic, ``and``, ``or``, ``not``; its docstring holds the table of quantities), e.g.
+``count("Smithy") < treasure_cards / 11`` or ``0 < gains_to_end <= 5``; the older
+``quantity [card] op number`` (``pile Province <= 4``) still reads.
 
-    money            total $ of all its Treasures        count CARD   copies it owns
-    pile CARD        cards left in that Supply pile      coins        $ available now
-    turn             its turn number (1 = first)         cards        cards it owns
-    empty_piles      empty Supply piles                  hand CARD    copies in its hand now
-    gains_to_end     fewest gains that end the game (Provinces left, or the smallest piles)
-    vp               its score now                       vp_lead      score minus best other's
-    action_cards / treasure_cards / victory_cards        cards of that type it owns
+Which decisions each list answers (a ``Bot`` field, a TOML key):
 
-with op one of < <= > >= == != and number a whole number of at most ``MAX_VALUE`` in size. Every
-other decision uses the engine's documented defaults
-(``dominion_env.engine.bots``). ``compile_bots`` turns bots into one ``BotTable``.
+    rules    buys and gains                      target: a card
+    play     which Action to play                target: a card, or PASS (play no more);
+                                                 Throne Room's target keeps its default
+    trash    what to trash                       target: a card, or PASS (stop, where optional)
+    discard  what to discard                     target: a card, or PASS (stop, where optional)
+    choose   the option of a card's choice       target: "Card option k" (options as the card's
+                                                 module lists them, e.g. "Minion option 0" +$2)
 
-A ``Bot`` is checked when it is made: a non-empty name, rules that are card names or
-(card, condition, ...) tuples of strings, ``random`` True or False (a random bot has no rules),
-``source`` a string; anything else raises ValueError (TypeError for a wrong type) naming the
-bot, the rule and what is allowed.
+Gain rules come after a card's own default for its gains (Swindler's pick); play rules come
+before every default. Where no rule fires, or a bot has none for a decision, the engine's
+documented defaults decide (``dominion_env.engine.bots``): a bot without play rules plays as
+bots always did. ``compile_bots`` turns bots into one ``BotTable``.
 
-Bots can also be written in TOML (``load_bots(path)``; keys ``name``, ``rules``, ``random``
-(true/false), ``source``; names are unique in a file, ignoring case)::
+A ``Bot`` is checked when it is made: a non-empty name, rules that are targets, (target,
+condition, ...) tuples of strings or ``Rule`` objects, ``random`` True or False (a random bot has
+no rules), ``source`` a string; anything else raises ValueError (TypeError for a wrong type)
+naming the bot, the rule and what is allowed; a condition's error also gives the column and
+the token (``language.LanguageError``). ``bot.parsed`` holds every list as ``Rule`` objects;
+``bot.to_toml()`` writes the bot back.
+
+Bots can also be written in TOML (``load_bots(path)``; keys ``name``, ``rules``, ``play``,
+``trash``, ``discard``, ``choose``, ``random`` (true/false), ``source``; names are unique in a
+file, ignoring case)::
 
     [[bot]]
     name = "Smithy BM"
@@ -39,13 +50,15 @@ Bots can also be written in TOML (``load_bots(path)``; keys ``name``, ``rules``,
     rules = [
         ["Province", "money > 15"],
         "Gold",
-        ["Smithy", "count Smithy < 1"],
+        ["Smithy", "count('Smithy') < 1 or count('Smithy') < treasure_cards / 11"],
         "Silver",
     ]
+    choose = [["Minion option 0", "coins + 2 >= 6 or hand('Minion') > 0"]]
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -64,68 +77,124 @@ from ..engine.bots import (
     BOT_RANDOM,
     MAX_CONDS,
     MAX_RULES,
-    OP_SYMBOLS,
-    QUANTITY_NAMES,
+    R_LEN,
+    R_PROG,
+    R_SECTION,
+    R_SOURCE,
+    R_TARGET,
     RULE_WIDTH,
     BotTable,
 )
+from ..engine.effects import CARDS
+from ..engine.layout import DEC_CHOOSE, NUM_OPTIONS, OPTION0, PASS
+from .language import Expr, Logic, cards_named, compile_condition, parse, to_text
 
-_NEEDS_CARD = {"count", "pile", "hand"}
-_COND = re.compile(r"^\s*([a-z_]+)\s*([A-Za-z][A-Za-z' ]*?)?\s*(<=|>=|==|!=|<|>)\s*(-?[0-9]+)\s*$")
-# a condition's number: every quantity the language reads is far below this, and the compiled
-# rule keeps it in an int64
-MAX_VALUE = 10**9
-
-
-def parse_condition(text: str) -> tuple[int, int, int, int]:
-    """'pile Province <= 4' -> (quantity, card arg, op, value)."""
-    if not isinstance(text, str):
-        raise TypeError(f"a condition is a string such as 'money > 18', got {text!r}")
-    m = _COND.match(text)
-    if not m:
-        raise ValueError(
-            f"cannot read condition {text!r}: expected 'quantity [card] op number', "
-            "e.g. 'money > 18' or 'pile Province <= 4'"
-        )
-    q, card, op, value = m.groups()
-    if q not in QUANTITY_NAMES or q == "none":
-        raise ValueError(
-            f"unknown quantity {q!r} in {text!r}; known: {', '.join(QUANTITY_NAMES[1:])}"
-        )
-    if (q in _NEEDS_CARD) != bool(card):
-        need = "needs a card name" if q in _NEEDS_CARD else "takes no card name"
-        raise ValueError(f"quantity {q!r} {need}: {text!r}")
-    arg = card_id(card) if card else 0
-    if abs(int(value)) > MAX_VALUE:
-        raise ValueError(
-            f"number {value} in {text!r} is out of range: at most {MAX_VALUE:,} in size"
-        )
-    return QUANTITY_NAMES.index(q), arg, OP_SYMBOLS.index(op), int(value)
+# cards that ask a DEC_CHOOSE decision: the sources a choose rule may name
+_CHOOSERS = {code.name for code in CARDS if DEC_CHOOSE in code.decisions}
+_OPTION = re.compile(r"^\s*(.+?)\s+option\s+([0-9]+)\s*$")
+SECTIONS = ("rules", "play", "trash", "discard", "choose")  # Bot fields, in SECTION_NAMES order
 
 
-def _check_rule(rule, i: int, bot: str) -> None:
-    """A rule is a card name or a non-empty tuple/list of strings (card, conditions...)."""
+@dataclass(frozen=True)
+class Rule:
+    """One rule in data form: take ``target`` when ``when`` holds (None: always).
+
+    ``target`` is a card name or "PASS" (decline, where the decision allows it); in a choose
+    rule it is "option k" and ``source`` names the card whose choice it answers. ``when`` is a
+    ``language`` tree: an optimizer changes it with ``language.with_numbers`` or builds a new
+    one, and ``text()`` writes the rule back as the language reads it."""
+
+    target: str
+    when: Expr | None = None
+    source: str | None = None
+
+    def target_text(self) -> str:
+        return self.target if self.source is None else f"{self.source} {self.target}"
+
+    def text(self):
+        """The rule as a bot file writes it: the target, or [target, condition]."""
+        if self.when is None:
+            return self.target_text()
+        return [self.target_text(), to_text(self.when)]
+
+    def target_action(self) -> int:
+        if self.target.upper() == "PASS":
+            return PASS
+        if self.source is not None:
+            return OPTION0 + int(self.target.split()[1])
+        return card_id(self.target)
+
+
+def _read_rule(rule, section: str) -> Rule:
+    """A rule as written (a target, (target, condition, ...), or a Rule) in data form."""
+    if isinstance(rule, Rule):
+        target, conds, source = rule.target, (), rule.source
+        when = rule.when
+    else:
+        first, *conds = (rule,) if isinstance(rule, str) else tuple(rule)
+        if len(conds) > MAX_CONDS:
+            raise ValueError(f"at most {MAX_CONDS} conditions per rule (join more with 'and')")
+        trees = [parse(c) for c in conds]
+        when = trees[0] if len(trees) == 1 else (Logic("and", tuple(trees)) if trees else None)
+        target, source = first, None
+        if section == "choose":
+            m = _OPTION.match(first)
+            if not m:
+                raise ValueError(
+                    f"a choose rule's target is 'Card option k' (e.g. 'Minion option 0'), "
+                    f"got {first!r}"
+                )
+            source, target = m.group(1), f"option {m.group(2)}"
+    if section == "choose":
+        if source is None or source not in _CHOOSERS:
+            raise ValueError(
+                f"{source!r} asks no option: a choose rule names one of "
+                f"{', '.join(sorted(_CHOOSERS))}"
+            )
+        k = int(target.split()[1]) if re.fullmatch(r"option [0-9]+", target) else -1
+        if not 0 <= k < NUM_OPTIONS:
+            raise ValueError(
+                f"option {target!r}: options are 'option 0' .. 'option {NUM_OPTIONS - 1}'"
+            )
+    else:
+        if source is not None:
+            raise ValueError(f"only choose rules name a source card, got {source!r}")
+        if target.upper() != "PASS":
+            card_id(target)
+    compile_condition(when)  # too deep or too long raises now
+    return Rule(target, when, source)
+
+
+def _check_rule(rule, i: int, bot: str, section: str) -> None:
+    """A rule is a target, a non-empty tuple/list of strings (target, conditions...), a Rule."""
+    if isinstance(rule, Rule):
+        return
     parts = (rule,) if isinstance(rule, str) else rule
+    where = (
+        f"bot {bot!r}, {section} rule {i + 1}"
+        if section != "rules"
+        else f"bot {bot!r}, rule {i + 1}"
+    )
     if not isinstance(parts, (tuple, list)) or not parts:
-        raise TypeError(
-            f"bot {bot!r}, rule {i + 1}: expected a card name or (card, condition, ...), "
-            f"got {rule!r}"
-        )
+        raise TypeError(f"{where}: expected a card name or (card, condition, ...), got {rule!r}")
     for x in parts:
         if not isinstance(x, str):
-            raise TypeError(
-                f"bot {bot!r}, rule {i + 1}: card and conditions are strings, got {x!r} in {rule!r}"
-            )
+            raise TypeError(f"{where}: card and conditions are strings, got {x!r} in {rule!r}")
 
 
 @dataclass(frozen=True)
 class Bot:
-    """A named bot: a gain priority list, or ``random=True`` for uniform random play."""
+    """A named bot: a gain priority list and play rules, or ``random=True`` for random play."""
 
     name: str
     rules: list = field(default_factory=list)
     random: bool = False
     source: str = ""  # whose definition it follows
+    play: list = field(default_factory=list)  # which Action to play
+    trash: list = field(default_factory=list)  # what to trash
+    discard: list = field(default_factory=list)  # what to discard
+    choose: list = field(default_factory=list)  # which option a card's choice takes
+    parsed: dict = field(init=False, repr=False, compare=False)  # field -> list of Rule
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.strip():
@@ -134,47 +203,93 @@ class Bot:
             raise TypeError(f"bot {self.name!r}: random must be True or False, got {self.random!r}")
         if not isinstance(self.source, str):
             raise TypeError(f"bot {self.name!r}: source must be a string, got {self.source!r}")
-        if not isinstance(self.rules, (list, tuple)):
-            raise TypeError(f"bot {self.name!r}: rules must be a list of rules, got {self.rules!r}")
-        if self.random and self.rules:
+        for key in SECTIONS:
+            if not isinstance(getattr(self, key), (list, tuple)):
+                raise TypeError(
+                    f"bot {self.name!r}: {key} must be a list of rules, got {getattr(self, key)!r}"
+                )
+        plays = any(getattr(self, k) for k in SECTIONS[1:])
+        if self.random and (self.rules or plays):
             raise ValueError(f"bot {self.name!r}: a random bot takes no rules (random=True)")
         if not self.random and not self.rules:
             raise ValueError(f"bot {self.name!r}: no rules (give rules, or random=True)")
-        for i, rule in enumerate(self.rules):
-            _check_rule(rule, i, self.name)
-        self.compiled_rules()  # unknown cards and bad conditions raise now, naming the bot
+        parsed = {}
+        for key in SECTIONS:
+            out = []
+            for i, rule in enumerate(getattr(self, key)):
+                _check_rule(rule, i, self.name, key)
+                where = f"rule {i + 1}" if key == "rules" else f"{key} rule {i + 1}"
+                try:
+                    out.append(_read_rule(rule, "gain" if key == "rules" else key))
+                except (ValueError, TypeError) as e:
+                    kind = TypeError if isinstance(e, TypeError) else ValueError
+                    raise kind(f"bot {self.name!r}, {where}: {e}") from None
+            parsed[key] = out
+        total = sum(len(v) for v in parsed.values())
+        if total > MAX_RULES - 1:
+            raise ValueError(
+                f"bot {self.name!r}: at most {MAX_RULES - 1} rules in all, got {total}"
+            )
+        object.__setattr__(self, "parsed", parsed)
 
     def compiled_rules(self) -> np.ndarray:
+        """The bot's rows of ``BotTable.rules`` (layout in ``engine.bots``)."""
         out = np.zeros((MAX_RULES, RULE_WIDTH), np.int64)
-        out[:, 0] = -1
-        if len(self.rules) > MAX_RULES:
-            raise ValueError(f"bot {self.name!r}: at most {MAX_RULES} rules")
-        for i, rule in enumerate(self.rules):
-            card, *conds = (rule,) if isinstance(rule, str) else tuple(rule)
-            if len(conds) > MAX_CONDS:
-                raise ValueError(f"bot {self.name!r}: at most {MAX_CONDS} conditions per rule")
-            try:
-                out[i, 0] = card_id(card)
-                for k, text in enumerate(conds):
-                    out[i, 1 + 4 * k : 5 + 4 * k] = parse_condition(text)
-            except ValueError as e:
-                raise ValueError(f"bot {self.name!r}, rule {i + 1}: {e}") from None
+        out[1:, R_TARGET] = -1
+        row = 1
+        for sec, key in enumerate(SECTIONS):
+            out[0, 2 * sec] = row
+            for rule in self.parsed[key]:
+                prog = compile_condition(rule.when)
+                out[row, R_TARGET] = rule.target_action()
+                out[row, R_SECTION] = sec
+                out[row, R_SOURCE] = card_id(rule.source) if rule.source else -1
+                out[row, R_LEN] = len(prog)
+                out[row, R_PROG : R_PROG + len(prog)] = prog
+                row += 1
+            out[0, 2 * sec + 1] = row
         return out
 
     def kingdom_cards(self) -> list[str]:
-        """The kingdom cards this bot's rules name (gain rules and conditions), in rule order."""
+        """The kingdom cards this bot's rules name (targets, sources, conditions), in order."""
         out: list[str] = []
-        for rule in self.rules:
-            card, *conds = (rule,) if isinstance(rule, str) else tuple(rule)
-            names = [NAMES[card_id(card)]]
-            for text in conds:
-                q, arg, _, _ = parse_condition(text)
-                if QUANTITY_NAMES[q] in _NEEDS_CARD:
-                    names.append(NAMES[arg])
-            for n in names:
-                if n not in BASIC and n not in out:
-                    out.append(n)
+        for key in SECTIONS:
+            for rule in self.parsed[key]:
+                names = [] if rule.target.upper() == "PASS" or rule.source else [rule.target]
+                names += [rule.source] if rule.source else []
+                for n in names + cards_named(rule.when):
+                    n = NAMES[card_id(n)]
+                    if n not in BASIC and n not in out:
+                        out.append(n)
         return out
+
+    def describe(self) -> str:
+        """The rules in one line per list, for people: 'Province if money > 18 > Gold ...'."""
+        if self.random:
+            return "uniform random"
+        parts = []
+        for key in SECTIONS:
+            rules = [
+                r.target_text() + (f" if {to_text(r.when)}" if r.when else "")
+                for r in self.parsed[key]
+            ]
+            if rules:
+                parts.append(("" if key == "rules" else f"{key}: ") + " > ".join(rules))
+        return "\n".join(parts)
+
+    def to_toml(self) -> str:
+        """The bot as a ``[[bot]]`` table ``load_bots`` reads back to an equal bot."""
+        lines = ["[[bot]]", f"name = {json.dumps(self.name)}"]
+        if self.source:
+            lines.append(f"source = {json.dumps(self.source)}")
+        if self.random:
+            lines.append("random = true")
+        for key in SECTIONS:
+            if self.parsed[key]:
+                lines.append(f"{key} = [")
+                lines += [f"    {json.dumps(r.text())}," for r in self.parsed[key]]
+                lines.append("]")
+        return "\n".join(lines) + "\n"
 
 
 # Fills a kingdom up to 10 cards after the bots' own cards: cards no bot buys unless it names
@@ -223,6 +338,10 @@ def kingdom_for(bots, filler=FILLER) -> list[str]:
 _TOML_KEYS = {
     "name": (str, "a non-empty string"),
     "rules": (list, "an array of rules"),
+    "play": (list, "an array of rules"),
+    "trash": (list, "an array of rules"),
+    "discard": (list, "an array of rules"),
+    "choose": (list, "an array of rules"),
     "random": (bool, "true or false"),
     "source": (str, "a string"),
 }
@@ -242,19 +361,23 @@ def _bot_from_dict(d, where: str) -> Bot:
     for key, (kind, allowed) in _TOML_KEYS.items():
         if key in d and not isinstance(d[key], kind):
             raise ValueError(f"{where}, bot {d['name']!r}: {key} must be {allowed}, got {d[key]!r}")
-    rules = []
-    for i, rule in enumerate(d.get("rules", [])):
-        if isinstance(rule, str):
-            rules.append(rule)
-        elif isinstance(rule, list) and rule and all(isinstance(x, str) for x in rule):
-            rules.append(tuple(rule))
-        else:
-            raise ValueError(
-                f"{where}, bot {d['name']!r}, rule {i + 1}: expected a card name or "
-                f"[card, condition, ...], got {rule!r}"
-            )
+    sections = {}
+    for key in SECTIONS:
+        rules = []
+        for i, rule in enumerate(d.get(key, [])):
+            if isinstance(rule, str):
+                rules.append(rule)
+            elif isinstance(rule, list) and rule and all(isinstance(x, str) for x in rule):
+                rules.append(tuple(rule))
+            else:
+                name = "rule" if key == "rules" else f"{key} rule"
+                raise ValueError(
+                    f"{where}, bot {d['name']!r}, {name} {i + 1}: expected a card name or "
+                    f"[card, condition, ...], got {rule!r}"
+                )
+        sections[key] = rules
     try:
-        return Bot(d["name"], rules, random=d.get("random", False), source=d.get("source", ""))
+        return Bot(d["name"], random=d.get("random", False), source=d.get("source", ""), **sections)
     except (ValueError, TypeError) as e:
         raise ValueError(f"{where}: {e}") from None
 

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from dominion_env import cli
 from dominion_env.agents import BOTS, Bot, bots_from_toml, load_bots
-from dominion_env.agents.strategy import MAX_VALUE, parse_condition
+from dominion_env.agents.language import LanguageError, compile_condition, parse, to_text
 from dominion_env.analysis.arena import MAX_GAMES, MAX_TURN_LIMIT
 from dominion_env.cards import NAMES
 from dominion_env.checks import MAX_SEED
-from dominion_env.engine.bots import OP_SYMBOLS, QUANTITY_NAMES
+from dominion_env.engine.bots import OP_SYMBOLS, PROG_LEN, QUANTITY_NAMES
 
 FUZZ = settings(
     max_examples=150,
@@ -34,24 +34,36 @@ FUZZ = settings(
 # pieces of the language, mixed with junk, so both sides of every check are reached
 WORDS = st.sampled_from(
     [*QUANTITY_NAMES, *NAMES, *OP_SYMBOLS, "Gould", "smithy", "=", "<>", "and", "", " "]
+    + ["or", "not", "(", ")", "+", "-", "*", "/", "//", "%", "**", "'Gold'", '("Action")', "()"]
+    + ["0.5", "1.2345", "1e3", "True", "if", ",", "count(", "hand(", "'", '"']
 )
 NUMBERS = st.integers(-(10**12), 10**12).map(str)
 CONDITION_TEXT = st.one_of(
     st.text(max_size=30),
-    st.lists(st.one_of(WORDS, NUMBERS), min_size=1, max_size=5).map(" ".join),
+    st.lists(st.one_of(WORDS, NUMBERS), min_size=1, max_size=7).map(" ".join),
+    st.lists(st.one_of(WORDS, NUMBERS), min_size=1, max_size=7).map("".join),
 )
 
 
 @FUZZ
 @given(CONDITION_TEXT)
 def test_parse_condition(text):
+    """Every text parses to a tree that writes back to itself, or is refused with the text,
+    a column inside it (or just past its end) and the token found there."""
     try:
-        q, arg, op, value = parse_condition(text)
-    except ValueError as e:
-        assert repr(text) in str(e) or "unknown card name" in str(e)
+        tree = parse(text)
+    except LanguageError as e:
+        assert str(e).startswith(f"cannot read condition {text!r}: at column {e.column}")
+        assert 1 <= e.column <= len(text) + 1
+        assert text[e.column - 1 :].startswith(e.token)
         return
-    assert 0 < q < len(QUANTITY_NAMES) and 0 <= arg < len(NAMES)
-    assert 0 <= op < len(OP_SYMBOLS) and abs(value) <= MAX_VALUE
+    assert parse(to_text(tree)) == tree
+    try:
+        program = compile_condition(tree)
+    except ValueError as e:
+        assert "too" in str(e)  # too deep or too long
+        return
+    assert 0 < len(program) <= PROG_LEN
 
 
 JSONISH = st.recursive(

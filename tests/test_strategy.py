@@ -6,7 +6,7 @@ import pytest
 
 from dominion_env import Game
 from dominion_env.agents import BOTS, Bot, bot_action, compile_bots, kingdom_for, load_bots
-from dominion_env.agents.strategy import parse_condition
+from dominion_env.agents.language import Compare, Num, Quantity, parse
 
 KINGDOM = [
     "Village",
@@ -34,33 +34,27 @@ def buy_with(rule, coins=5, supply=None, hands=None, discards=None, players=2, *
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("money > 18", ("money", 0, ">", 18)),
+        ("money > 18", ("money", None, ">", 18)),
         ("pile Province <= 4", ("pile", "Province", "<=", 4)),
         ("count Witch < 2", ("count", "Witch", "<", 2)),
-        ("gains_to_end<=3", ("gains_to_end", 0, "<=", 3)),
-        ("vp_lead != -2", ("vp_lead", 0, "!=", -2)),
+        ("gains_to_end<=3", ("gains_to_end", None, "<=", 3)),
+        ("vp_lead != -2", ("vp_lead", None, "!=", -2)),
         ("hand Gold >= 1", ("hand", "Gold", ">=", 1)),
+        ("hand('Gold') >= 1", ("hand", "Gold", ">=", 1)),
     ],
 )
 def test_parse_condition(text, expected):
-    from dominion_env.agents.strategy import OP_SYMBOLS, QUANTITY_NAMES
-    from dominion_env.cards import ID
-
-    q, arg, op, value = parse_condition(text)
-    assert (QUANTITY_NAMES[q], op, value) == (
-        expected[0],
-        OP_SYMBOLS.index(expected[2]),
-        expected[3],
-    )
-    assert arg == (ID[expected[1]] if isinstance(expected[1], str) else 0)
+    q, arg, op, value = expected
+    assert parse(text) == Compare(op, Quantity(q, arg), Num(value))
 
 
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("money >> 3", "cannot read condition"),
+        ("money >> 3", "cannot read condition 'money >> 3': at column 7, '>>'"),
         ("wealth > 3", "unknown quantity 'wealth'"),
-        ("count > 3", "needs a card name"),
+        ("count > 3", "count takes a card in parentheses"),
+        ("count Gold > 3 3", "not an expression"),
         ("money Gold > 3", "takes no card name"),
         ("pile Provinse < 3", "Provinse"),
     ],

@@ -1,16 +1,19 @@
 """Scripted bots as compiled code: a bot answers any decision the engine can ask.
 
 A bot is a row of ``BotTable``: a kind (``BOT_PRIORITY`` or ``BOT_RANDOM``) and, for priority
-bots, a gain priority list of up to ``MAX_RULES`` rules. A rule is::
+bots, up to ``MAX_RULES - 1`` rules in sections (layout below): gain rules (buys and gains), and
+play rules that answer which Action to play, what to trash, what to discard and which option
+to take for a card's choice. A rule is "take ``target`` if its condition holds"; the condition
+is a small postfix program run by ``rule_holds``, a stack machine over scalar registers (no
+Python, no allocation per decision). ``agents.language`` compiles the readable language to it.
 
-    [card, q1, arg1, op1, value1, q2, arg2, op2, value2, ...]   (MAX_CONDS conditions)
+A play rule is asked first: the first rule of the decision's section whose target is legal
+and whose condition holds decides. When none does, or the bot has no rules of that section,
+the defaults below decide, exactly as for a bot without play rules.
 
-"gain ``card`` if every condition ``quantity(arg) op value`` holds"; card -1 ends the list and
-quantity ``Q_NONE`` ends a rule's conditions. ``agents.strategy`` compiles readable bots to
-these arrays.
-
-Buy and gain decisions walk the priority list and take the first legal card whose conditions
-hold; otherwise PASS if allowed (a forced gain takes the most expensive legal card).
+Buy and gain decisions (after a card's own default, e.g. Swindler's) walk the gain rules and
+take the first legal card whose condition holds; otherwise PASS if allowed (a forced gain
+takes the most expensive legal card).
 
 Every other decision gets a documented default, after the public simulators' habits. A card's
 own default play for each decision it asks sits next to its effect in its set's module (the
@@ -66,8 +69,12 @@ from .card_code import GENERIC
 from .effects import CARDS
 from .jit import njit, switch
 from .layout import (
+    ACTIONS,
+    ASIDE,
+    BUYS,
     COINS,
     DEC_BUY,
+    DEC_CHOOSE,
     DEC_DISCARD,
     DEC_GAIN,
     DEC_KIND,
@@ -82,11 +89,14 @@ from .layout import (
     DEC_SOURCE,
     DEC_TOPDECK,
     DEC_TRASH,
+    DISCARD,
     HAND,
+    IN_PLAY,
     NUM_ACTIONS,
     PASS,
     PLAYERS,
     SUPPLY,
+    TURN_PLAYER,
     TURNS_TAKEN,
     UNIVERSE_LEN,
 )
@@ -111,14 +121,33 @@ GENERIC_KINDS = (
     DEC_ORDER,
 )
 NO_DEFAULT = -1  # card_default: the card has no default of its own for this decision
-MAX_RULES = 32
-MAX_CONDS = 3
-RULE_WIDTH = 1 + 4 * MAX_CONDS
 
-# quantities a condition can test (arg: a card id where the quantity needs one)
+# --- the compiled table ---------------------------------------------------------------------
+# rules[b] (MAX_RULES, RULE_WIDTH) int64: row 0 is a header, the rules follow sorted by section
+#
+#   header   [start_0, end_0, start_1, end_1, ...]     rows [start_s, end_s) hold section s
+#   rule     [target, section, source, length, step_0, step_1, ...]
+#
+# target: a card id, an option (OPTION0 + k) or PASS; source: the card whose decision a
+# CHOOSE rule answers (-1: any); the condition is a postfix program of ``length`` steps, each
+# one int ``operand << 8 | opcode``, that leaves 1 (take it) or 0 on its stack; an empty
+# program always holds. (Sizes keep a bot's rows ~10 KB: tables travel in snapshots.)
+MAX_RULES = 48
+PROG_LEN = 24
+RULE_WIDTH = 4 + PROG_LEN
+R_TARGET, R_SECTION, R_SOURCE, R_LEN, R_PROG = range(5)
+MAX_STACK = 6  # the interpreter's registers: deeper programs are refused when compiled
+MAX_CONDS = 3  # legacy: conditions per rule in the (card, condition, ...) form
+
+# sections: which decisions a rule answers
+SEC_GAIN, SEC_PLAY, SEC_TRASH, SEC_DISCARD, SEC_CHOOSE = range(5)
+NUM_SECTIONS = 5
+SECTION_NAMES = ("gain", "play", "trash", "discard", "choose")
+
+# quantities a program reads (operand: a card selector where the quantity takes one)
 Q_NONE = 0
 Q_MONEY = 1  # total $ of all the bot's Treasures (coins x count over every owned card)
-Q_COUNT = 2  # how many of card ``arg`` the bot owns
+Q_COUNT = 2  # cards of selector ``arg`` the bot owns
 Q_PILE = 3  # cards left in the Supply pile of card ``arg``
 Q_COINS = 4  # $ available now
 Q_TURN = 5  # the bot's current turn number (1 = its first turn)
@@ -130,7 +159,20 @@ Q_VP_LEAD = 10  # own score minus the best other player's score
 Q_ACTION_CARDS = 11  # Action cards the bot owns
 Q_TREASURE_CARDS = 12  # Treasure cards the bot owns
 Q_VICTORY_CARDS = 13  # Victory cards the bot owns
-Q_HAND = 14  # copies of card ``arg`` in the bot's hand now
+Q_HAND = 14  # cards of selector ``arg`` in the bot's hand now
+Q_DECK = 15  # ... in its draw pile
+Q_DISCARD = 16  # ... in its discard pile
+Q_IN_PLAY = 17  # ... in play
+Q_OPP_COUNT = 18  # the most cards of selector ``arg`` any one opponent owns
+Q_OPP_TOTAL = 19  # cards of selector ``arg`` all opponents own together
+Q_SEAT = 20  # the bot's place in turn order (1 = the first player)
+Q_PLAYERS = 21  # players in the game
+Q_TURNS_TAKEN = 22  # the bot's completed turns
+Q_OPP_TURNS_MAX = 23  # the most completed turns of any opponent
+Q_OPP_TURNS_MIN = 24  # the fewest completed turns of any opponent
+Q_OPP_VP = 25  # the best opponent's score
+Q_BUYS = 26  # Buys left this turn
+Q_ACTIONS = 27  # Actions left this turn
 QUANTITY_NAMES = (
     "none",
     "money",
@@ -147,15 +189,98 @@ QUANTITY_NAMES = (
     "treasure_cards",
     "victory_cards",
     "hand",
+    "deck",
+    "discard",
+    "in_play",
+    "opp_count",
+    "opp_total",
+    "seat",
+    "players",
+    "turns_taken",
+    "opp_turns_max",
+    "opp_turns_min",
+    "opp_vp",
+    "buys",
+    "actions",
 )
+# a card selector: a card id, SEL_TYPE + a type bit set (every card with one of those types),
+# or SEL_ALL
+SEL_ALL = -1
+SEL_TYPE = 1 << 16
 
-OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE = range(6)
-OP_SYMBOLS = ("<", "<=", ">", ">=", "==", "!=")
+# opcodes (a step's low 8 bits): PUSH pushes operand / SCALE; Q_BASE + q pushes quantity q
+# (operand: its selector); the others pop their operands (operand unused) and push the
+# result; a truth is 1, false 0
+(
+    OP_PUSH,
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,
+    OP_FLOORDIV,
+    OP_NEG,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_EQ,
+    OP_NE,
+    OP_AND,
+    OP_OR,
+    OP_NOT,
+) = range(16)
+Q_BASE = 32
+SCALE = 1000  # constants are kept in thousandths: at most 3 decimals
+OP_SYMBOLS = ("<", "<=", ">", ">=", "==", "!=")  # OP_LT + i
 
 
 class BotTable(NamedTuple):
     kind: np.ndarray  # (B,) int64, BOT_PRIORITY / BOT_RANDOM
-    rules: np.ndarray  # (B, MAX_RULES, RULE_WIDTH) int64, see module docstring
+    rules: np.ndarray  # (B, MAX_RULES, RULE_WIDTH) int64, see the layout above
+
+
+@njit(inline="always")
+def _selects(T, c, sel):
+    if sel >= SEL_TYPE:
+        return (T[c, TYPES] & (sel - SEL_TYPE)) != 0
+    return sel == SEL_ALL or c == sel
+
+
+@njit
+def _zone_count(r, T, p, zone, sel):
+    """Cards of selector ``sel`` in p's zone (HAND ... ASIDE), or its draw pile (zone -1)."""
+    if 0 <= sel < SEL_TYPE:
+        return r.deck_count[p, sel] if zone < 0 else r.zone[p, zone, sel]
+    n = 0
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        if _selects(T, c, sel):
+            n += r.deck_count[p, c] if zone < 0 else r.zone[p, zone, c]
+    return n
+
+
+@njit
+def _owned_by(r, T, p, sel):
+    """Cards of selector ``sel`` p owns, counted without scratch (for opponents)."""
+    n = _zone_count(r, T, p, -1, sel)
+    for z in range(ASIDE + 1):
+        n += _zone_count(r, T, p, z, sel)
+    return n
+
+
+@njit
+def _seat(r, p):
+    """p's place in turn order, 1 = first: the players who started as many turns as the one
+    taking its turn now are the first ones of the round, up to it."""
+    t = r.game[TURN_PLAYER]
+    n = r.game[PLAYERS]
+    k = r.player[t, TURNS_TAKEN] + 1
+    same = 0
+    for o in range(n):
+        if r.player[o, TURNS_TAKEN] + (1 if o == t else 0) == k:
+            same += 1
+    first = (t - same + 1 + n) % n
+    return (p - first + n) % n + 1
 
 
 @njit
@@ -163,7 +288,14 @@ def _quantity(r, T, p, q, arg, owned):
     if q == Q_MONEY:
         return treasure_money(r, T, owned)
     if q == Q_COUNT:
-        return owned[arg]
+        if 0 <= arg < SEL_TYPE:
+            return owned[arg]
+        n = 0
+        for u in range(r.game[UNIVERSE_LEN]):
+            c = r.universe[u]
+            if _selects(T, c, arg):
+                n += owned[c]
+        return n
     if q == Q_PILE:
         return r.pile[SUPPLY, arg]
     if q == Q_COINS:
@@ -176,18 +308,17 @@ def _quantity(r, T, p, q, arg, owned):
         return empty_piles(r)
     if q == Q_GAINS_TO_END:
         return gains_to_end(r)
-    if q == Q_VP or q == Q_VP_LEAD:
+    if q == Q_VP or q == Q_VP_LEAD or q == Q_OPP_VP:
         # victory_points reuses ``owned`` as scratch: recount the bot's cards afterwards
         own = victory_points(r, T, p, owned)
-        x = own
-        if q == Q_VP_LEAD:
-            best = -(1 << 30)
-            for o in range(r.game[PLAYERS]):
-                if o != p:
-                    best = max(best, victory_points(r, T, o, owned))
-            x = own - best
+        best = -(1 << 30)
+        for o in range(r.game[PLAYERS]):
+            if o != p and q != Q_VP:
+                best = max(best, victory_points(r, T, o, owned))
         count_owned(r, p, owned)
-        return x
+        if q == Q_VP:
+            return own
+        return own - best if q == Q_VP_LEAD else best
     if q == Q_ACTION_CARDS or q == Q_TREASURE_CARDS or q == Q_VICTORY_CARDS:
         bit = ACTION if q == Q_ACTION_CARDS else (TREASURE if q == Q_TREASURE_CARDS else VICTORY)
         n = 0
@@ -197,7 +328,40 @@ def _quantity(r, T, p, q, arg, owned):
                 n += owned[c]
         return n
     if q == Q_HAND:
-        return r.zone[p, HAND, arg]
+        return _zone_count(r, T, p, HAND, arg)
+    if q == Q_DECK:
+        return _zone_count(r, T, p, -1, arg)
+    if q == Q_DISCARD:
+        return _zone_count(r, T, p, DISCARD, arg)
+    if q == Q_IN_PLAY:
+        return _zone_count(r, T, p, IN_PLAY, arg)
+    if q == Q_OPP_COUNT or q == Q_OPP_TOTAL:
+        best = 0
+        total = 0
+        for o in range(r.game[PLAYERS]):
+            if o != p:
+                x = _owned_by(r, T, o, arg)
+                best = max(best, x)
+                total += x
+        return best if q == Q_OPP_COUNT else total
+    if q == Q_SEAT:
+        return _seat(r, p)
+    if q == Q_PLAYERS:
+        return r.game[PLAYERS]
+    if q == Q_TURNS_TAKEN:
+        return r.player[p, TURNS_TAKEN]
+    if q == Q_OPP_TURNS_MAX or q == Q_OPP_TURNS_MIN:
+        hi = -1
+        lo = 1 << 30
+        for o in range(r.game[PLAYERS]):
+            if o != p:
+                hi = max(hi, r.player[o, TURNS_TAKEN])
+                lo = min(lo, r.player[o, TURNS_TAKEN])
+        return hi if q == Q_OPP_TURNS_MAX else lo
+    if q == Q_BUYS:
+        return r.game[BUYS]
+    if q == Q_ACTIONS:
+        return r.game[ACTIONS]
     return 0
 
 
@@ -215,18 +379,145 @@ def _needs_counts(q):
 
 
 @njit
-def _holds(x, op, v):
+def _apply(op, a, b):
+    """Binary opcode ``op`` on a (below) and b (top); a division by zero gives 0."""
+    if op == OP_ADD:
+        return a + b
+    if op == OP_SUB:
+        return a - b
+    if op == OP_MUL:
+        return a * b
+    if op == OP_DIV or op == OP_FLOORDIV:
+        if b == 0.0:
+            return 0.0
+        return a / b if op == OP_DIV else np.floor(a / b)
+    t = False
     if op == OP_LT:
-        return x < v
-    if op == OP_LE:
-        return x <= v
-    if op == OP_GT:
-        return x > v
-    if op == OP_GE:
-        return x >= v
-    if op == OP_EQ:
-        return x == v
-    return x != v
+        t = a < b
+    elif op == OP_LE:
+        t = a <= b
+    elif op == OP_GT:
+        t = a > b
+    elif op == OP_GE:
+        t = a >= b
+    elif op == OP_EQ:
+        t = a == b
+    elif op == OP_NE:
+        t = a != b
+    elif op == OP_AND:
+        t = a != 0.0 and b != 0.0
+    else:  # OP_OR
+        t = a != 0.0 or b != 0.0
+    return 1.0 if t else 0.0
+
+
+@njit
+def rule_holds(r, T, prog, n, p, owned, counted):
+    """Run the postfix program prog[:n] for player p. Returns (holds, counted): ``owned``
+    holds p's card counts once ``counted`` (made on the first quantity that needs them).
+
+    Numba helpers allocate nothing (``jit``), so the stack is MAX_STACK scalar registers
+    s0..s5; the compiler refuses programs that need more."""
+    s0 = s1 = s2 = s3 = s4 = s5 = 0.0
+    sp = 0
+    for i in range(n):
+        op = prog[i] & 0xFF
+        x = prog[i] >> 8
+        if op == OP_PUSH or op >= Q_BASE:
+            if op == OP_PUSH:
+                v = x / SCALE
+            else:
+                q = op - Q_BASE
+                if not counted and _needs_counts(q):
+                    count_owned(r, p, owned)
+                    counted = True
+                v = float(_quantity(r, T, p, q, x, owned))
+            if sp == 0:
+                s0 = v
+            elif sp == 1:
+                s1 = v
+            elif sp == 2:
+                s2 = v
+            elif sp == 3:
+                s3 = v
+            elif sp == 4:
+                s4 = v
+            else:
+                s5 = v
+            sp += 1
+        elif op == OP_NEG or op == OP_NOT:
+            if sp == 1:
+                top = s0
+            elif sp == 2:
+                top = s1
+            elif sp == 3:
+                top = s2
+            elif sp == 4:
+                top = s3
+            elif sp == 5:
+                top = s4
+            else:
+                top = s5
+            v = -top if op == OP_NEG else (1.0 if top == 0.0 else 0.0)
+            if sp == 1:
+                s0 = v
+            elif sp == 2:
+                s1 = v
+            elif sp == 3:
+                s2 = v
+            elif sp == 4:
+                s3 = v
+            elif sp == 5:
+                s4 = v
+            else:
+                s5 = v
+        else:
+            if sp == 2:
+                s0 = _apply(op, s0, s1)
+            elif sp == 3:
+                s1 = _apply(op, s1, s2)
+            elif sp == 4:
+                s2 = _apply(op, s2, s3)
+            elif sp == 5:
+                s3 = _apply(op, s3, s4)
+            else:
+                s4 = _apply(op, s4, s5)
+            sp -= 1
+    return (sp == 0 or s0 != 0.0), counted
+
+
+@njit
+def _rule_choice(r, T, rules, b, sec, src, mask_row, p, owned):
+    """The target of bot b's first rule of section ``sec`` that is legal now and holds, or -1.
+    CHOOSE rules answer only their own card's decision (``src``)."""
+    counted = False
+    for k in range(rules[b, 0, 2 * sec], rules[b, 0, 2 * sec + 1]):
+        a = rules[b, k, R_TARGET]
+        if not mask_row[a]:
+            continue
+        s = rules[b, k, R_SOURCE]
+        if s >= 0 and s != src:
+            continue
+        ok, counted = rule_holds(r, T, rules[b, k, R_PROG:], rules[b, k, R_LEN], p, owned, counted)
+        if ok:
+            return a
+    return -1
+
+
+@njit(inline="always")
+def _section(kind):
+    """The rule section that answers decision ``kind`` (-1: none, the defaults decide)."""
+    if kind == DEC_BUY or kind == DEC_GAIN:
+        return SEC_GAIN
+    if kind == DEC_PLAY_ACTION:
+        return SEC_PLAY
+    if kind == DEC_TRASH:
+        return SEC_TRASH
+    if kind == DEC_DISCARD:
+        return SEC_DISCARD
+    if kind == DEC_CHOOSE:
+        return SEC_CHOOSE
+    return -1
 
 
 @njit
@@ -278,33 +569,21 @@ def bot_action(r, T, bots, b, mask_row, bot_rng, g, owned):
         return random_action(mask_row, bot_rng, g)
     kind = r.game[DEC_KIND]
     p = r.game[DEC_PLAYER]
-    own = card_default(r.game[DEC_SOURCE], kind, r, T, p, mask_row, owned)
+    src = r.game[DEC_SOURCE]
+    sec = _section(kind)
+    # play rules come before the card's own default; gain rules keep their place after it
+    if sec > SEC_GAIN and bots.rules[b, 0, 2 * sec] < bots.rules[b, 0, 2 * sec + 1]:
+        a = _rule_choice(r, T, bots.rules, b, sec, src, mask_row, p, owned)
+        if a >= 0:
+            return a
+    own = card_default(src, kind, r, T, p, mask_row, owned)
     if own != NO_DEFAULT:
         return own
     can_pass = mask_row[PASS]
     if kind == DEC_BUY or kind == DEC_GAIN:
-        counted = False  # the bot's card counts, made on the first condition that needs them
-        for k_rule in range(bots.rules.shape[1]):
-            card = bots.rules[b, k_rule, 0]
-            if card < 0:
-                break
-            if not mask_row[card]:
-                continue
-            ok = True
-            for k in range(MAX_CONDS):
-                q = bots.rules[b, k_rule, 1 + 4 * k]
-                if q == Q_NONE:
-                    break
-                if not counted and _needs_counts(q):
-                    count_owned(r, p, owned)
-                    counted = True
-                x = _quantity(r, T, p, q, bots.rules[b, k_rule, 2 + 4 * k], owned)
-                op = bots.rules[b, k_rule, 3 + 4 * k]
-                if not _holds(x, op, bots.rules[b, k_rule, 4 + 4 * k]):
-                    ok = False
-                    break
-            if ok:
-                return card
+        a = _rule_choice(r, T, bots.rules, b, SEC_GAIN, src, mask_row, p, owned)
+        if a >= 0:
+            return a
         if can_pass:
             return PASS
         best = -1
