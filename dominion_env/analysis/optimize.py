@@ -185,9 +185,7 @@ def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
                 card = cards[int(rng.integers(len(cards)))]
                 rules[i] = Rule(card, _rename(r.when, r.target, card))
         try:
-            return dataclasses.replace(
-                bot, name=name, rules=rules, source="dominion optimize"
-            )
+            return dataclasses.replace(bot, name=name, rules=rules, source="dominion optimize")
         except (ValueError, TypeError):
             continue
     return dataclasses.replace(bot, name=name)
@@ -386,7 +384,7 @@ def _when(e) -> str:
             if q.name == "count" and op == "<=" and q.arg:
                 return f"until it has {v + 1}"
             if q.name == "pile" and op == "<=":
-                return f"when {v} or fewer {q.arg} are left"
+                return f"when {v} or fewer are left in the {q.arg} pile"
             if q.name == "money" and op == ">":
                 return f"once its Treasures total more than ${v}"
             if q.name == "money" and op == ">=":
