@@ -51,7 +51,7 @@ from ..cards import COST, ID, TABLE, check_players
 from ..checks import check_int, check_number, check_seed
 from ..engine.kingdoms import random_kingdom, resolve_kingdom
 from ..engine.layout import TERMINATED
-from .arena import play_games, summarize
+from .arena import MAX_TURN_LIMIT, play_games, summarize
 from .executor import local_map
 
 MAX_POPULATION = 1024
@@ -159,6 +159,11 @@ def _nudge(rng, v):
     return round(float(v) * float(rng.choice([0.8, 0.9, 1.1, 1.25])), 3)
 
 
+def _written(rule: Rule):
+    text = rule.text()
+    return text if isinstance(text, str) else tuple(text)
+
+
 def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
     """A mutant of ``bot``: its gain rules changed 1 to 3 times (module docstring)."""
     for _ in range(100):  # a change the language refuses (too long...) is drawn again
@@ -185,7 +190,8 @@ def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
                 card = cards[int(rng.integers(len(cards)))]
                 rules[i] = Rule(card, _rename(r.when, r.target, card))
         try:
-            return dataclasses.replace(bot, name=name, rules=rules, source="dominion optimize")
+            written = [_written(r) for r in rules]  # equal to the bot its TOML reads back
+            return dataclasses.replace(bot, name=name, rules=written, source="dominion optimize")
         except (ValueError, TypeError):
             continue
     return dataclasses.replace(bot, name=name)
@@ -288,6 +294,9 @@ def optimize(
     )
     leaders = check_int("leaders", leaders, 0, MAX_POPULATION)
     library = check_int("library", library, 1, len(BOTS))
+    turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name (the best bot's) must be a non-empty string, got {name!r}")
     start = time.perf_counter()
     deadline = None if minutes is None else start + TIME_SHARE * 60 * minutes
     rng = np.random.default_rng(np.random.SeedSequence([seed, _MUTATE]))
