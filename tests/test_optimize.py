@@ -55,9 +55,9 @@ def test_same_seed_same_bot_and_figures(run):
         "Big Money Ultimate",
         "Big Money",
     ]
-    pairings = 3 + 0  # library pool, no leader yet
-    assert run.history[0]["games"] == (len(fits) + 10) * pairings * 4
-    assert run.history[1]["games"] == 6 * (3 + 1) * 4
+    # against the strongest library bot, then also the leader of generation 0
+    assert run.history[0]["games"] == (len(fits) + 10) * 1 * 4
+    assert run.history[1]["games"] == 6 * (1 + 1) * 4
     assert [r["bot"] for r in run.record] == [b.name for b in fits]
     assert all(r["games"] == 40 for r in run.record)
     assert run.strongest == "Smithy" and run.against_strongest() is run.record[0]

@@ -8,11 +8,13 @@
 The loop (``optimize``), each generation:
 
 1. score every bot of the population against the pool: the last ``leaders`` leaders (best bots
-   of earlier generations) and the ``library`` strongest library bots whose cards are in the
-   kingdom (``STRENGTH_ORDER``); ``games`` games per (bot, opponent) pairing, seats rotated, all
-   in one compiled batch (``arena.play_games``, spread over ``map``: ``executor.RayMap``
-   for Ray). A bot's score is its mean result: 1 a win, 1/2 a shared win, 0 a loss or a game
-   cut at the turn limit;
+   of earlier generations) and the ``library`` (default 1) strongest library bots whose cards
+   are in the kingdom (``STRENGTH_ORDER``); ``games`` games per (bot, opponent) pairing, seats
+   rotated, all in one compiled batch (``arena.play_games``, spread over ``map``:
+   ``executor.RayMap`` for Ray). A result is 1 a win, 1/2 a shared win, 0 a loss or a game cut
+   at the turn limit; a bot's score is its mean result against the library bots and its mean
+   against the leaders, half each (the library alone in the first generation): the leaders
+   keep it general, the library holds it to the bar it is judged by;
 2. the best joins the leaders (coevolution: the pool grows stronger with the population);
 3. the best quarter survives, the rest of the next population are their mutants.
 
@@ -23,8 +25,10 @@ from a few templates), removed, moved up, or its card changed. Play rules (play,
 discard, choose) of a seed bot are kept as they are.
 
 When the generations end (``generations``, or 85% of ``minutes``: the rest is for the two
-steps below), a playoff picks the best bot: the last leaders and the surviving population each
-play ``4 x games`` games against the library part of the pool. Then the record: the best bot
+steps below), a playoff picks the best bot: the last leaders, the surviving population and
+the library part of the pool itself (so a search that found nothing better gives back the
+best library bot, renamed) each play ``PLAYOFF x games`` games against the library part of the
+pool; the best mean wins. Then the record: the best bot
 against every library bot that fits the kingdom, ``judge_games`` games each, on seeds the
 search never used.
 
@@ -60,6 +64,7 @@ MAX_GENERATIONS = 1_000_000
 MAX_GAIN_RULES = 14  # a priority list a person reads in one breath
 BASICS = ("Province", "Gold", "Duchy", "Silver", "Estate")
 TIME_SHARE = 0.85  # of minutes for the generations; the playoff and the record take the rest
+PLAYOFF = 10  # x games per pairing in the playoff
 CHUNK = 2048  # games per piece of work (a Ray task)
 # SeedSequence purposes: each kind of draw has its own stream
 _MUTATE, _GENERATION, _PLAYOFF, _JUDGE = 0, 1, 2, 3
@@ -208,7 +213,7 @@ def _run_seed(seed: int, purpose: int, index: int = 0) -> int:
 def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map=local_map):
     """Each bot's mean result (win 1, shared win 1/2, else 0) over ``games`` games against
     each opponent (the bot in one seat, rotated; the opponent in every other seat), as
-    (scores (B,), games played), in one compiled batch."""
+    (scores (B, O), games played), in one compiled batch."""
     nb, no = len(bots), len(opponents)
     table = compile_table(list(bots) + list(opponents))
     cand = np.repeat(np.arange(nb), no * games)
@@ -223,7 +228,7 @@ def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map
     mine = res.reward[np.arange(k.size), k % players]
     done = res.status == TERMINATED
     result = (mine == 1) + 0.5 * ((mine == 0) & done)
-    return result.reshape(nb, no * games).mean(axis=1), k.size
+    return result.reshape(nb, no, games).mean(axis=2), k.size
 
 
 def judge(bot, opponents, kingdom, players=2, games=1000, seed=0, *, turn_limit=100, map=local_map):
@@ -278,7 +283,7 @@ def optimize(
     population: int = 16,
     games: int | None = None,
     leaders: int = 4,
-    library: int = 3,
+    library: int = 1,
     judge_games: int = 1000,
     turn_limit: int = 100,
     name: str = "Optimized",
@@ -315,7 +320,10 @@ def optimize(
     ):
         pool = pool_library + leader_bots[-leaders:] if leaders else pool_library
         seed_g = _run_seed(seed, _GENERATION, gen)
-        scores, n = score(pop, pool, kingdom, players, games, seed_g, **run)
+        per_opp, n = score(pop, pool, kingdom, players, games, seed_g, **run)
+        scores = per_opp[:, : len(pool_library)].mean(axis=1)
+        if len(pool) > len(pool_library):  # the library and the leaders weigh half each
+            scores = (scores + per_opp[:, len(pool_library) :].mean(axis=1)) / 2
         played += n
         order = np.argsort(-scores, kind="stable")
         best = pop[int(order[0])]
@@ -339,13 +347,21 @@ def optimize(
         pop = elite + children
         gen += 1
 
-    # the playoff: the last leaders and the survivors, more games against the library
-    finalists = _distinct(leader_bots[::-1][: max(leaders, 1)] + pop[: max(2, population // 4)])
+    # the playoff: the last leaders, the survivors and the library pool itself (a search that
+    # found nothing better returns the best library bot), more games against the library
+    finalists = leader_bots[::-1][: max(leaders, 1)] + pop[: max(2, population // 4)]
+    finalists = _distinct(finalists + pool_library)
     final, n = score(
-        finalists, pool_library, kingdom, players, 4 * games, _run_seed(seed, _PLAYOFF), **run
+        finalists,
+        pool_library,
+        kingdom,
+        players,
+        PLAYOFF * games,
+        _run_seed(seed, _PLAYOFF),
+        **run,
     )
     played += n
-    best_bot = finalists[int(np.argmax(final))]
+    best_bot = finalists[int(np.argmax(final.mean(axis=1)))]
     best_bot = dataclasses.replace(
         best_bot,
         name=name,
