@@ -25,12 +25,13 @@ from a few templates), removed, moved up, or its card changed. Play rules (play,
 discard, choose) of a seed bot are kept as they are.
 
 When the generations end (``generations``, or 85% of ``minutes``: the rest is for the two
-steps below), a playoff picks the best bot: the last leaders, the surviving population and
-the library part of the pool itself (so a search that found nothing better gives back the
-best library bot, renamed) each play ``PLAYOFF x games`` games against the library part of the
-pool; the best mean wins. Then the record: the best bot
-against every library bot that fits the kingdom, ``judge_games`` games each, on seeds the
-search never used.
+steps below), a playoff picks the best bot: the last leaders, the surviving population and the
+library part of the pool itself each play ``PLAYOFF x games`` (at least ``PLAYOFF_MIN``) games
+against the library part of the pool. The best mean wins, where a library bot is given one
+standard error of the playoff (1 / (2 sqrt(games))): a found bot must be clearly better, and a
+search that found nothing better gives back the best library bot, renamed. Then the record: the
+best bot against every library bot that fits the kingdom, ``judge_games`` games each, on seeds
+the search never used.
 
 Determinism: every game seed and every mutation is drawn from ``seed`` (game seeds from
 ``numpy.random.SeedSequence([seed, purpose, generation])``), so the same arguments and the same
@@ -51,6 +52,7 @@ import numpy as np
 
 from ..agents import BOTS, STRENGTH_ORDER, Bot, Rule, compile_table
 from ..agents.language import Compare, Num, Quantity, numbers, parse, to_text, with_numbers
+from ..agents.strategy import SECTIONS
 from ..cards import COST, ID, TABLE, check_players
 from ..checks import check_int, check_number, check_seed
 from ..engine.kingdoms import random_kingdom, resolve_kingdom
@@ -64,7 +66,9 @@ MAX_GENERATIONS = 1_000_000
 MAX_GAIN_RULES = 14  # a priority list a person reads in one breath
 BASICS = ("Province", "Gold", "Duchy", "Silver", "Estate")
 TIME_SHARE = 0.85  # of minutes for the generations; the playoff and the record take the rest
-PLAYOFF = 10  # x games per pairing in the playoff
+LIBRARY_WEIGHT = 0.5  # of a bot's score: its mean against the library; the leaders weigh the rest
+PLAYOFF = 10  # x games per pairing in the playoff, and at least PLAYOFF_MIN: the finalists are
+PLAYOFF_MIN = 500  # close, and the best of a dozen noisy means is the luckiest, not the best
 CHUNK = 2048  # games per piece of work (a Ray task)
 # SeedSequence purposes: each kind of draw has its own stream
 _MUTATE, _GENERATION, _PLAYOFF, _JUDGE = 0, 1, 2, 3
@@ -165,6 +169,7 @@ def _nudge(rng, v):
 
 
 def _written(rule: Rule):
+    """A rule as its bot's TOML writes it (a bot of these reads back equal from its TOML)."""
     text = rule.text()
     return text if isinstance(text, str) else tuple(text)
 
@@ -322,8 +327,9 @@ def optimize(
         seed_g = _run_seed(seed, _GENERATION, gen)
         per_opp, n = score(pop, pool, kingdom, players, games, seed_g, **run)
         scores = per_opp[:, : len(pool_library)].mean(axis=1)
-        if len(pool) > len(pool_library):  # the library and the leaders weigh half each
-            scores = (scores + per_opp[:, len(pool_library) :].mean(axis=1)) / 2
+        if len(pool) > len(pool_library):
+            lead = per_opp[:, len(pool_library) :].mean(axis=1)
+            scores = LIBRARY_WEIGHT * scores + (1 - LIBRARY_WEIGHT) * lead
         played += n
         order = np.argsort(-scores, kind="stable")
         best = pop[int(order[0])]
@@ -351,19 +357,24 @@ def optimize(
     # found nothing better returns the best library bot), more games against the library
     finalists = leader_bots[::-1][: max(leaders, 1)] + pop[: max(2, population // 4)]
     finalists = _distinct(finalists + pool_library)
+    final_games = max(PLAYOFF * games, PLAYOFF_MIN)
     final, n = score(
         finalists,
         pool_library,
         kingdom,
         players,
-        PLAYOFF * games,
+        final_games,
         _run_seed(seed, _PLAYOFF),
         **run,
     )
     played += n
-    best_bot = finalists[int(np.argmax(final.mean(axis=1)))]
+    mean = final.mean(axis=1)
+    # a library bot stays unless a finalist beats its mean by a standard error of the playoff
+    margin = np.where([f in pool_library for f in finalists], 0.0, 0.5 / math.sqrt(final_games))
+    best_bot = finalists[int(np.argmax(mean - margin))]
     best_bot = dataclasses.replace(
         best_bot,
+        **{key: [_written(r) for r in best_bot.parsed[key]] for key in SECTIONS},
         name=name,
         source=f"dominion optimize: kingdom {', '.join(kingdom)}; {players} players; "
         f"seed {seed}; {gen} generations",
