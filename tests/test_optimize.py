@@ -201,6 +201,9 @@ def no_games(monkeypatch):
         (dict(leaders=-1), ValueError, "leaders must be an int 0..1024, got -1"),
         (dict(library=0), ValueError, "library must be an int"),
         (dict(turn_limit=0), ValueError, "turn_limit must be an int 1..100000, got 0"),
+        (dict(name=" "), ValueError, "name (the best bot's) must be a non-empty string"),
+        (dict(map=3), TypeError, "map must be callable, got 3"),
+        (dict(progress="x"), TypeError, "progress must be callable, got 'x'"),
     ],
 )
 def test_bad_arguments_are_refused_first(no_games, kwargs, kind, words):

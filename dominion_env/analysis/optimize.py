@@ -36,9 +36,9 @@ the search never used.
 Determinism: every game seed and every mutation is drawn from ``seed`` (game seeds from
 ``numpy.random.SeedSequence([seed, purpose, generation])``), so the same arguments and the same
 number of generations give the same best bot and figures, bit for bit, with any executor. A time
-budget only decides how many generations run: ``Result.generations`` says, and a run with
-``generations=`` that number and no time limit repeats it. ``games`` per pairing (when not
-given) is fixed by ``minutes`` (``games_for``), not by a measured speed.
+budget only decides how many generations run: ``Result.generations`` says, and the same call
+with ``generations=`` that number added repeats it (given the time to run them). ``games`` per
+pairing (when not given) is fixed by ``minutes`` (``games_for``), not by a measured speed.
 """
 
 from __future__ import annotations
@@ -305,6 +305,9 @@ def optimize(
     leaders = check_int("leaders", leaders, 0, MAX_POPULATION)
     library = check_int("library", library, 1, len(BOTS))
     turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
+    if not callable(map) or (progress is not None and not callable(progress)):
+        what = "map" if not callable(map) else "progress"
+        raise TypeError(f"{what} must be callable, got {locals()[what]!r}")
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"name (the best bot's) must be a non-empty string, got {name!r}")
     start = time.perf_counter()
