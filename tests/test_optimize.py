@@ -147,7 +147,7 @@ def test_describe_in_words():
 
 
 def test_games_for_the_budget():
-    assert [opt.games_for(m) for m in (0.1, 0.33, 2, 10, 10_000)] == [8, 8, 16, 38, 400]
+    assert [opt.games_for(m) for m in (0.1, 0.33, 2, 10, 10_000)] == [8, 14, 34, 76, 400]
 
 
 # --- Ray ---------------------------------------------------------------------------------

@@ -100,7 +100,7 @@ class Result:
 def games_for(minutes: float) -> int:
     """Games per (bot, opponent) pairing in a generation for a time budget: more for a longer
     budget (fewer, better-measured generations), even (both seat orders of a 2-player table)."""
-    return 2 * int(np.clip(round(6 * math.sqrt(minutes)), 4, 200))
+    return 2 * int(np.clip(round(12 * math.sqrt(minutes)), 4, 200))
 
 
 def library_bots_for(kingdom) -> list[Bot]:
