@@ -130,6 +130,11 @@ def test_describe_in_words():
             "Gold",
             ("Witch", 'count("Witch") < 2'),
             ("Smithy", 'count("Smithy") < treasure_cards / 11'),
+            ("Silver", 'count("Gold") < 2'),
+            ("Militia", 'count("Militia") < 0'),
+            ("Duke", 'pile("Duchy") == 0'),
+            ("Gold", 'count("Gold") > 2'),
+            ("Estate", "gains_to_end <= 1"),
             "Silver",
         ],
     )
@@ -141,6 +146,11 @@ def test_describe_in_words():
             "buys Gold at $6+",
             "buys Witch at $5+ until it has 2",
             'buys Smithy at $4+ when count("Smithy") < treasure_cards / 11',
+            "buys Silver at $3+ while it has < 2 Gold",
+            'buys Militia at $4+ never (count("Militia") < 0)',
+            "buys Duke at $5+ once the Duchy pile is empty",
+            "buys Gold at $6+ once it has more than 2 Gold",
+            "buys Estate at $2+ when the game can end within 1 gain",
             "buys Silver at $3+",
         ]
     )
@@ -260,3 +270,8 @@ def test_cli_run_writes_a_bot_the_tournament_reads(tmp_path, capsys):
     argv = ["tournament", "--bots-file", str(out), "Optimized", "Smithy", "--games", "10"]
     assert cli.main([*argv, "--kingdom", KINGDOM, "--quiet", "--out", ""]) == 0
     assert "Optimized" in capsys.readouterr().out
+
+
+def test_describe_keeps_play_rules_as_written():
+    bot = Bot("p", ["Gold"], play=["Village", ("Smithy", "actions > 0")])
+    assert describe(bot) == "buys Gold at $6+\nplay: Village > Smithy if actions > 0"

@@ -412,24 +412,38 @@ def _distinct(bots) -> list[Bot]:
 # --- words ---------------------------------------------------------------------------------
 
 
-def _when(e) -> str:
-    """A condition in words where it has a familiar shape, else as the language writes it."""
-    if isinstance(e, Compare) and isinstance(e.right, Num):
+def _plural(v, word: str) -> str:
+    return f"{v} {word}" if v == 1 else f"{v} {word}s"
+
+
+def _when(e, target: str) -> str:
+    """A condition of a rule gaining ``target`` in words where it has a familiar shape, else
+    as the language writes it."""
+    if isinstance(e, Compare) and isinstance(e.right, Num) and isinstance(e.left, Quantity):
         q, op, v = e.left, e.op, e.right.value
         v = int(v) if float(v).is_integer() else v
-        if isinstance(q, Quantity):
-            if q.name == "count" and op == "<" and q.arg:
-                return f"until it has {v}"
-            if q.name == "count" and op == "<=" and q.arg:
-                return f"until it has {v + 1}"
-            if q.name == "pile" and op == "<=":
-                return f"when {v} or fewer are left in the {q.arg} pile"
-            if q.name == "money" and op == ">":
-                return f"once its Treasures total more than ${v}"
-            if q.name == "money" and op == ">=":
-                return f"once its Treasures total ${v} or more"
-            if q.name == "gains_to_end" and op == "<=":
-                return f"when the game can end within {v} gains"
+        if q.name == "count" and q.arg:
+            what = "" if q.arg == target else f" {q.arg}"
+            if op in ("<", "<=") and (v if op == "<" else v + 1) <= 0:
+                return "never (" + to_text(e) + ")"
+            if op == "<":
+                return f"until it has {v}{what}" if what == "" else f"while it has < {v}{what}"
+            if op == "<=":
+                return f"until it has {v + 1}" if what == "" else f"while it has <= {v}{what}"
+            if op == ">":
+                return f"once it has more than {v}{what or ' ' + target}"
+            if op == ">=":
+                return f"once it has {v}{what or ' ' + target} or more"
+        if q.name == "pile" and op == "<=":
+            return f"when {v} or fewer are left in the {q.arg} pile"
+        if q.name == "pile" and op == "==" and v == 0:
+            return f"once the {q.arg} pile is empty"
+        if q.name == "money" and op == ">":
+            return f"once its Treasures total more than ${v}"
+        if q.name == "money" and op == ">=":
+            return f"once its Treasures total ${v} or more"
+        if q.name == "gains_to_end" and op == "<=":
+            return f"when the game can end within {_plural(v, 'gain')}"
     return f"when {to_text(e)}"
 
 
@@ -443,8 +457,7 @@ def describe(bot: Bot) -> str:
         cost = int(TABLE[ID[r.target], COST])
         line = f"buys {r.target} at ${cost}+"
         if r.when is not None:
-            line += " " + _when(r.when)
+            line += " " + _when(r.when, r.target)
         lines.append(line)
-    others = [x for x in bot.describe().split("\n") if x.split(":")[0] in ("play", "trash")]
-    others += [x for x in bot.describe().split("\n") if x.split(":")[0] in ("discard", "choose")]
+    others = bot.describe().split("\n")[1:]  # Bot.describe: the gain rules' line first
     return "\n".join(lines + others)
