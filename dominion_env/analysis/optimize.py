@@ -67,7 +67,7 @@ MAX_GAIN_RULES = 14  # a priority list a person reads in one breath
 BASICS = ("Province", "Gold", "Duchy", "Silver", "Estate")
 TIME_SHARE = 0.85  # of minutes for the generations; the playoff and the record take the rest
 LIBRARY_WEIGHT = 0.5  # of a bot's score: its mean against the library; the leaders weigh the rest
-PLAYOFF = 10  # x games per pairing in the playoff, and at least PLAYOFF_MIN: the finalists are
+PLAYOFF = 40  # x games per pairing in the playoff, and at least PLAYOFF_MIN: the finalists are
 PLAYOFF_MIN = 500  # close, and the best of a dozen noisy means is the luckiest, not the best
 CHUNK = 2048  # games per piece of work (a Ray task)
 # SeedSequence purposes: each kind of draw has its own stream
