@@ -137,6 +137,7 @@ def test_describe_in_words():
             ("Duke", 'pile("Duchy") == 0'),
             ("Gold", 'count("Gold") > 2'),
             ("Estate", "gains_to_end <= 1"),
+            ("Duchy", 'pile("Province") <= -1'),
             "Silver",
         ],
     )
@@ -153,6 +154,7 @@ def test_describe_in_words():
             "buys Duke at $5+ once the Duchy pile is empty",
             "buys Gold at $6+ once it has more than 2 Gold",
             "buys Estate at $2+ when the game can end within 1 gain",
+            'buys Duchy at $5+ never (pile("Province") <= -1)',
             "buys Silver at $3+",
         ]
     )

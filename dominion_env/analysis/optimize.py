@@ -163,8 +163,11 @@ def _rename(e, old: str, new: str):
 
 
 def _nudge(rng, v):
+    """A threshold moved a little; one that was not negative stays so (a count, a pile, a
+    number of gains below 0 makes a rule that never fires)."""
     if float(v).is_integer():
-        return int(v) + int(rng.choice([-2, -1, 1, 2]))
+        new = int(v) + int(rng.choice([-2, -1, 1, 2]))
+        return max(new, 0) if v >= 0 else new
     return round(float(v) * float(rng.choice([0.8, 0.9, 1.1, 1.25])), 3)
 
 
@@ -434,6 +437,8 @@ def _when(e, target: str) -> str:
                 return f"once it has more than {v}{what or ' ' + target}"
             if op == ">=":
                 return f"once it has {v}{what or ' ' + target} or more"
+        if q.name in ("pile", "gains_to_end") and op == "<=" and v < 0:
+            return "never (" + to_text(e) + ")"
         if q.name == "pile" and op == "<=":
             return f"when {v} or fewer are left in the {q.arg} pile"
         if q.name == "pile" and op == "==" and v == 0:
