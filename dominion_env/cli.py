@@ -8,6 +8,7 @@
     dominion replay games/game00000.json --html game.html
     dominion play --opponent "Big Money Ultimate" --kingdom "First Game"
     dominion serve                                  # play and watch in the browser
+    dominion optimize "First Game" --minutes 2 --out best.toml   # a strong bot for a kingdom
     dominion bots | dominion cards | dominion kingdoms
 
 Arguments are checked before any game is played (``parse_args``): a bad one ends the command
@@ -28,6 +29,7 @@ import argparse
 import csv
 import importlib.util
 import json
+import math
 import os
 import socket
 import sys
@@ -42,6 +44,8 @@ from .analysis import replay
 from .analysis.arena import MAX_GAMES, play_games, record_games, summarize
 from .analysis.executor import add_ray_option, executor_for
 from .analysis.mixed import is_policy, play_mixed
+from .analysis.optimize import MAX_GAMES_PER_PAIRING, MAX_GENERATIONS, TIME_SHARE, describe
+from .analysis.optimize import optimize as run_optimize
 from .analysis.planning import DEFAULT_MAX_TABLES
 from .analysis.report import ci_fields
 from .analysis.tournament import run_tournament
@@ -50,6 +54,7 @@ from .arguments import check_kingdom as _check_kingdom
 from .arguments import int_in as _int_in
 from .arguments import writable_dir as _writable_dir
 from .cards import COST, MAX_PLAYERS, NAMES, SETS, TABLE, types_of
+from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
 from .search import DEFAULT_BUDGET, parse_search_name
@@ -799,6 +804,136 @@ def _serve(args) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# optimize
+# ---------------------------------------------------------------------------------------------
+
+MAX_MINUTES = 7 * 24 * 60  # a week
+
+
+def _minutes(text: str) -> float:
+    """An argparse type: minutes of wall time, a number > 0 and at most a week."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MAX_MINUTES:  # NaN fails too
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of minutes; allowed: more than 0, at most {MAX_MINUTES:,}"
+        )
+    return value
+
+
+def _add_optimize(sub) -> None:
+    opt = sub.add_parser(
+        "optimize",
+        help="search for a strong bot for a kingdom (evolution of bots in the strategy language)",
+        description="Evolve bots for a kingdom: a population of bots in the strategy language, "
+        "mutated and scored in compiled games against the best bots of earlier generations and "
+        "the kingdom's strongest library bots. Prints the best bot in words and its record "
+        "against the kingdom's library bots on games the search never saw. The same seed and "
+        "number of generations give the same bot. Details: the docstring of "
+        "dominion_env/analysis/optimize.py.",
+    )
+    opt.add_argument(
+        "kingdom",
+        metavar="KINGDOM",
+        help="'random' (drawn from --seed), a recommended set name, or 10 comma-separated card "
+        "names",
+    )
+    opt.add_argument("--players", type=PLAYERS, default=2, help="players per game, 2 to 6")
+    opt.add_argument(
+        "--minutes",
+        type=_minutes,
+        help="wall time for the whole search (default 2 when --generations is not given)",
+    )
+    opt.add_argument(
+        "--generations",
+        type=_int_in(1, MAX_GENERATIONS),
+        help="stop after this many generations (with --minutes: whichever comes first)",
+    )
+    opt.add_argument("--seed", type=SEED, default=0, help="0 to 2**63-1")
+    opt.add_argument(
+        "--judge-games",
+        type=_int_in(1, MAX_GAMES_PER_PAIRING),
+        default=1000,
+        help="games of the best bot against each library bot, on fresh seeds (default 1000)",
+    )
+    opt.add_argument(
+        "--out",
+        metavar="FILE.toml",
+        help="write the best bot as TOML (read by tournament --bots-file)",
+    )
+    opt.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_ray_option(opt)
+    opt.set_defaults(run=_optimize, check=_check_optimize, parser=opt)
+
+
+def _check_optimize(args) -> None:
+    try:
+        kingdom = kingdom_arg(args.kingdom)
+        if kingdom != "random":
+            make_setup(args.players, kingdom)
+    except (ValueError, TypeError, NotImplementedError) as e:
+        args.parser.error(f"argument KINGDOM: {e}")
+    args.kingdom_value = kingdom
+    if args.minutes is None and args.generations is None:
+        args.minutes = 2.0
+    if args.out is not None:
+        path = Path(args.out)
+        if path.suffix.lower() != ".toml":
+            args.parser.error(f"argument --out: {args.out!r} must end in .toml (a bot file)")
+        why = "it is a folder" if path.is_dir() else _writable_dir(path.parent)
+        if why:
+            args.parser.error(f"argument --out: cannot write {args.out!r}: {why}")
+
+
+def _optimize(args) -> int:
+    executor = _executor(args)
+    by_time = args.generations is None
+    total = round(args.minutes * 60 * TIME_SHARE) if by_time else args.generations
+    with tqdm(
+        total=total, unit="s" if by_time else "gen", desc="optimizing", disable=args.quiet
+    ) as bar:
+
+        def progress(row):
+            bar.set_postfix(gen=row["generation"], best=f"{row['best_score']:.3f}")
+            bar.update(min(round(row["elapsed"]), total) - bar.n if by_time else 1)
+
+        res = run_optimize(
+            args.kingdom_value,
+            args.players,
+            args.minutes,
+            args.seed,
+            generations=args.generations,
+            judge_games=args.judge_games,
+            map=executor,
+            progress=progress,
+        )
+    print(
+        f"\nkingdom {', '.join(res.kingdom)}; {res.players} players; seed {res.seed}\n"
+        f"{res.generations} generations, {res.games:,} games in {res.seconds:.1f} s\n\n"
+        f"{res.best.name}:\n{describe(res.best)}\n"
+    )
+    head = f"{'against':<24}{'wins':>24}{'ties':>8}{'losses':>8}{'games':>8}"
+    print(head)
+    print("-" * len(head))
+    for r in res.record:
+        lo, hi = r["win_ci"]
+        mark = " (strongest)" if r["bot"] == res.strongest else ""
+        win = f"{r['win_rate']:7.2%} [{lo:6.2%},{hi:6.2%}]"
+        print(
+            f"{r['bot'] + mark:<24}{win:>24}{r['ties'] / r['games']:>8.2%}"
+            f"{r['losses'] / r['games']:>8.2%}{r['games']:>8}"
+        )
+    print("fresh games (seeds the search never used); [lo, hi] = 95% Wilson interval")
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(res.to_toml())
+        print(f"wrote {args.out} (dominion tournament --bots-file reads it)")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # entry points
 # ---------------------------------------------------------------------------------------------
 
@@ -811,6 +946,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_replay(sub)
     _add_play(sub)
     _add_serve(sub)
+    _add_optimize(sub)
     _add_training_commands(sub)
     _add_listings(sub)
     return p

@@ -1,0 +1,468 @@
+"""Per-kingdom evolutionary search over bots in the strategy language (Provincial's manner).
+
+    res = optimize("First Game", players=2, minutes=2, seed=0)
+    print(res.best.to_toml())      # loadable by --bots-file (simulate, tournament)
+    print(describe(res.best))      # in words a player reads
+    res.record                     # its games against the kingdom's library bots, fresh seeds
+
+The loop (``optimize``), each generation:
+
+1. score every bot of the population against the pool: the last ``leaders`` leaders (best bots
+   of earlier generations) and the ``library`` (default 1) strongest library bots whose cards
+   are in the kingdom (``STRENGTH_ORDER``); ``games`` games per (bot, opponent) pairing, seats
+   rotated, all in one compiled batch (``arena.play_games``, spread over ``map``:
+   ``executor.RayMap`` for Ray). A result is 1 a win, 1/2 a shared win, 0 a loss or a game cut
+   at the turn limit; a bot's score is its mean result against the library bots and its mean
+   against the leaders, half each (the library alone in the first generation): the leaders
+   keep it general, the library holds it to the bar it is judged by;
+2. the best joins the leaders (coevolution: the pool grows stronger with the population);
+3. the best quarter survives, the rest of the next population are their mutants.
+
+The first population is every library bot that fits the kingdom and a money + X template for
+each kingdom card X. A mutant changes its gain rules one to three times: a threshold (through
+``language.with_numbers``), a rule added (a card of the kingdom or the basics, with a condition
+from a few templates), removed, moved up, or its card changed. Play rules (play, trash,
+discard, choose) of a seed bot are kept as they are.
+
+When the generations end (``generations``, or 85% of ``minutes``: the rest is for the two
+steps below), a playoff picks the best bot: the last leaders, the surviving population and the
+library part of the pool itself each play ``PLAYOFF x games`` (at least ``PLAYOFF_MIN``) games
+against the library part of the pool. The best mean wins, where a library bot is given one
+standard error of the playoff (1 / (2 sqrt(games))): a found bot must be clearly better, and a
+search that found nothing better gives back the best library bot, renamed. Then the record: the
+best bot against every library bot that fits the kingdom, ``judge_games`` games each, on seeds
+the search never used.
+
+Determinism: every game seed and every mutation is drawn from ``seed`` (game seeds from
+``numpy.random.SeedSequence([seed, purpose, generation])``), so the same arguments and the same
+number of generations give the same best bot and figures, bit for bit, with any executor. A time
+budget only decides how many generations run: ``Result.generations`` says, and the same call
+with ``generations=`` that number added repeats it (given the time to run them). ``games`` per
+pairing (when not given) is fixed by ``minutes`` (``games_for``), not by a measured speed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..agents import BOTS, STRENGTH_ORDER, Bot, Rule, compile_table
+from ..agents.language import Compare, Num, Quantity, numbers, parse, to_text, with_numbers
+from ..agents.strategy import SECTIONS
+from ..cards import COST, ID, TABLE, check_players
+from ..checks import check_int, check_number, check_seed
+from ..engine.kingdoms import random_kingdom, resolve_kingdom
+from ..engine.layout import TERMINATED
+from .arena import MAX_TURN_LIMIT, play_games, summarize
+from .executor import local_map
+
+MAX_POPULATION = 1024
+MAX_GAMES_PER_PAIRING = 100_000
+MAX_GENERATIONS = 1_000_000
+MAX_GAIN_RULES = 14  # a priority list a person reads in one breath
+BASICS = ("Province", "Gold", "Duchy", "Silver", "Estate")
+TIME_SHARE = 0.85  # of minutes for the generations; the playoff and the record take the rest
+LIBRARY_WEIGHT = 0.5  # of a bot's score: its mean against the library; the leaders weigh the rest
+PLAYOFF = 40  # x games per pairing in the playoff, and at least PLAYOFF_MIN: the finalists are
+PLAYOFF_MIN = 500  # close, and the best of a dozen noisy means is the luckiest, not the best
+CHUNK = 2048  # games per piece of work (a Ray task)
+# SeedSequence purposes: each kind of draw has its own stream
+_MUTATE, _GENERATION, _PLAYOFF, _JUDGE = 0, 1, 2, 3
+
+
+@dataclass
+class Result:
+    """What ``optimize`` found (see the module docstring)."""
+
+    kingdom: tuple  # the 10 kingdom cards
+    players: int
+    seed: int
+    best: Bot  # the bot found
+    record: list  # per library bot of the kingdom: games, wins, ties, losses, win_rate, win_ci
+    strongest: str  # the strongest library bot for the kingdom (STRENGTH_ORDER)
+    history: list  # per generation: generation, games, best_score, mean_score, best (its rules)
+    generations: int  # generations run
+    games: int  # games played in all (search, playoff and record)
+    seconds: float = field(default=0.0, compare=False)  # wall time (not part of the result)
+
+    def to_toml(self) -> str:
+        return self.best.to_toml()
+
+    def against_strongest(self) -> dict:
+        """The record's row against ``strongest``."""
+        return next(r for r in self.record if r["bot"] == self.strongest)
+
+
+def games_for(minutes: float) -> int:
+    """Games per (bot, opponent) pairing in a generation for a time budget: more for a longer
+    budget (fewer, better-measured generations), even (both seat orders of a 2-player table)."""
+    return 2 * int(np.clip(round(12 * math.sqrt(minutes)), 4, 200))
+
+
+def library_bots_for(kingdom) -> list[Bot]:
+    """The library bots (not Random) whose cards are all in ``kingdom``, strongest first."""
+    have = set(kingdom)
+    return [
+        BOTS[n] for n in STRENGTH_ORDER if n != "Random" and set(BOTS[n].kingdom_cards()) <= have
+    ]
+
+
+def templates_for(kingdom) -> list[Bot]:
+    """Money + X for each kingdom card X: Big Money Ultimate's greening with up to 2 X."""
+    out = []
+    for card in kingdom:
+        rules = [
+            ("Province", "money > 15"),
+            ("Duchy", 'pile("Province") <= 4'),
+            ("Estate", 'pile("Province") <= 2'),
+            "Gold",
+            (card, f'count("{card}") < 2'),
+            "Silver",
+        ]
+        out.append(Bot(f"Money + {card}", rules, source="optimize: a money + X template"))
+    return out
+
+
+# --- mutation ------------------------------------------------------------------------------
+
+
+def _condition(rng, card: str):
+    """A random condition for a rule gaining ``card``, or None (always)."""
+    kind = int(rng.integers(6))
+    if kind == 0:
+        return None
+    if kind == 1:
+        return parse(f'count("{card}") < {int(rng.integers(1, 5))}')
+    if kind == 2:
+        return parse(f'pile("Province") <= {int(rng.integers(1, 7))}')
+    if kind == 3:
+        return parse(f"money > {int(rng.integers(10, 23))}")
+    if kind == 4:
+        return parse(f"gains_to_end <= {int(rng.integers(1, 7))}")
+    return parse(f'count("{card}") < treasure_cards / {int(rng.integers(3, 13))}')
+
+
+def _rename(e, old: str, new: str):
+    """The tree with quantities of card ``old`` reading ``new`` instead."""
+    if isinstance(e, Quantity):
+        return Quantity(e.name, new) if e.arg == old else e
+    if e is None or isinstance(e, Num):
+        return e
+    fields = {}
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, tuple):
+            fields[f.name] = tuple(_rename(x, old, new) for x in v)
+        elif not isinstance(v, str):
+            fields[f.name] = _rename(v, old, new)
+    return dataclasses.replace(e, **fields)
+
+
+def _nudge(rng, v):
+    """A threshold moved a little; one that was not negative stays so (a count, a pile, a
+    number of gains below 0 makes a rule that never fires)."""
+    if float(v).is_integer():
+        new = int(v) + int(rng.choice([-2, -1, 1, 2]))
+        return max(new, 0) if v >= 0 else new
+    return round(float(v) * float(rng.choice([0.8, 0.9, 1.1, 1.25])), 3)
+
+
+def _written(rule: Rule):
+    """A rule as its bot's TOML writes it (a bot of these reads back equal from its TOML)."""
+    text = rule.text()
+    return text if isinstance(text, str) else tuple(text)
+
+
+def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
+    """A mutant of ``bot``: its gain rules changed 1 to 3 times (module docstring)."""
+    for _ in range(100):  # a change the language refuses (too long...) is drawn again
+        rules = list(bot.parsed["rules"])
+        for _ in range(1 + min(int(rng.geometric(0.6)) - 1, 2)):
+            op = int(rng.integers(5))
+            i = int(rng.integers(len(rules)))
+            r = rules[i]
+            if op == 0 and r.when is not None and numbers(r.when):
+                vals = numbers(r.when)
+                k = int(rng.integers(len(vals)))
+                vals[k] = _nudge(rng, vals[k])
+                rules[i] = Rule(r.target, with_numbers(r.when, vals))
+            elif op == 1 and len(rules) < MAX_GAIN_RULES:
+                card = cards[int(rng.integers(len(cards)))]
+                rules.insert(int(rng.integers(len(rules) + 1)), Rule(card, _condition(rng, card)))
+            elif op == 2 and len(rules) > 1:
+                provinces = sum(x.target == "Province" for x in rules)
+                if not (r.target == "Province" and provinces == 1):  # a bot that never greens
+                    del rules[i]  # only truncates, and its games are slow
+            elif op == 3 and i > 0:
+                rules[i - 1], rules[i] = r, rules[i - 1]
+            elif op == 4 and r.target != "Province":
+                card = cards[int(rng.integers(len(cards)))]
+                rules[i] = Rule(card, _rename(r.when, r.target, card))
+        try:
+            written = [_written(r) for r in rules]  # equal to the bot its TOML reads back
+            return dataclasses.replace(bot, name=name, rules=written, source="dominion optimize")
+        except (ValueError, TypeError):
+            continue
+    return dataclasses.replace(bot, name=name)
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+
+def _run_seed(seed: int, purpose: int, index: int = 0) -> int:
+    state = np.random.SeedSequence([seed, purpose, index]).generate_state(2, np.uint32)
+    return int(state[0]) << 31 | int(state[1]) >> 1  # 0 .. 2**63 - 1
+
+
+def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map=local_map):
+    """Each bot's mean result (win 1, shared win 1/2, else 0) over ``games`` games against
+    each opponent (the bot in one seat, rotated; the opponent in every other seat), as
+    (scores (B, O), games played), in one compiled batch."""
+    nb, no = len(bots), len(opponents)
+    table = compile_table(list(bots) + list(opponents))
+    cand = np.repeat(np.arange(nb), no * games)
+    opp = nb + np.tile(np.repeat(np.arange(no), games), nb)
+    k = np.tile(np.arange(games), nb * no)
+    seat_bot = np.repeat(opp[:, None], players, axis=1)
+    seat_bot[np.arange(k.size), k % players] = cand
+    res = play_games(
+        table, k.size, players, kingdom, seed=seed, seat_bot=seat_bot, turn_limit=turn_limit,
+        chunk=CHUNK, map=map,
+    )  # fmt: skip
+    mine = res.reward[np.arange(k.size), k % players]
+    done = res.status == TERMINATED
+    result = (mine == 1) + 0.5 * ((mine == 0) & done)
+    return result.reshape(nb, no, games).mean(axis=2), k.size
+
+
+def judge(bot, opponents, kingdom, players=2, games=1000, seed=0, *, turn_limit=100, map=local_map):
+    """``bot`` against each opponent in ``games`` games (seats rotated): per opponent, the
+    ``arena.summarize`` row of ``bot`` with ``bot`` renamed to the opponent's name."""
+    rows = []
+    for i, opp in enumerate(opponents):
+        table = compile_table([bot, opp])
+        k = np.arange(games)
+        seat_bot = np.ones((games, players), np.int64)
+        seat_bot[k, k % players] = 0
+        res = play_games(
+            table, games, players, kingdom, seed=_run_seed(seed, _JUDGE, i), seat_bot=seat_bot,
+            turn_limit=turn_limit, chunk=CHUNK, map=map,
+        )  # fmt: skip
+        rows.append({**summarize(res, [bot.name, opp.name])[0], "bot": opp.name})
+    return rows
+
+
+# --- the search ----------------------------------------------------------------------------
+
+
+def _check(kingdom, players, minutes, seed, generations, population, games, judge_games):
+    if isinstance(kingdom, str) and kingdom == "random":
+        kingdom = random_kingdom(check_seed(seed))
+    kingdom = resolve_kingdom(kingdom)
+    players = check_players(players)
+    seed = check_seed(seed)
+    if minutes is None and generations is None:
+        raise ValueError("give minutes (a time budget) or generations, or both")
+    if minutes is not None:
+        minutes = check_number("minutes", minutes)
+        if minutes == 0:
+            raise ValueError("minutes must be a finite number > 0 (or None), got 0")
+    if generations is not None:
+        generations = check_int("generations", generations, 1, MAX_GENERATIONS)
+    population = check_int("population", population, 2, MAX_POPULATION)
+    if games is None:
+        games = games_for(minutes if minutes is not None else 2.0)
+    games = check_int("games", games, 1, MAX_GAMES_PER_PAIRING, "per bot and opponent")
+    judge_games = check_int("judge_games", judge_games, 1, MAX_GAMES_PER_PAIRING)
+    return kingdom, players, minutes, seed, generations, population, games, judge_games
+
+
+def optimize(
+    kingdom,
+    players: int = 2,
+    minutes: float | None = 2.0,
+    seed: int = 0,
+    *,
+    generations: int | None = None,
+    population: int = 16,
+    games: int | None = None,
+    leaders: int = 4,
+    library: int = 1,
+    judge_games: int = 1000,
+    turn_limit: int = 100,
+    name: str = "Optimized",
+    map=local_map,
+    progress=None,
+) -> Result:
+    """Search the strategy language for a strong bot on ``kingdom`` (10 card names, a
+    recommended set's name, or "random": drawn from ``seed``) at ``players`` players, for
+    ``minutes`` of wall time and/or ``generations`` (module docstring). ``progress(row)`` is
+    called after each generation with its history row and ``elapsed`` seconds."""
+    kingdom, players, minutes, seed, generations, population, games, judge_games = _check(
+        kingdom, players, minutes, seed, generations, population, games, judge_games
+    )
+    leaders = check_int("leaders", leaders, 0, MAX_POPULATION)
+    library = check_int("library", library, 1, len(BOTS))
+    turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
+    if not callable(map) or (progress is not None and not callable(progress)):
+        what = "map" if not callable(map) else "progress"
+        raise TypeError(f"{what} must be callable, got {locals()[what]!r}")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name (the best bot's) must be a non-empty string, got {name!r}")
+    start = time.perf_counter()
+    deadline = None if minutes is None else start + TIME_SHARE * 60 * minutes
+    rng = np.random.default_rng(np.random.SeedSequence([seed, _MUTATE]))
+    cards = list(BASICS) + [c for c in kingdom if c not in BASICS]
+    fits = library_bots_for(kingdom)
+    pool_library = fits[:library]
+    run = dict(turn_limit=turn_limit, map=map)
+
+    pop = fits + templates_for(kingdom)
+    leader_bots: list[Bot] = []
+    history: list[dict] = []
+    played = 0
+    gen = 0
+    while (generations is None or gen < generations) and (
+        deadline is None or gen == 0 or time.perf_counter() < deadline
+    ):
+        pool = pool_library + leader_bots[-leaders:] if leaders else pool_library
+        seed_g = _run_seed(seed, _GENERATION, gen)
+        per_opp, n = score(pop, pool, kingdom, players, games, seed_g, **run)
+        scores = per_opp[:, : len(pool_library)].mean(axis=1)
+        if len(pool) > len(pool_library):
+            lead = per_opp[:, len(pool_library) :].mean(axis=1)
+            scores = LIBRARY_WEIGHT * scores + (1 - LIBRARY_WEIGHT) * lead
+        played += n
+        order = np.argsort(-scores, kind="stable")
+        best = pop[int(order[0])]
+        leader_bots.append(dataclasses.replace(best, name=f"leader {gen}"))
+        history.append(
+            {
+                "generation": gen,
+                "games": n,
+                "best_score": float(scores[order[0]]),
+                "mean_score": float(scores.mean()),
+                "best": best.describe(),
+            }
+        )
+        if progress is not None:
+            progress({**history[-1], "elapsed": time.perf_counter() - start})
+        elite = [pop[int(i)] for i in order[: max(2, population // 4)]]
+        children = [
+            mutate(elite[int(rng.integers(len(elite)))], rng, cards, f"g{gen + 1}c{c}")
+            for c in range(population - len(elite))
+        ]
+        pop = elite + children
+        gen += 1
+
+    # the playoff: the last leaders, the survivors and the library pool itself (a search that
+    # found nothing better returns the best library bot), more games against the library
+    finalists = leader_bots[::-1][: max(leaders, 1)] + pop[: max(2, population // 4)]
+    finalists = _distinct(finalists + pool_library)
+    final_games = max(PLAYOFF * games, PLAYOFF_MIN)
+    final, n = score(
+        finalists,
+        pool_library,
+        kingdom,
+        players,
+        final_games,
+        _run_seed(seed, _PLAYOFF),
+        **run,
+    )
+    played += n
+    mean = final.mean(axis=1)
+    # a library bot stays unless a finalist beats its mean by a standard error of the playoff
+    margin = np.where([f in pool_library for f in finalists], 0.0, 0.5 / math.sqrt(final_games))
+    best_bot = finalists[int(np.argmax(mean - margin))]
+    best_bot = dataclasses.replace(
+        best_bot,
+        **{key: [_written(r) for r in best_bot.parsed[key]] for key in SECTIONS},
+        name=name,
+        source=f"dominion optimize: kingdom {', '.join(kingdom)}; {players} players; "
+        f"seed {seed}; {gen} generations",
+    )
+    record = judge(best_bot, fits, kingdom, players, judge_games, seed, **run)
+    played += judge_games * len(fits)
+    return Result(
+        kingdom=kingdom,
+        players=players,
+        seed=seed,
+        best=best_bot,
+        record=record,
+        strongest=fits[0].name,
+        history=history,
+        generations=gen,
+        games=played,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _distinct(bots) -> list[Bot]:
+    """Bots with distinct rules, first kept (a leader often survives as itself)."""
+    seen, out = set(), []
+    for b in bots:
+        key = b.to_toml().split("\n", 1)[1]  # without the name line
+        if key not in seen:
+            seen.add(key)
+            out.append(b)
+    return out
+
+
+# --- words ---------------------------------------------------------------------------------
+
+
+def _plural(v, word: str) -> str:
+    return f"{v} {word}" if v == 1 else f"{v} {word}s"
+
+
+def _when(e, target: str) -> str:
+    """A condition of a rule gaining ``target`` in words where it has a familiar shape, else
+    as the language writes it."""
+    if isinstance(e, Compare) and isinstance(e.right, Num) and isinstance(e.left, Quantity):
+        q, op, v = e.left, e.op, e.right.value
+        v = int(v) if float(v).is_integer() else v
+        if q.name == "count" and q.arg:
+            what = "" if q.arg == target else f" {q.arg}"
+            if op in ("<", "<=") and (v if op == "<" else v + 1) <= 0:
+                return "never (" + to_text(e) + ")"
+            if op == "<":
+                return f"until it has {v}{what}" if what == "" else f"while it has < {v}{what}"
+            if op == "<=":
+                return f"until it has {v + 1}" if what == "" else f"while it has <= {v}{what}"
+            if op == ">":
+                return f"once it has more than {v}{what or ' ' + target}"
+            if op == ">=":
+                return f"once it has {v}{what or ' ' + target} or more"
+        if q.name in ("pile", "gains_to_end") and op == "<=" and v < 0:
+            return "never (" + to_text(e) + ")"
+        if q.name == "pile" and op == "<=":
+            return f"when {v} or fewer are left in the {q.arg} pile"
+        if q.name == "pile" and op == "==" and v == 0:
+            return f"once the {q.arg} pile is empty"
+        if q.name == "money" and op == ">":
+            return f"once its Treasures total more than ${v}"
+        if q.name == "money" and op == ">=":
+            return f"once its Treasures total ${v} or more"
+        if q.name == "gains_to_end" and op == "<=":
+            return f"when the game can end within {_plural(v, 'gain')}"
+    return f"when {to_text(e)}"
+
+
+def describe(bot: Bot) -> str:
+    """The bot's gain rules in words a player reads, one line each, in priority order:
+    "buys Witch at $5+ until it has 2", then ``Bot.describe``'s line for any play rules."""
+    if bot.random:
+        return bot.describe()
+    lines = []
+    for r in bot.parsed["rules"]:
+        cost = int(TABLE[ID[r.target], COST])
+        line = f"buys {r.target} at ${cost}+"
+        if r.when is not None:
+            line += " " + _when(r.when, r.target)
+        lines.append(line)
+    others = bot.describe().split("\n")[1:]  # Bot.describe: the gain rules' line first
+    return "\n".join(lines + others)
