@@ -51,15 +51,16 @@ def test_same_seed_same_bot_and_figures(run):
     fits = opt.library_bots_for(RECOMMENDED[KINGDOM])
     assert [b.name for b in fits] == [
         "Smithy",
-        "Double Militia",
+        "Big Smithy",
         "Militia",
+        "Double Militia",
         "Moat",
         "Big Money Ultimate",
         "Big Money",
     ]
     # against the strongest library bot, then also the leader of generation 0
     assert run.history[0]["games"] == (len(fits) + 10) * 1 * 4
-    assert run.history[1]["games"] == 6 * (1 + 1) * 4
+    assert run.history[1]["games"] == SMALL["population"] * (1 + 1) * 4
     assert [r["bot"] for r in run.record] == [b.name for b in fits]
     assert all(r["games"] == 40 for r in run.record)
     assert run.strongest == "Smithy" and run.against_strongest() is run.record[0]
