@@ -5,7 +5,8 @@
 Each case runs in a fresh process (a crash in one cannot hide another) and is classed:
 
     clear     refused with one message that names the argument (CLI: exit status 2, no traceback;
-              Python: a ValueError/TypeError (or subclass) whose message names it)
+              Python: a ValueError/TypeError (or subclass), or a RuntimeError for a call made
+              too early, whose message names it); or a valid input checked to work (CORRECT)
     unclear   refused, but the message does not name the argument, or the CLI printed a traceback
               while exiting 2
     silent    accepted: the command or call went on (or was still working at the timeout)
@@ -92,8 +93,8 @@ PY = [
     ("records", "load a binary file", f"records.load({str(GARBAGE)!r})", "garbage"),
     ("records", "meta not JSON", "Game(seed=1).record(meta={'x': object()})", "meta"),
     ("records", "a record of a list", "records.check([1, 2])", "record"),
-    ("snapshots", "hand count -5", "edited_snapshot('hand', -5)", "hand"),
-    ("snapshots", "decider 9", "edited_snapshot('decider', 9)", "player"),
+    ("snapshots", "hand count -5", "edited_snapshot('hand', -5)", "negative"),
+    ("snapshots", "decider 9", "edited_snapshot('decider', 9)", "decider"),
     ("snapshots", "every byte 0xff", "edited_snapshot('all', 0xFF)", "snapshot"),
     ("VecGame", "opponent_weights 1e308", "vec_weights([1e308, 1e308])", "opponent_weights"),
     ("VecGame", "vp_shaping 1e300", "vec_shaping(1e300)", "vp_shaping"),
@@ -105,6 +106,7 @@ PY = [
     ("envs", "opponents=lambda: 0", "gym_env_lambda()", "opponent"),
     ("envs", "record_dir is a file", f"gym_env(record_dir={str(NOT_DIR)!r})", "record_dir"),
     ("envs", "PettingZoo step before reset", "pz_step_before_reset()", "reset"),
+    ("envs", "PettingZoo raw_env step before reset", "pz_step_before_reset(raw=True)", "reset"),
 ]
 
 PRELUDE = textwrap.dedent(
@@ -144,6 +146,11 @@ PRELUDE = textwrap.dedent(
     def vec_weights(w):
         v = VecGame(256, opponents=compile_bots(["Big Money", "Smithy"]), opponent_weights=w)
         v.reset(seed=0)
+        bots = np.asarray(v.opponents.seat_bots)
+        seated = np.unique(bots[bots >= 0])
+        if len(seated) == 2:  # equal weights, however large: both bots sit at the tables
+            print("CORRECT both bots are drawn")
+            raise SystemExit(0)
         return v
 
     def vec_shaping(x):
@@ -176,10 +183,15 @@ PRELUDE = textwrap.dedent(
             env.step(int(np.flatnonzero(m)[0]))
         return env
 
-    def pz_step_before_reset():
-        from dominion_env.envs.pettingzoo_env import env as pz
-        e = pz()
-        e.step(0)
+    def pz_step_before_reset(raw=False):
+        from dominion_env.envs import pettingzoo_env
+        e = pettingzoo_env.raw_env() if raw else pettingzoo_env.env()
+        try:
+            e.step(0)
+        except AssertionError as err:  # PettingZoo's own order-enforcing wrapper
+            if "reset" in str(err):
+                raise RuntimeError(f"(PettingZoo's wrapper) {err}") from None
+            raise
     """
 )
 
@@ -212,7 +224,7 @@ def run_py(src, timeout):
         import sys
         try:
             {src}
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, RuntimeError) as e:  # RuntimeError: "not now" (reset)
             print("REFUSED", type(e).__name__, str(e).replace(chr(10), " "))
             sys.exit(0)
         print("ACCEPTED")
@@ -229,6 +241,8 @@ def run_py(src, timeout):
     if p.returncode != 0:
         meant = last.startswith(("ValueError", "TypeError")) and WORD in last.lower()
         return ("unclear" if meant else "crash"), last
+    if last.startswith("CORRECT"):  # a valid input, handled as it should be
+        return "clear", last
     if last.startswith("REFUSED"):
         return ("clear" if WORD in last.lower() else "unclear"), last
     return "silent", last
