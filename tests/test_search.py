@@ -244,9 +244,9 @@ def test_bad_names_and_calls_are_refused():
 def test_search_is_a_gymnasium_opponent():
     import gymnasium
 
-    import dominion_env  # noqa: F401  (registers Dominion-v1)
+    import dominion_env  # noqa: F401  (registers Dominion-v2)
 
-    env = gymnasium.make("Dominion-v1", players=2, opponents="search:6", kingdom="First Game")
+    env = gymnasium.make("Dominion-v2", players=2, opponents="search:6", kingdom="First Game")
     obs, info = env.reset(seed=3)
     for _ in range(400):
         mask = env.unwrapped.action_masks()
