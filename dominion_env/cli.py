@@ -956,6 +956,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     """Parse and check ``argv`` (bot names resolved, output paths tested) without playing a
     game; a bad argument exits with status 2 and a message (argparse's ``error``)."""
     args = build_parser().parse_args(argv)
+    if getattr(args, "ray", None) is not None and importlib.util.find_spec("ray") is None:
+        # before any work, with the usage error's status 2 (a missing extra is bad input to
+        # this machine's install, not a failure halfway through a run)
+        args.parser.error(f"argument --ray: Ray is not installed: {install_hint('ray')}")
     check = getattr(args, "check", None)
     if check is not None:
         check(args)

@@ -542,3 +542,27 @@ def test_training_warns_of_nothing(tmp_path):
         obs.flags.writeable = mask.flags.writeable = False
         actions = t.net.act(obs[None][0], mask[None][0])[0]
     assert t.steps == 64 and actions.shape == (2,)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "Big Money", "Smithy", "--games", "2"],
+        ["tournament", "Big Money", "Smithy", "--games", "2"],
+        ["evaluate", "ppo-pool", "--games", "2"],
+    ],
+)
+def test_ray_without_ray_is_a_usage_error(argv, monkeypatch, capsys):
+    """--ray on a machine without Ray exits 2 with one line naming --ray and the install,
+    before any game is played (it was status 1 from deep in the run)."""
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ray" else find_spec(name, *a)
+    )
+    with pytest.raises(SystemExit) as e:
+        cli.main([*argv, "--ray"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --ray: Ray is not installed: pip install 'dominion-env[ray]'" in err
