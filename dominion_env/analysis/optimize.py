@@ -47,17 +47,29 @@ import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from ..agents import BOTS, STRENGTH_ORDER, Bot, Rule, compile_table
-from ..agents.language import Compare, Num, Quantity, numbers, parse, to_text, with_numbers
+from ..agents.language import (
+    Compare,
+    Logic,
+    Num,
+    Quantity,
+    numbers,
+    parse,
+    to_text,
+    with_numbers,
+)
+from ..agents.library import NO_SUICIDE
 from ..agents.strategy import SECTIONS
 from ..cards import COST, ID, TABLE, check_players
 from ..checks import check_int, check_number, check_seed
+from ..engine.config import make_config, make_setup
 from ..engine.kingdoms import random_kingdom, resolve_kingdom
 from ..engine.layout import TERMINATED
-from .arena import MAX_TURN_LIMIT, play_games, summarize
+from .arena import MAX_TURN_LIMIT, _play_chunk, play_games, summarize
 from .executor import local_map
 
 MAX_POPULATION = 1024
@@ -67,7 +79,7 @@ MAX_GAIN_RULES = 14  # a priority list a person reads in one breath
 BASICS = ("Province", "Gold", "Duchy", "Silver", "Estate")
 TIME_SHARE = 0.85  # of minutes for the generations; the playoff and the record take the rest
 LIBRARY_WEIGHT = 0.5  # of a bot's score: its mean against the library; the leaders weigh the rest
-PLAYOFF = 40  # x games per pairing in the playoff, and at least PLAYOFF_MIN: the finalists are
+PLAYOFF = 120  # x games per pairing in the playoff, and at least PLAYOFF_MIN: the finalists are
 PLAYOFF_MIN = 500  # close, and the best of a dozen noisy means is the luckiest, not the best
 CHUNK = 2048  # games per piece of work (a Ray task)
 # SeedSequence purposes: each kind of draw has its own stream
@@ -132,7 +144,7 @@ def templates_for(kingdom) -> list[Bot]:
 
 def _condition(rng, card: str):
     """A random condition for a rule gaining ``card``, or None (always)."""
-    kind = int(rng.integers(6))
+    kind = int(rng.integers(7))
     if kind == 0:
         return None
     if kind == 1:
@@ -143,7 +155,9 @@ def _condition(rng, card: str):
         return parse(f"money > {int(rng.integers(10, 23))}")
     if kind == 4:
         return parse(f"gains_to_end <= {int(rng.integers(1, 7))}")
-    return parse(f'count("{card}") < treasure_cards / {int(rng.integers(3, 13))}')
+    if kind == 5:
+        return parse(f'count("{card}") < treasure_cards / {int(rng.integers(3, 13))}')
+    return parse(f"vp_lead < {int(rng.integers(-12, 7))}")
 
 
 def _rename(e, old: str, new: str):
@@ -177,19 +191,42 @@ def _written(rule: Rule):
     return text if isinstance(text, str) else tuple(text)
 
 
+# endgame guards for a Province rule: DominionSim's "never take a last Province that loses",
+# and the penultimate Province rule (not the second-last while behind: the opponent's last
+# one would win)
+GUARDS = (parse(NO_SUICIDE), parse("pile('Province') != 2 or vp_lead >= 0"))
+
+
+def _guarded(when, guard):
+    """A Province rule's condition with ``guard`` added (None: the guard alone), or None where
+    it has that guard already."""
+    if when is None:
+        return guard
+    if to_text(guard) in to_text(when):
+        return None
+    return Logic("and", (when, guard))
+
+
+def _nudged(rng, when):
+    """``when`` with one of its thresholds nudged (``_nudge``)."""
+    vals = numbers(when)
+    k = int(rng.integers(len(vals)))
+    vals[k] = _nudge(rng, vals[k])
+    return with_numbers(when, vals)
+
+
 def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
-    """A mutant of ``bot``: its gain rules changed 1 to 3 times (module docstring)."""
+    """A mutant of ``bot``: its rules changed 1 to 3 times (module docstring)."""
     for _ in range(100):  # a change the language refuses (too long...) is drawn again
         rules = list(bot.parsed["rules"])
+        others = {key: list(bot.parsed[key]) for key in SECTIONS[1:]}
+        tuned = [(key, j) for key in others for j, r in enumerate(others[key]) if numbers(r.when)]
         for _ in range(1 + min(int(rng.geometric(0.6)) - 1, 2)):
-            op = int(rng.integers(5))
+            op = int(rng.integers(8))
             i = int(rng.integers(len(rules)))
             r = rules[i]
             if op == 0 and r.when is not None and numbers(r.when):
-                vals = numbers(r.when)
-                k = int(rng.integers(len(vals)))
-                vals[k] = _nudge(rng, vals[k])
-                rules[i] = Rule(r.target, with_numbers(r.when, vals))
+                rules[i] = Rule(r.target, _nudged(rng, r.when))
             elif op == 1 and len(rules) < MAX_GAIN_RULES:
                 card = cards[int(rng.integers(len(cards)))]
                 rules.insert(int(rng.integers(len(rules) + 1)), Rule(card, _condition(rng, card)))
@@ -202,9 +239,26 @@ def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
             elif op == 4 and r.target != "Province":
                 card = cards[int(rng.integers(len(cards)))]
                 rules[i] = Rule(card, _rename(r.when, r.target, card))
+            elif op == 5:
+                rules[i] = Rule(r.target, _condition(rng, r.target))
+            elif op == 6:
+                j = [n for n, x in enumerate(rules) if x.target == "Province"]
+                j = j[int(rng.integers(len(j)))] if j else i
+                guard = GUARDS[int(rng.integers(len(GUARDS)))]
+                guarded = _guarded(rules[j].when, guard) if rules[j].target == "Province" else None
+                if guarded is not None:
+                    rules[j] = Rule("Province", guarded)
+            elif op == 7 and tuned:
+                key, j = tuned[int(rng.integers(len(tuned)))]
+                x = others[key][j]
+                others[key][j] = Rule(x.target, _nudged(rng, x.when), x.source)
         try:
-            written = [_written(r) for r in rules]  # equal to the bot its TOML reads back
-            return dataclasses.replace(bot, name=name, rules=written, source="dominion optimize")
+            written = {key: [_written(r) for r in others[key]] for key in others}
+            # equal to the bot its TOML reads back
+            return dataclasses.replace(
+                bot, name=name, rules=[_written(r) for r in rules], **written,
+                source="dominion optimize",
+            )  # fmt: skip
         except (ValueError, TypeError):
             continue
     return dataclasses.replace(bot, name=name)
@@ -219,24 +273,36 @@ def _run_seed(seed: int, purpose: int, index: int = 0) -> int:
 
 
 def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map=local_map):
-    """Each bot's mean result (win 1, shared win 1/2, else 0) over ``games`` games against
-    each opponent (the bot in one seat, rotated; the opponent in every other seat), as
-    (scores (B, O), games played), in one compiled batch."""
+    """Each bot's results (win 1, shared win 1/2, else 0) in ``games`` games against each
+    opponent (the bot in one seat, rotated; the opponent in every other seat), as (results
+    (B, O, games), games played).
+
+    Common random numbers: every bot plays the same games, game ``o * games + j`` of the run
+    seeded ``seed`` against opponent o (the same deal, first hands and shuffles until the bots'
+    decks differ), so two bots' scores differ by what they do more than by their luck: a small
+    improvement shows in fewer games. Each bot's games are pieces of at most ``CHUNK`` games
+    for ``map`` (``arena._play_chunk``: ``arena.play_games`` numbers a run's games from 0 in one
+    sequence, where these repeat the numbers for every bot)."""
     nb, no = len(bots), len(opponents)
     table = compile_table(list(bots) + list(opponents))
-    cand = np.repeat(np.arange(nb), no * games)
-    opp = nb + np.tile(np.repeat(np.arange(no), games), nb)
-    k = np.tile(np.arange(games), nb * no)
-    seat_bot = np.repeat(opp[:, None], players, axis=1)
-    seat_bot[np.arange(k.size), k % players] = cand
-    res = play_games(
-        table, k.size, players, kingdom, seed=seed, seat_bot=seat_bot, turn_limit=turn_limit,
-        chunk=CHUNK, map=map,
-    )  # fmt: skip
-    mine = res.reward[np.arange(k.size), k % players]
-    done = res.status == TERMINATED
+    n = no * games
+    k = np.arange(n) % games
+    seat_bot = np.repeat((nb + np.repeat(np.arange(no), games))[:, None], players, axis=1)
+    pieces = []
+    for b in range(nb):
+        mine = seat_bot.copy()
+        mine[np.arange(n), k % players] = b
+        pieces += [(first, mine[first : first + CHUNK]) for first in range(0, n, CHUNK)]
+    setup = make_setup(players, kingdom)
+    cfg = make_config(players, turn_limit=turn_limit, first_player=0)
+    play = partial(_play_chunk, bot_table=table, cfg=cfg, setup=setup, seed=seed)
+    out = list(map(play, pieces))
+    reward = np.concatenate([r for r, _, _ in out])
+    done = np.concatenate([st for _, _, st in out]) == TERMINATED
+    seat = np.tile(k % players, nb)
+    mine = reward[np.arange(nb * n), seat]
     result = (mine == 1) + 0.5 * ((mine == 0) & done)
-    return result.reshape(nb, no, games).mean(axis=2), k.size
+    return result.reshape(nb, no, games), nb * n
 
 
 def judge(bot, opponents, kingdom, players=2, games=1000, seed=0, *, turn_limit=100, map=local_map):
@@ -319,65 +385,80 @@ def optimize(
     cards = list(BASICS) + [c for c in kingdom if c not in BASICS]
     fits = library_bots_for(kingdom)
     pool_library = fits[:library]
+    library_keys = {_key(b) for b in pool_library}
     run = dict(turn_limit=turn_limit, map=map)
+    n_elite = max(2, population // 4)
 
-    pop = fits + templates_for(kingdom)
+    anchor = pool_library[0]  # scored every generation: the yardstick of every other bot
+    pop = _distinct(fits + templates_for(kingdom))
     leader_bots: list[Bot] = []
     history: list[dict] = []
+    tally: dict = {}  # bot key -> [sum of its advantages over the anchor, generations]
     played = 0
     gen = 0
     while (generations is None or gen < generations) and (
         deadline is None or gen == 0 or time.perf_counter() < deadline
     ):
         pool = pool_library + leader_bots[-leaders:] if leaders else pool_library
-        seed_g = _run_seed(seed, _GENERATION, gen)
-        per_opp, n = score(pop, pool, kingdom, players, games, seed_g, **run)
-        scores = per_opp[:, : len(pool_library)].mean(axis=1)
-        if len(pool) > len(pool_library):
-            lead = per_opp[:, len(pool_library) :].mean(axis=1)
-            scores = LIBRARY_WEIGHT * scores + (1 - LIBRARY_WEIGHT) * lead
+        scored = _distinct(pop + [anchor])
+        res, n = score(scored, pool, kingdom, players, games, _run_seed(seed, _GENERATION, gen),
+                       **run)  # fmt: skip
         played += n
+        now = _weigh(res.mean(axis=2), len(pool_library))
+        base = now[[_key(b) for b in scored].index(_key(anchor))]
+        for b, x in zip(scored, now, strict=True):
+            t = tally.setdefault(_key(b), [0.0, 0])
+            t[0] += float(x - base)
+            t[1] += 1
+        scores = np.array([tally[_key(b)][0] / tally[_key(b)][1] for b in scored])
         order = np.argsort(-scores, kind="stable")
-        best = pop[int(order[0])]
-        leader_bots.append(dataclasses.replace(best, name=f"leader {gen}"))
+        best = scored[int(order[0])]
+        # a leader joins once: a bot that stays the best is not its own opponent many times
+        # over, and a library bot of the pool is in it already
+        if _key(best) not in library_keys | {_key(x) for x in leader_bots}:
+            leader_bots.append(dataclasses.replace(best, name=f"leader {gen}"))
         history.append(
             {
                 "generation": gen,
                 "games": n,
-                "best_score": float(scores[order[0]]),
-                "mean_score": float(scores.mean()),
+                "best_score": float(now[order[0]]),
+                "mean_score": float(now.mean()),
+                "best_advantage": float(scores[order[0]]),
                 "best": best.describe(),
             }
         )
         if progress is not None:
             progress({**history[-1], "elapsed": time.perf_counter() - start})
-        elite = [pop[int(i)] for i in order[: max(2, population // 4)]]
-        children = [
-            mutate(elite[int(rng.integers(len(elite)))], rng, cards, f"g{gen + 1}c{c}")
-            for c in range(population - len(elite))
-        ]
-        pop = elite + children
+        elite = [scored[int(i)] for i in order[:n_elite]]
+        pop = list(elite)
+        keys = {_key(b) for b in pop} | {_key(anchor)}
+        for c in range(population - len(elite)):
+            for _ in range(20):  # a copy of a member would replay its very games
+                child = mutate(elite[int(rng.integers(len(elite)))], rng, cards, f"g{gen + 1}c{c}")
+                if _key(child) not in keys:
+                    break
+            keys.add(_key(child))
+            pop.append(child)
         gen += 1
 
-    # the playoff: the last leaders, the survivors and the library pool itself (a search that
-    # found nothing better returns the best library bot), more games against the library
-    finalists = leader_bots[::-1][: max(leaders, 1)] + pop[: max(2, population // 4)]
-    finalists = _distinct(finalists + pool_library)
+    # the playoff: the best of the last population (by all their games), the last leaders and
+    # the library pool itself (a search that found nothing better returns the best library
+    # bot), on games of their own against the library
+    finalists = _distinct(pop[:n_elite] + leader_bots[::-1][: max(leaders, 1)] + pool_library)
     final_games = max(PLAYOFF * games, PLAYOFF_MIN)
-    final, n = score(
-        finalists,
-        pool_library,
-        kingdom,
-        players,
-        final_games,
-        _run_seed(seed, _PLAYOFF),
-        **run,
+    res, n = score(
+        finalists, pool_library, kingdom, players, final_games, _run_seed(seed, _PLAYOFF), **run
     )
     played += n
-    mean = final.mean(axis=1)
-    # a library bot stays unless a finalist beats its mean by a standard error of the playoff
-    margin = np.where([f in pool_library for f in finalists], 0.0, 0.5 / math.sqrt(final_games))
-    best_bot = finalists[int(np.argmax(mean - margin))]
+    per_game = res.mean(axis=1)  # (finalists, games): the mean over the library opponents
+    lib = [_key(f) in library_keys for f in finalists]
+    # a library bot stays unless a finalist beats the best of them by more than the standard
+    # error of its paired difference (the same games: a near copy is measured finely)
+    best_lib = int(np.argmax(np.where(lib, per_game.mean(axis=1), -np.inf)))
+    diff = per_game - per_game[best_lib]
+    margin = diff.std(axis=1) / math.sqrt(final_games)
+    gain = np.where(lib, -np.inf, diff.mean(axis=1) - margin)
+    best_bot = finalists[int(np.argmax(gain)) if gain.max() > 0 else best_lib]
     best_bot = dataclasses.replace(
         best_bot,
         **{key: [_written(r) for r in best_bot.parsed[key]] for key in SECTIONS},
@@ -401,13 +482,26 @@ def optimize(
     )
 
 
+def _key(bot: Bot) -> tuple:
+    """What a bot does (its rules, every list), without its name and source."""
+    return tuple(tuple(_written(r) for r in bot.parsed[key]) for key in SECTIONS)
+
+
+def _weigh(means, n_library):
+    """Scores (B,) from mean results (B, O) against a pool whose first ``n_library`` are the
+    library's: the library's mean, weighed with the leaders' where there are any."""
+    lib = means[:, :n_library].mean(axis=1)
+    if means.shape[1] == n_library:
+        return lib
+    return LIBRARY_WEIGHT * lib + (1 - LIBRARY_WEIGHT) * means[:, n_library:].mean(axis=1)
+
+
 def _distinct(bots) -> list[Bot]:
     """Bots with distinct rules, first kept (a leader often survives as itself)."""
     seen, out = set(), []
     for b in bots:
-        key = b.to_toml().split("\n", 1)[1]  # without the name line
-        if key not in seen:
-            seen.add(key)
+        if _key(b) not in seen:
+            seen.add(_key(b))
             out.append(b)
     return out
 
