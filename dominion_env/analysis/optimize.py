@@ -220,7 +220,12 @@ def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
     for _ in range(100):  # a change the language refuses (too long...) is drawn again
         rules = list(bot.parsed["rules"])
         others = {key: list(bot.parsed[key]) for key in SECTIONS[1:]}
-        tuned = [(key, j) for key in others for j, r in enumerate(others[key]) if numbers(r.when)]
+        tuned = [
+            (key, j)
+            for key in others
+            for j, r in enumerate(others[key])
+            if r.when and numbers(r.when)
+        ]
         for _ in range(1 + min(int(rng.geometric(0.6)) - 1, 2)):
             op = int(rng.integers(8))
             i = int(rng.integers(len(rules)))
