@@ -130,25 +130,22 @@ def test_mutants_change_play_rules_and_guard_the_last_province():
             assert [r.target for r in k.parsed[s]] == [r.target for r in parent.parsed[s]]
         (back,) = bots_from_toml(tomllib.loads(k.to_toml()))
         assert back == k
-    # the endgame guards: a Province rule that has room for them (Minion/Chapel's has not)
+    # the endgame guards, each ahead of the first Province rule
     money = opt.templates_for(RECOMMENDED[KINGDOM])[0]
     kids = [mutate(money, rng, cards, f"m{i}") for i in range(60)]
     for guard in opt.GUARDS:
-        assert any(
-            opt.to_text(guard) in opt.to_text(r.when)
-            for k in kids
-            for r in k.parsed["rules"]
-            if r.target == "Province"
-        )
+        guarded = [k.parsed["rules"] for k in kids if guard in k.parsed["rules"]]
+        assert guarded and all(r[r.index(guard) + 1].target == "Province" for r in guarded)
 
 
 def test_a_guard_is_added_once():
-    (suicide, ppr) = opt.GUARDS
-    assert opt._guarded(None, ppr) == ppr
-    once = opt._guarded(parse("money > 15"), ppr)
-    assert once == parse("money > 15 and (pile('Province') != 2 or vp_lead >= 0)")
-    assert opt._guarded(once, ppr) is None
-    assert opt._guarded(once, suicide) == opt.Logic("and", (once, suicide))
+    (ppr, suicide) = opt.GUARDS
+    rules = opt.templates_for(RECOMMENDED[KINGDOM])[0].parsed["rules"]
+    once = opt._with_guard(rules, ppr)
+    assert once == [ppr] + rules
+    assert opt._with_guard(once, ppr) is None
+    assert opt._with_guard(once, suicide) == [ppr, suicide] + rules
+    assert opt._with_guard([opt.Rule("Gold")], ppr) is None  # no Province to guard
 
 
 def test_scores_use_common_random_numbers():

@@ -54,7 +54,6 @@ import numpy as np
 from ..agents import BOTS, STRENGTH_ORDER, Bot, Rule, compile_table
 from ..agents.language import (
     Compare,
-    Logic,
     Num,
     Quantity,
     numbers,
@@ -62,7 +61,6 @@ from ..agents.language import (
     to_text,
     with_numbers,
 )
-from ..agents.library import NO_SUICIDE
 from ..agents.strategy import SECTIONS
 from ..cards import COST, ID, TABLE, check_players
 from ..checks import check_int, check_number, check_seed
@@ -139,6 +137,25 @@ def templates_for(kingdom) -> list[Bot]:
     return out
 
 
+# Endgame guards: a Duchy instead of a Province that loses. The penultimate Province rule (not
+# the second-last Province while behind: the opponent's last one would win) and DominionSim's
+# "no suicide" (not a last Province that leaves the bot behind). Rules of their own ahead of
+# the Province rules, where a library bot's Province condition has no room left for them.
+GUARDS = (
+    Rule("Duchy", parse("pile('Province') == 2 and vp_lead < 0")),
+    Rule("Duchy", parse("pile('Province') == 1 and vp_lead < -6")),
+)
+
+
+def _with_guard(rules: list, guard: Rule):
+    """The gain rules with ``guard`` ahead of the first Province rule, or None where it is
+    there already or no rule gains a Province."""
+    first = next((i for i, r in enumerate(rules) if r.target == "Province"), None)
+    if first is None or guard in rules:
+        return None
+    return rules[:first] + [guard] + rules[first:]
+
+
 # --- mutation ------------------------------------------------------------------------------
 
 
@@ -191,22 +208,6 @@ def _written(rule: Rule):
     return text if isinstance(text, str) else tuple(text)
 
 
-# endgame guards for a Province rule: DominionSim's "never take a last Province that loses",
-# and the penultimate Province rule (not the second-last while behind: the opponent's last
-# one would win)
-GUARDS = (parse(NO_SUICIDE), parse("pile('Province') != 2 or vp_lead >= 0"))
-
-
-def _guarded(when, guard):
-    """A Province rule's condition with ``guard`` added (None: the guard alone), or None where
-    it has that guard already."""
-    if when is None:
-        return guard
-    if to_text(guard) in to_text(when):
-        return None
-    return Logic("and", (when, guard))
-
-
 def _nudged(rng, when):
     """``when`` with one of its thresholds nudged (``_nudge``)."""
     vals = numbers(when)
@@ -246,13 +247,8 @@ def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
                 rules[i] = Rule(card, _rename(r.when, r.target, card))
             elif op == 5:
                 rules[i] = Rule(r.target, _condition(rng, r.target))
-            elif op == 6:
-                j = [n for n, x in enumerate(rules) if x.target == "Province"]
-                j = j[int(rng.integers(len(j)))] if j else i
-                guard = GUARDS[int(rng.integers(len(GUARDS)))]
-                guarded = _guarded(rules[j].when, guard) if rules[j].target == "Province" else None
-                if guarded is not None:
-                    rules[j] = Rule("Province", guarded)
+            elif op == 6 and len(rules) < MAX_GAIN_RULES:
+                rules = _with_guard(rules, GUARDS[int(rng.integers(len(GUARDS)))]) or rules
             elif op == 7 and tuned:
                 key, j = tuned[int(rng.integers(len(tuned)))]
                 x = others[key][j]
