@@ -7,31 +7,43 @@
 
 The loop (``optimize``), each generation:
 
-1. score every bot of the population against the pool: the last ``leaders`` leaders (best bots
-   of earlier generations) and the ``library`` (default 1) strongest library bots whose cards
-   are in the kingdom (``STRENGTH_ORDER``); ``games`` games per (bot, opponent) pairing, seats
-   rotated, all in one compiled batch (``arena.play_games``, spread over ``map``:
-   ``executor.RayMap`` for Ray). A result is 1 a win, 1/2 a shared win, 0 a loss or a game cut
-   at the turn limit; a bot's score is its mean result against the library bots and its mean
-   against the leaders, half each (the library alone in the first generation): the leaders
-   keep it general, the library holds it to the bar it is judged by;
-2. the best joins the leaders (coevolution: the pool grows stronger with the population);
-3. the best quarter survives, the rest of the next population are their mutants.
+1. score every bot of the population, and the anchor (the strongest library bot of the
+   kingdom, ``STRENGTH_ORDER``), against the pool: the last ``leaders`` leaders (best bots of
+   earlier generations) and the ``library`` (default 1) strongest library bots whose cards are
+   in the kingdom; ``games`` games per (bot, opponent) pairing, seats rotated, compiled
+   batches spread over ``map`` (``executor.RayMap`` for Ray). A result is 1 a win, 1/2 a
+   shared win, 0 a loss or a game cut at the turn limit; a bot's score this generation is its
+   mean result against the library bots and its mean against the leaders, half each (the
+   library alone while there are no leaders): the leaders keep it general, the library holds
+   it to the bar it is judged by. Common random numbers (``score``): every bot plays the very
+   same games (deals, shuffles) against an opponent, so bots differ by what they do, not by
+   their luck;
+2. a bot's fitness is its advantage over the anchor on the same games, averaged over every
+   generation it has played: a survivor is measured again each generation (its estimate
+   tightens, a lucky one falls back), and a near copy of the anchor is measured finely (their
+   games differ only where their rules do);
+3. the fittest joins the leaders (coevolution: the pool grows stronger with the population),
+   unless it is a leader or a library bot of the pool already;
+4. the fittest quarter survives, the rest of the next population are their distinct mutants
+   (a copy would replay a member's very games).
 
 The first population is every library bot that fits the kingdom and a money + X template for
-each kingdom card X. A mutant changes its gain rules one to three times: a threshold (through
-``language.with_numbers``), a rule added (a card of the kingdom or the basics, with a condition
-from a few templates), removed, moved up, or its card changed. Play rules (play, trash,
-discard, choose) of a seed bot are kept as they are.
+each kingdom card X. A mutant changes its rules one to three times: a gain rule's threshold
+(through ``language.with_numbers``, by 1 or 2, or 10-25% for a fraction), a gain rule added
+(a card of the kingdom or the basics, with a condition from a few templates), removed, moved
+up, its card changed or its condition drawn anew, an endgame guard put ahead of the Province
+rules (``GUARDS``: the penultimate Province rule, no losing last Province), or a threshold of
+a play rule (play, trash, discard, choose; a seed bot's play rules are otherwise kept).
 
 When the generations end (``generations``, or 85% of ``minutes``: the rest is for the two
-steps below), a playoff picks the best bot: the last leaders, the surviving population and the
+steps below), a playoff picks the best bot: the fittest quarter, the last leaders and the
 library part of the pool itself each play ``PLAYOFF x games`` (at least ``PLAYOFF_MIN``) games
-against the library part of the pool. The best mean wins, where a library bot is given one
-standard error of the playoff (1 / (2 sqrt(games))): a found bot must be clearly better, and a
-search that found nothing better gives back the best library bot, renamed. Then the record: the
-best bot against every library bot that fits the kingdom, ``judge_games`` games each, on seeds
-the search never used.
+against the library part of the pool, on a seed of their own (common random numbers again).
+A found bot is taken only if its mean result beats the best library finalist's by more than
+one standard error of their paired difference, the best such margin wins; a search that
+found nothing better gives back the best library bot, renamed. Then the record: the best bot
+against every library bot that fits the kingdom, ``judge_games`` games each, on seeds the
+search never used.
 
 Determinism: every game seed and every mutation is drawn from ``seed`` (game seeds from
 ``numpy.random.SeedSequence([seed, purpose, generation])``), so the same arguments and the same
@@ -94,7 +106,8 @@ class Result:
     best: Bot  # the bot found
     record: list  # per library bot of the kingdom: games, wins, ties, losses, win_rate, win_ci
     strongest: str  # the strongest library bot for the kingdom (STRENGTH_ORDER)
-    history: list  # per generation: generation, games, best_score, mean_score, best (its rules)
+    history: list  # per generation: generation, games, best_score, mean_score (this generation's
+    # scores), best_advantage (the fittest's fitness: its mean advantage over the anchor), best
     generations: int  # generations run
     games: int  # games played in all (search, playoff and record)
     seconds: float = field(default=0.0, compare=False)  # wall time (not part of the result)
