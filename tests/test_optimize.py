@@ -162,6 +162,16 @@ def test_scores_use_common_random_numbers():
     assert (alone[0] == res[2]).all()
 
 
+def test_nothing_better_gives_back_the_library_bot(monkeypatch):
+    # a search whose only other bot is Big Money: the playoff keeps Smithy, renamed
+    monkeypatch.setattr(opt, "library_bots_for", lambda k: [BOTS["Smithy"], BOTS["Big Money"]])
+    monkeypatch.setattr(opt, "templates_for", lambda k: [])
+    monkeypatch.setattr(opt, "mutate", lambda bot, rng, cards, name: BOTS["Big Money"])
+    res = optimize(KINGDOM, 2, seed=1, **SMALL)
+    assert opt._key(res.best) == opt._key(BOTS["Smithy"]) and res.best.name == "Optimized"
+    assert [r["bot"] for r in res.record] == ["Smithy", "Big Money"]
+
+
 def test_rename_follows_the_card():
     tree = parse('count("Smithy") < 2 and pile("Province") <= 4')
     assert opt._rename(tree, "Smithy", "Witch") == parse(
