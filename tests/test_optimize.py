@@ -58,9 +58,11 @@ def test_same_seed_same_bot_and_figures(run):
         "Big Money Ultimate",
         "Big Money",
     ]
-    # against the strongest library bot, then also the leader of generation 0
+    # against the strongest library bot, then also the leader of generation 0; the strongest
+    # library bot (the anchor every score is measured from) plays in every generation
     assert run.history[0]["games"] == (len(fits) + 10) * 1 * 4
-    assert run.history[1]["games"] == SMALL["population"] * (1 + 1) * 4
+    assert run.history[1]["games"] == (SMALL["population"] + 1) * (1 + 1) * 4
+    assert run.history[0]["best_advantage"] == 0.5 and run.history[1]["best_advantage"] == 0.40625
     assert [r["bot"] for r in run.record] == [b.name for b in fits]
     assert all(r["games"] == 40 for r in run.record)
     assert run.strongest == "Smithy" and run.against_strongest() is run.record[0]
@@ -114,6 +116,60 @@ def test_mutants_are_valid_and_drawn_from_the_seed():
         assert isinstance(x, Bot) and 1 <= len(x.rules) <= opt.MAX_GAIN_RULES
         assert any(r.target == "Province" for r in x.parsed["rules"])
         assert set(x.kingdom_cards()) <= set(RECOMMENDED[KINGDOM])
+
+
+def test_mutants_change_play_rules_and_guard_the_last_province():
+    cards = list(opt.BASICS) + ["Minion", "Chapel"]
+    parent = BOTS["Minion/Chapel"]
+    rng = np.random.default_rng(3)
+    kids = [mutate(parent, rng, cards, f"m{i}") for i in range(60)]
+    plays = [k for k in kids if any(k.parsed[s] != parent.parsed[s] for s in opt.SECTIONS[1:])]
+    assert len(plays) >= 5
+    for k in plays:  # what changed is a threshold: the same rules, the same targets
+        for s in opt.SECTIONS[1:]:
+            assert [r.target for r in k.parsed[s]] == [r.target for r in parent.parsed[s]]
+        (back,) = bots_from_toml(tomllib.loads(k.to_toml()))
+        assert back == k
+    # the endgame guards, each ahead of the first Province rule
+    money = opt.templates_for(RECOMMENDED[KINGDOM])[0]
+    kids = [mutate(money, rng, cards, f"m{i}") for i in range(60)]
+    for guard in opt.GUARDS:
+        guarded = [k.parsed["rules"] for k in kids if guard in k.parsed["rules"]]
+        assert guarded and all(r[r.index(guard) + 1].target == "Province" for r in guarded)
+
+
+def test_a_guard_is_added_once():
+    (ppr, suicide) = opt.GUARDS
+    rules = opt.templates_for(RECOMMENDED[KINGDOM])[0].parsed["rules"]
+    once = opt._with_guard(rules, ppr)
+    assert once == [ppr] + rules
+    assert opt._with_guard(once, ppr) is None
+    assert opt._with_guard(once, suicide) == [ppr, suicide] + rules
+    assert opt._with_guard([opt.Rule("Gold")], ppr) is None  # no Province to guard
+
+
+def test_scores_use_common_random_numbers():
+    kingdom = list(RECOMMENDED[KINGDOM])
+    twin = Bot("twin", BOTS["Smithy"].rules, source="a copy")
+    bots = [BOTS["Smithy"], twin, BOTS["Big Money Ultimate"]]
+    res, n = opt.score(bots, [BOTS["Militia"], BOTS["Smithy"]], kingdom, 2, 50, seed=9)
+    assert res.shape == (3, 2, 50) and n == 3 * 2 * 50
+    assert set(np.unique(res)) <= {0.0, 0.5, 1.0}
+    # the same bot under another name plays the very same games; another bot does not
+    assert (res[0] == res[1]).all() and (res[0] != res[2]).any()
+    # a bot's games against an opponent do not depend on the other bots scored beside it
+    alone, _ = opt.score([bots[2]], [BOTS["Militia"], BOTS["Smithy"]], kingdom, 2, 50, seed=9)
+    assert (alone[0] == res[2]).all()
+
+
+def test_nothing_better_gives_back_the_library_bot(monkeypatch):
+    # a search whose only other bot is Big Money: the playoff keeps Smithy, renamed
+    monkeypatch.setattr(opt, "library_bots_for", lambda k: [BOTS["Smithy"], BOTS["Big Money"]])
+    monkeypatch.setattr(opt, "templates_for", lambda k: [])
+    monkeypatch.setattr(opt, "mutate", lambda bot, rng, cards, name: BOTS["Big Money"])
+    res = optimize(KINGDOM, 2, seed=1, **SMALL)
+    assert opt._key(res.best) == opt._key(BOTS["Smithy"]) and res.best.name == "Optimized"
+    assert [r["bot"] for r in res.record] == ["Smithy", "Big Money"]
 
 
 def test_rename_follows_the_card():

@@ -7,31 +7,43 @@
 
 The loop (``optimize``), each generation:
 
-1. score every bot of the population against the pool: the last ``leaders`` leaders (best bots
-   of earlier generations) and the ``library`` (default 1) strongest library bots whose cards
-   are in the kingdom (``STRENGTH_ORDER``); ``games`` games per (bot, opponent) pairing, seats
-   rotated, all in one compiled batch (``arena.play_games``, spread over ``map``:
-   ``executor.RayMap`` for Ray). A result is 1 a win, 1/2 a shared win, 0 a loss or a game cut
-   at the turn limit; a bot's score is its mean result against the library bots and its mean
-   against the leaders, half each (the library alone in the first generation): the leaders
-   keep it general, the library holds it to the bar it is judged by;
-2. the best joins the leaders (coevolution: the pool grows stronger with the population);
-3. the best quarter survives, the rest of the next population are their mutants.
+1. score every bot of the population, and the anchor (the strongest library bot of the
+   kingdom, ``STRENGTH_ORDER``), against the pool: the last ``leaders`` leaders (best bots of
+   earlier generations) and the ``library`` (default 1) strongest library bots whose cards are
+   in the kingdom; ``games`` games per (bot, opponent) pairing, seats rotated, compiled
+   batches spread over ``map`` (``executor.RayMap`` for Ray). A result is 1 a win, 1/2 a
+   shared win, 0 a loss or a game cut at the turn limit; a bot's score this generation is its
+   mean result against the library bots and its mean against the leaders, half each (the
+   library alone while there are no leaders): the leaders keep it general, the library holds
+   it to the bar it is judged by. Common random numbers (``score``): every bot plays the very
+   same games (deals, shuffles) against an opponent, so bots differ by what they do, not by
+   their luck;
+2. a bot's fitness is its advantage over the anchor on the same games, averaged over every
+   generation it has played: a survivor is measured again each generation (its estimate
+   tightens, a lucky one falls back), and a near copy of the anchor is measured finely (their
+   games differ only where their rules do);
+3. the fittest joins the leaders (coevolution: the pool grows stronger with the population),
+   unless it is a leader or a library bot of the pool already;
+4. the fittest quarter survives, the rest of the next population are their distinct mutants
+   (a copy would replay a member's very games).
 
 The first population is every library bot that fits the kingdom and a money + X template for
-each kingdom card X. A mutant changes its gain rules one to three times: a threshold (through
-``language.with_numbers``), a rule added (a card of the kingdom or the basics, with a condition
-from a few templates), removed, moved up, or its card changed. Play rules (play, trash,
-discard, choose) of a seed bot are kept as they are.
+each kingdom card X. A mutant changes its rules one to three times: a gain rule's threshold
+(through ``language.with_numbers``, by 1 or 2, or 10-25% for a fraction), a gain rule added
+(a card of the kingdom or the basics, with a condition from a few templates), removed, moved
+up, its card changed or its condition drawn anew, an endgame guard put ahead of the Province
+rules (``GUARDS``: the penultimate Province rule, no losing last Province), or a threshold of
+a play rule (play, trash, discard, choose; a seed bot's play rules are otherwise kept).
 
 When the generations end (``generations``, or 85% of ``minutes``: the rest is for the two
-steps below), a playoff picks the best bot: the last leaders, the surviving population and the
+steps below), a playoff picks the best bot: the fittest quarter, the last leaders and the
 library part of the pool itself each play ``PLAYOFF x games`` (at least ``PLAYOFF_MIN``) games
-against the library part of the pool. The best mean wins, where a library bot is given one
-standard error of the playoff (1 / (2 sqrt(games))): a found bot must be clearly better, and a
-search that found nothing better gives back the best library bot, renamed. Then the record: the
-best bot against every library bot that fits the kingdom, ``judge_games`` games each, on seeds
-the search never used.
+against the library part of the pool, on a seed of their own (common random numbers again).
+A found bot is taken only if its mean result beats the best library finalist's by more than
+one standard error of their paired difference, the best such margin wins; a search that
+found nothing better gives back the best library bot, renamed. Then the record: the best bot
+against every library bot that fits the kingdom, ``judge_games`` games each, on seeds the
+search never used.
 
 Determinism: every game seed and every mutation is drawn from ``seed`` (game seeds from
 ``numpy.random.SeedSequence([seed, purpose, generation])``), so the same arguments and the same
@@ -47,17 +59,27 @@ import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from ..agents import BOTS, STRENGTH_ORDER, Bot, Rule, compile_table
-from ..agents.language import Compare, Num, Quantity, numbers, parse, to_text, with_numbers
+from ..agents.language import (
+    Compare,
+    Num,
+    Quantity,
+    numbers,
+    parse,
+    to_text,
+    with_numbers,
+)
 from ..agents.strategy import SECTIONS
 from ..cards import COST, ID, TABLE, check_players
 from ..checks import check_int, check_number, check_seed
+from ..engine.config import make_config, make_setup
 from ..engine.kingdoms import random_kingdom, resolve_kingdom
 from ..engine.layout import TERMINATED
-from .arena import MAX_TURN_LIMIT, play_games, summarize
+from .arena import MAX_TURN_LIMIT, _play_chunk, play_games, summarize
 from .executor import local_map
 
 MAX_POPULATION = 1024
@@ -67,7 +89,7 @@ MAX_GAIN_RULES = 14  # a priority list a person reads in one breath
 BASICS = ("Province", "Gold", "Duchy", "Silver", "Estate")
 TIME_SHARE = 0.85  # of minutes for the generations; the playoff and the record take the rest
 LIBRARY_WEIGHT = 0.5  # of a bot's score: its mean against the library; the leaders weigh the rest
-PLAYOFF = 40  # x games per pairing in the playoff, and at least PLAYOFF_MIN: the finalists are
+PLAYOFF = 120  # x games per pairing in the playoff, and at least PLAYOFF_MIN: the finalists are
 PLAYOFF_MIN = 500  # close, and the best of a dozen noisy means is the luckiest, not the best
 CHUNK = 2048  # games per piece of work (a Ray task)
 # SeedSequence purposes: each kind of draw has its own stream
@@ -84,7 +106,8 @@ class Result:
     best: Bot  # the bot found
     record: list  # per library bot of the kingdom: games, wins, ties, losses, win_rate, win_ci
     strongest: str  # the strongest library bot for the kingdom (STRENGTH_ORDER)
-    history: list  # per generation: generation, games, best_score, mean_score, best (its rules)
+    history: list  # per generation: generation, games, best_score, mean_score (this generation's
+    # scores), best_advantage (the fittest's fitness: its mean advantage over the anchor), best
     generations: int  # generations run
     games: int  # games played in all (search, playoff and record)
     seconds: float = field(default=0.0, compare=False)  # wall time (not part of the result)
@@ -127,12 +150,31 @@ def templates_for(kingdom) -> list[Bot]:
     return out
 
 
+# Endgame guards: a Duchy instead of a Province that loses. The penultimate Province rule (not
+# the second-last Province while behind: the opponent's last one would win) and DominionSim's
+# "no suicide" (not a last Province that leaves the bot behind). Rules of their own ahead of
+# the Province rules, where a library bot's Province condition has no room left for them.
+GUARDS = (
+    Rule("Duchy", parse("pile('Province') == 2 and vp_lead < 0")),
+    Rule("Duchy", parse("pile('Province') == 1 and vp_lead < -6")),
+)
+
+
+def _with_guard(rules: list, guard: Rule):
+    """The gain rules with ``guard`` ahead of the first Province rule, or None where it is
+    there already or no rule gains a Province."""
+    first = next((i for i, r in enumerate(rules) if r.target == "Province"), None)
+    if first is None or guard in rules:
+        return None
+    return rules[:first] + [guard] + rules[first:]
+
+
 # --- mutation ------------------------------------------------------------------------------
 
 
 def _condition(rng, card: str):
     """A random condition for a rule gaining ``card``, or None (always)."""
-    kind = int(rng.integers(6))
+    kind = int(rng.integers(7))
     if kind == 0:
         return None
     if kind == 1:
@@ -143,7 +185,9 @@ def _condition(rng, card: str):
         return parse(f"money > {int(rng.integers(10, 23))}")
     if kind == 4:
         return parse(f"gains_to_end <= {int(rng.integers(1, 7))}")
-    return parse(f'count("{card}") < treasure_cards / {int(rng.integers(3, 13))}')
+    if kind == 5:
+        return parse(f'count("{card}") < treasure_cards / {int(rng.integers(3, 13))}')
+    return parse(f"vp_lead < {int(rng.integers(-12, 7))}")
 
 
 def _rename(e, old: str, new: str):
@@ -177,19 +221,31 @@ def _written(rule: Rule):
     return text if isinstance(text, str) else tuple(text)
 
 
+def _nudged(rng, when):
+    """``when`` with one of its thresholds nudged (``_nudge``)."""
+    vals = numbers(when)
+    k = int(rng.integers(len(vals)))
+    vals[k] = _nudge(rng, vals[k])
+    return with_numbers(when, vals)
+
+
 def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
-    """A mutant of ``bot``: its gain rules changed 1 to 3 times (module docstring)."""
+    """A mutant of ``bot``: its rules changed 1 to 3 times (module docstring)."""
     for _ in range(100):  # a change the language refuses (too long...) is drawn again
         rules = list(bot.parsed["rules"])
+        others = {key: list(bot.parsed[key]) for key in SECTIONS[1:]}
+        tuned = [
+            (key, j)
+            for key in others
+            for j, r in enumerate(others[key])
+            if r.when and numbers(r.when)
+        ]
         for _ in range(1 + min(int(rng.geometric(0.6)) - 1, 2)):
-            op = int(rng.integers(5))
+            op = int(rng.integers(8))
             i = int(rng.integers(len(rules)))
             r = rules[i]
             if op == 0 and r.when is not None and numbers(r.when):
-                vals = numbers(r.when)
-                k = int(rng.integers(len(vals)))
-                vals[k] = _nudge(rng, vals[k])
-                rules[i] = Rule(r.target, with_numbers(r.when, vals))
+                rules[i] = Rule(r.target, _nudged(rng, r.when))
             elif op == 1 and len(rules) < MAX_GAIN_RULES:
                 card = cards[int(rng.integers(len(cards)))]
                 rules.insert(int(rng.integers(len(rules) + 1)), Rule(card, _condition(rng, card)))
@@ -202,9 +258,21 @@ def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
             elif op == 4 and r.target != "Province":
                 card = cards[int(rng.integers(len(cards)))]
                 rules[i] = Rule(card, _rename(r.when, r.target, card))
+            elif op == 5:
+                rules[i] = Rule(r.target, _condition(rng, r.target))
+            elif op == 6 and len(rules) < MAX_GAIN_RULES:
+                rules = _with_guard(rules, GUARDS[int(rng.integers(len(GUARDS)))]) or rules
+            elif op == 7 and tuned:
+                key, j = tuned[int(rng.integers(len(tuned)))]
+                x = others[key][j]
+                others[key][j] = Rule(x.target, _nudged(rng, x.when), x.source)
         try:
-            written = [_written(r) for r in rules]  # equal to the bot its TOML reads back
-            return dataclasses.replace(bot, name=name, rules=written, source="dominion optimize")
+            written = {key: [_written(r) for r in others[key]] for key in others}
+            # equal to the bot its TOML reads back
+            return dataclasses.replace(
+                bot, name=name, rules=[_written(r) for r in rules], **written,
+                source="dominion optimize",
+            )  # fmt: skip
         except (ValueError, TypeError):
             continue
     return dataclasses.replace(bot, name=name)
@@ -219,24 +287,36 @@ def _run_seed(seed: int, purpose: int, index: int = 0) -> int:
 
 
 def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map=local_map):
-    """Each bot's mean result (win 1, shared win 1/2, else 0) over ``games`` games against
-    each opponent (the bot in one seat, rotated; the opponent in every other seat), as
-    (scores (B, O), games played), in one compiled batch."""
+    """Each bot's results (win 1, shared win 1/2, else 0) in ``games`` games against each
+    opponent (the bot in one seat, rotated; the opponent in every other seat), as (results
+    (B, O, games), games played).
+
+    Common random numbers: every bot plays the same games, game ``o * games + j`` of the run
+    seeded ``seed`` against opponent o (the same deal, first hands and shuffles until the bots'
+    decks differ), so two bots' scores differ by what they do more than by their luck: a small
+    improvement shows in fewer games. Each bot's games are pieces of at most ``CHUNK`` games
+    for ``map`` (``arena._play_chunk``: ``arena.play_games`` numbers a run's games from 0 in one
+    sequence, where these repeat the numbers for every bot)."""
     nb, no = len(bots), len(opponents)
     table = compile_table(list(bots) + list(opponents))
-    cand = np.repeat(np.arange(nb), no * games)
-    opp = nb + np.tile(np.repeat(np.arange(no), games), nb)
-    k = np.tile(np.arange(games), nb * no)
-    seat_bot = np.repeat(opp[:, None], players, axis=1)
-    seat_bot[np.arange(k.size), k % players] = cand
-    res = play_games(
-        table, k.size, players, kingdom, seed=seed, seat_bot=seat_bot, turn_limit=turn_limit,
-        chunk=CHUNK, map=map,
-    )  # fmt: skip
-    mine = res.reward[np.arange(k.size), k % players]
-    done = res.status == TERMINATED
+    n = no * games
+    k = np.arange(n) % games
+    seat_bot = np.repeat((nb + np.repeat(np.arange(no), games))[:, None], players, axis=1)
+    pieces = []
+    for b in range(nb):
+        mine = seat_bot.copy()
+        mine[np.arange(n), k % players] = b
+        pieces += [(first, mine[first : first + CHUNK]) for first in range(0, n, CHUNK)]
+    setup = make_setup(players, kingdom)
+    cfg = make_config(players, turn_limit=turn_limit, first_player=0)
+    play = partial(_play_chunk, bot_table=table, cfg=cfg, setup=setup, seed=seed)
+    out = list(map(play, pieces))
+    reward = np.concatenate([r for r, _, _ in out])
+    done = np.concatenate([st for _, _, st in out]) == TERMINATED
+    seat = np.tile(k % players, nb)
+    mine = reward[np.arange(nb * n), seat]
     result = (mine == 1) + 0.5 * ((mine == 0) & done)
-    return result.reshape(nb, no, games).mean(axis=2), k.size
+    return result.reshape(nb, no, games), nb * n
 
 
 def judge(bot, opponents, kingdom, players=2, games=1000, seed=0, *, turn_limit=100, map=local_map):
@@ -319,65 +399,80 @@ def optimize(
     cards = list(BASICS) + [c for c in kingdom if c not in BASICS]
     fits = library_bots_for(kingdom)
     pool_library = fits[:library]
+    library_keys = {_key(b) for b in pool_library}
     run = dict(turn_limit=turn_limit, map=map)
+    n_elite = max(2, population // 4)
 
-    pop = fits + templates_for(kingdom)
+    anchor = pool_library[0]  # scored every generation: the yardstick of every other bot
+    pop = _distinct(fits + templates_for(kingdom))
     leader_bots: list[Bot] = []
     history: list[dict] = []
+    tally: dict = {}  # bot key -> [sum of its advantages over the anchor, generations]
     played = 0
     gen = 0
     while (generations is None or gen < generations) and (
         deadline is None or gen == 0 or time.perf_counter() < deadline
     ):
         pool = pool_library + leader_bots[-leaders:] if leaders else pool_library
-        seed_g = _run_seed(seed, _GENERATION, gen)
-        per_opp, n = score(pop, pool, kingdom, players, games, seed_g, **run)
-        scores = per_opp[:, : len(pool_library)].mean(axis=1)
-        if len(pool) > len(pool_library):
-            lead = per_opp[:, len(pool_library) :].mean(axis=1)
-            scores = LIBRARY_WEIGHT * scores + (1 - LIBRARY_WEIGHT) * lead
+        scored = _distinct(pop + [anchor])
+        res, n = score(scored, pool, kingdom, players, games, _run_seed(seed, _GENERATION, gen),
+                       **run)  # fmt: skip
         played += n
+        now = _weigh(res.mean(axis=2), len(pool_library))
+        base = now[[_key(b) for b in scored].index(_key(anchor))]
+        for b, x in zip(scored, now, strict=True):
+            t = tally.setdefault(_key(b), [0.0, 0])
+            t[0] += float(x - base)
+            t[1] += 1
+        scores = np.array([tally[_key(b)][0] / tally[_key(b)][1] for b in scored])
         order = np.argsort(-scores, kind="stable")
-        best = pop[int(order[0])]
-        leader_bots.append(dataclasses.replace(best, name=f"leader {gen}"))
+        best = scored[int(order[0])]
+        # a leader joins once: a bot that stays the best is not its own opponent many times
+        # over, and a library bot of the pool is in it already
+        if _key(best) not in library_keys | {_key(x) for x in leader_bots}:
+            leader_bots.append(dataclasses.replace(best, name=f"leader {gen}"))
         history.append(
             {
                 "generation": gen,
                 "games": n,
-                "best_score": float(scores[order[0]]),
-                "mean_score": float(scores.mean()),
+                "best_score": float(now[order[0]]),
+                "mean_score": float(now.mean()),
+                "best_advantage": float(scores[order[0]]),
                 "best": best.describe(),
             }
         )
         if progress is not None:
             progress({**history[-1], "elapsed": time.perf_counter() - start})
-        elite = [pop[int(i)] for i in order[: max(2, population // 4)]]
-        children = [
-            mutate(elite[int(rng.integers(len(elite)))], rng, cards, f"g{gen + 1}c{c}")
-            for c in range(population - len(elite))
-        ]
-        pop = elite + children
+        elite = [scored[int(i)] for i in order[:n_elite]]
+        pop = list(elite)
+        keys = {_key(b) for b in pop} | {_key(anchor)}
+        for c in range(population - len(elite)):
+            for _ in range(20):  # a copy of a member would replay its very games
+                child = mutate(elite[int(rng.integers(len(elite)))], rng, cards, f"g{gen + 1}c{c}")
+                if _key(child) not in keys:
+                    break
+            keys.add(_key(child))
+            pop.append(child)
         gen += 1
 
-    # the playoff: the last leaders, the survivors and the library pool itself (a search that
-    # found nothing better returns the best library bot), more games against the library
-    finalists = leader_bots[::-1][: max(leaders, 1)] + pop[: max(2, population // 4)]
-    finalists = _distinct(finalists + pool_library)
+    # the playoff: the best of the last population (by all their games), the last leaders and
+    # the library pool itself (a search that found nothing better returns the best library
+    # bot), on games of their own against the library
+    finalists = _distinct(pop[:n_elite] + leader_bots[::-1][: max(leaders, 1)] + pool_library)
     final_games = max(PLAYOFF * games, PLAYOFF_MIN)
-    final, n = score(
-        finalists,
-        pool_library,
-        kingdom,
-        players,
-        final_games,
-        _run_seed(seed, _PLAYOFF),
-        **run,
+    res, n = score(
+        finalists, pool_library, kingdom, players, final_games, _run_seed(seed, _PLAYOFF), **run
     )
     played += n
-    mean = final.mean(axis=1)
-    # a library bot stays unless a finalist beats its mean by a standard error of the playoff
-    margin = np.where([f in pool_library for f in finalists], 0.0, 0.5 / math.sqrt(final_games))
-    best_bot = finalists[int(np.argmax(mean - margin))]
+    per_game = res.mean(axis=1)  # (finalists, games): the mean over the library opponents
+    lib = [_key(f) in library_keys for f in finalists]
+    # a library bot stays unless a finalist beats the best of them by more than the standard
+    # error of its paired difference (the same games: a near copy is measured finely)
+    best_lib = int(np.argmax(np.where(lib, per_game.mean(axis=1), -np.inf)))
+    diff = per_game - per_game[best_lib]
+    margin = diff.std(axis=1) / math.sqrt(final_games)
+    gain = np.where(lib, -np.inf, diff.mean(axis=1) - margin)
+    best_bot = finalists[int(np.argmax(gain)) if gain.max() > 0 else best_lib]
     best_bot = dataclasses.replace(
         best_bot,
         **{key: [_written(r) for r in best_bot.parsed[key]] for key in SECTIONS},
@@ -401,13 +496,26 @@ def optimize(
     )
 
 
+def _key(bot: Bot) -> tuple:
+    """What a bot does (its rules, every list), without its name and source."""
+    return tuple(tuple(_written(r) for r in bot.parsed[key]) for key in SECTIONS)
+
+
+def _weigh(means, n_library):
+    """Scores (B,) from mean results (B, O) against a pool whose first ``n_library`` are the
+    library's: the library's mean, weighed with the leaders' where there are any."""
+    lib = means[:, :n_library].mean(axis=1)
+    if means.shape[1] == n_library:
+        return lib
+    return LIBRARY_WEIGHT * lib + (1 - LIBRARY_WEIGHT) * means[:, n_library:].mean(axis=1)
+
+
 def _distinct(bots) -> list[Bot]:
     """Bots with distinct rules, first kept (a leader often survives as itself)."""
     seen, out = set(), []
     for b in bots:
-        key = b.to_toml().split("\n", 1)[1]  # without the name line
-        if key not in seen:
-            seen.add(key)
+        if _key(b) not in seen:
+            seen.add(_key(b))
             out.append(b)
     return out
 
