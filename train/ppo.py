@@ -39,14 +39,17 @@ far and raises ``Interrupted`` (a KeyboardInterrupt); during imitation nothing i
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import json
 import math
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numba
 import numpy as np
 import torch
 
@@ -55,12 +58,21 @@ from ..cards import MAX_PLAYERS, MIN_PLAYERS
 from ..checks import check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
 from ..extras import require
-from . import tensorfile
-from .policy import AgentInfo, PolicyNet, check_state, load_agent, net_shapes, save_agent
+from . import sparse, tensorfile
+from .policy import (
+    AgentInfo,
+    PolicyNet,
+    check_state,
+    load_agent,
+    net_shapes,
+    sample,
+    save_agent,
+)
 from .seats import BotSeats, KingdomExperts, PolicySeats, StrongestSeats
 from .tensorfile import AgentFileError
 
 DEFAULT_STEPS = 3_000_000
+DEVICE = re.compile(r"cpu|cuda(:\d{1,3})?")
 SELF = "self"
 STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
 
@@ -140,19 +152,34 @@ class TrainConfig:
     log_every: int = 100_000  # learner steps between progress rows
     out: str = "runs/agent"
     name: str = "agent"
+    device: str = "cpu"  # where the network acts and learns ("cuda", "cuda:N"); games: CPU
+
+
+# settings added after checkpoints were first written: an older checkpoint lacks them and
+# reads as these values
+ADDED_SETTINGS = {"device": "cpu"}
 
 
 class Rollout:
-    """Rollout storage: (T, N) arrays of one rollout, numpy, filled in place."""
+    """Rollout storage: (T, N) arrays of one rollout, numpy, filled in place. Observations
+    are kept as sparse rows (``sparse.SparseRows``) for a net that reads them, else dense."""
 
-    def __init__(self, t: int, n: int, obs_dim: int, num_actions: int):
-        self.obs = np.zeros((t, n, obs_dim), np.float32)
+    def __init__(self, t: int, n: int, obs_dim: int, num_actions: int, sparse_rows: bool):
+        self.rows = sparse.SparseRows((t, n)) if sparse_rows else None
+        self.obs = None if sparse_rows else np.zeros((t, n, obs_dim), np.float32)
         self.mask = np.zeros((t, n, num_actions), np.bool_)
         self.action = np.zeros((t, n), np.int64)
         self.logp = np.zeros((t, n), np.float32)
         self.value = np.zeros((t, n), np.float32)
         self.reward = np.zeros((t, n), np.float32)
         self.done = np.zeros((t, n), np.float32)
+
+    def put(self, t: int, obs: np.ndarray, mask: np.ndarray) -> None:
+        if self.rows is not None:
+            self.rows.write(obs, t)
+        else:
+            self.obs[t] = obs
+        self.mask[t] = mask
 
     def advantages(self, last_value: np.ndarray, gamma: float, lam: float):
         t_len = self.reward.shape[0]
@@ -217,8 +244,28 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
         raise ValueError(f"gamma must be a finite number in (0, 1], got {cfg.gamma!r}")
     check_hidden(cfg.hidden)
     check_seed(cfg.seed)
+    if not isinstance(cfg.device, str) or not DEVICE.fullmatch(cfg.device):
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {cfg.device!r}")
     _split_rows(cfg.num_envs, _pooled(cfg.opponents)[1])
     return cfg
+
+
+def check_device(device: str) -> torch.device:
+    """``device`` (a checked setting) as a torch device, if this machine has it: a
+    ValueError naming it otherwise (CUDA needs a GPU and a torch built with CUDA)."""
+    if device.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise ValueError(
+                f"device {device!r}: CUDA is not available here (torch {torch.__version__}, "
+                f"built with CUDA: {torch.version.cuda is not None}); use device 'cpu'"
+            )
+        index = int(device[5:] or 0)
+        if index >= torch.cuda.device_count():
+            raise ValueError(
+                f"device {device!r}: this machine has {torch.cuda.device_count()} CUDA "
+                f"device(s), 0 to {torch.cuda.device_count() - 1}"
+            )
+    return torch.device(device)
 
 
 def check_hidden(hidden) -> tuple:
@@ -235,11 +282,16 @@ class Trainer:
 
     def __init__(self, cfg: TrainConfig, progress=None):
         self.cfg = check_config(cfg)
+        self.device = check_device(cfg.device)
         torch.set_num_threads(cfg.torch_threads)
+        # the env (Numba's pool) and the update never run at once: the update takes as many
+        # threads as the env does
+        self.update_threads = max(cfg.torch_threads, numba.config.NUMBA_NUM_THREADS)
         torch.manual_seed(cfg.seed)
         self.rng = np.random.default_rng(cfg.seed)
         self.obs_dim = obs_size(cfg.players)
-        self.net = PolicyNet(self.obs_dim, tuple(cfg.hidden))
+        self.net = PolicyNet(self.obs_dim, tuple(cfg.hidden)).to(self.device)
+        self.sparse = sparse.supports(self.net)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         self.snapshots: list[PolicyNet] = []
         self.groups = []
@@ -280,7 +332,7 @@ class Trainer:
         return net.act(obs, mask)[0]
 
     def take_snapshot(self):
-        snap = PolicyNet(self.obs_dim, tuple(self.cfg.hidden))
+        snap = PolicyNet(self.obs_dim, tuple(self.cfg.hidden)).to(self.device)
         snap.load_state_dict(self.net.state_dict())
         self.snapshots.append(snap.eval())
         del self.snapshots[: -self.cfg.max_snapshots]
@@ -352,11 +404,10 @@ class Trainer:
                 turn_limit=cfg.turn_limit,
             )
         obs, mask = seats.reset(cfg.seed + 7919)
-        buf = Rollout(t_len, n, self.obs_dim, mask.shape[1])
+        buf = Rollout(t_len, n, self.obs_dim, mask.shape[1], self.sparse)
         expert = np.zeros(n, np.int64)
         for t in range(t_len):
-            buf.obs[t] = obs
-            buf.mask[t] = mask
+            buf.put(t, obs, mask)
             expert[:] = (
                 experts.actions(seats.vec)
                 if experts is not None
@@ -369,26 +420,29 @@ class Trainer:
         _, returns = buf.advantages(np.zeros(n, np.float32), 1.0, 1.0)
         # the last rows' games are unfinished: their returns lack the result; drop the tail
         keep = t_len - min(t_len // 2, 64)
-        o = torch.from_numpy(buf.obs[:keep].reshape(-1, self.obs_dim))
-        m = torch.from_numpy(buf.mask[:keep].reshape(-1, buf.mask.shape[2]))
-        a = torch.from_numpy(buf.action[:keep].reshape(-1))
-        ret = torch.from_numpy(returns[:keep].reshape(-1))
-        for _ in range(cfg.bc_epochs):
-            perm = torch.randperm(len(a))
-            for i in range(0, len(a), cfg.minibatch):
-                idx = perm[i : i + cfg.minibatch]
-                logits, value = self.net(o[idx], m[idx])
-                loss = (
-                    torch.nn.functional.cross_entropy(logits, a[idx])
-                    + cfg.vf_coef * ((value - ret[idx]) ** 2).mean()
-                )
-                self.opt.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
-                self.opt.step()
-        with torch.no_grad():
-            logits, _ = self.net(o, m)
-            agree = float((logits.argmax(-1) == a).float().mean())
+        forward = self._inputs(buf, keep)
+        a = self._tensor(buf.action[:keep].reshape(-1))
+        ret = self._tensor(returns[:keep].reshape(-1))
+        with self._update_threads():
+            for _ in range(cfg.bc_epochs):
+                perm = torch.randperm(len(a)).to(self.device)
+                for i in range(0, len(a), cfg.minibatch):
+                    idx = perm[i : i + cfg.minibatch]
+                    logits, value = forward(idx)
+                    loss = (
+                        torch.nn.functional.cross_entropy(logits, a[idx])
+                        + cfg.vf_coef * ((value - ret[idx]) ** 2).mean()
+                    )
+                    self.opt.zero_grad()
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                    self.opt.step()
+            with torch.no_grad():
+                agree = 0
+                for i in range(0, len(a), 65536):  # the hidden layer of every row at once: GBs
+                    logits, _ = forward(torch.arange(i, min(len(a), i + 65536)))
+                    agree += int((logits.argmax(-1) == a[i : i + 65536]).sum())
+                agree /= len(a)
         self.seconds += time.perf_counter() - t0  # imitation counts as training time
         self.history.append(
             {
@@ -405,7 +459,7 @@ class Trainer:
         cfg = self.cfg
         n = cfg.num_envs
         obs, mask = self._reset(cfg.seed + len(self.history))
-        buf = Rollout(cfg.rollout, n, self.obs_dim, mask.shape[1])
+        buf = Rollout(cfg.rollout, n, self.obs_dim, mask.shape[1], self.sparse)
         next_log = (self.steps // cfg.log_every + 1) * cfg.log_every
         next_snap = (self.steps // cfg.snapshot_every + 1) * cfg.snapshot_every
         if not self.snapshots:
@@ -416,9 +470,8 @@ class Trainer:
             for t in range(cfg.rollout):
                 # the net reads the rollout's own (writable) copy: seats may hand back VecGame's
                 # read-only views, which torch.from_numpy warns about
-                buf.obs[t] = obs
-                buf.mask[t] = mask
-                a, logp, v = self.net.act(buf.obs[t], buf.mask[t])
+                buf.put(t, obs, mask)
+                a, logp, v = self._act(buf, t)
                 buf.action[t] = a
                 buf.logp[t] = logp
                 buf.value[t] = v
@@ -429,9 +482,10 @@ class Trainer:
                 ended = np.flatnonzero(done)
                 self._lengths.extend(self._episode_len[ended].tolist())
                 self._episode_len[ended] = 0
-            with torch.no_grad():
-                _, last_v = self.net(torch.tensor(obs), torch.tensor(mask))  # copies, once
-            adv, ret = buf.advantages(last_v.numpy(), cfg.gamma, cfg.lam)
+            last = Rollout(1, n, self.obs_dim, mask.shape[1], self.sparse)
+            last.put(0, obs, mask)
+            last_v = self._forward(last, 0)[1].cpu().numpy()
+            adv, ret = buf.advantages(last_v, cfg.gamma, cfg.lam)
             stats = self._update(buf, adv, ret)
             self.steps += cfg.rollout * n
             self.seconds = time.perf_counter() - t0
@@ -452,22 +506,67 @@ class Trainer:
             cfg.minutes is not None and self.seconds >= 60 * cfg.minutes
         )
 
+    # -- the network's inputs: sparse rows on the CPU, dense tensors on the device ------------
+
+    def _tensor(self, a: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(a).to(self.device)
+
+    def _inputs(self, buf: Rollout, keep: int | None = None):
+        """``forward(rows) -> (logits, values)`` over the first ``keep`` steps of ``buf``
+        (all of them by default), rows numbered step-major."""
+        m = self._tensor(buf.mask[:keep].reshape(-1, buf.mask.shape[2]))
+        if buf.rows is not None:
+            idx, val = buf.rows.rows()
+            idx, val = idx[:keep].flatten(0, 1), val[:keep].flatten(0, 1)
+            return lambda rows: sparse.forward(self.net, idx[rows], val[rows], m[rows])
+        o = self._tensor(buf.obs[:keep].reshape(-1, self.obs_dim))
+        return lambda rows: self.net(o[rows], m[rows])
+
+    @torch.no_grad()
+    def _forward(self, buf: Rollout, t: int):
+        """The net's (logits, values) at step ``t`` of ``buf``."""
+        m = self._tensor(buf.mask[t])
+        if buf.rows is not None:
+            return sparse.forward(self.net, *buf.rows.rows(t), m)
+        return self.net(self._tensor(buf.obs[t]), m)
+
+    def _act(self, buf: Rollout, t: int):
+        """(actions, log-probabilities, values) of the net, sampled, at step ``t`` of ``buf``."""
+        logits, value = self._forward(buf, t)
+        with torch.no_grad():
+            a, logp = sample(logits)
+        return a.cpu().numpy(), logp.cpu().numpy(), value.cpu().numpy()
+
+    @contextlib.contextmanager
+    def _update_threads(self):
+        """torch on ``update_threads`` inside, back on ``torch_threads`` after (a call costs
+        under a microsecond, measured)."""
+        torch.set_num_threads(self.update_threads)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(self.cfg.torch_threads)
+
     def _update(self, buf: Rollout, adv, ret) -> dict:
+        with self._update_threads():
+            return self._update_epochs(buf, adv, ret)
+
+    def _update_epochs(self, buf: Rollout, adv, ret) -> dict:
         cfg = self.cfg
         self.net.train()
-        o = torch.from_numpy(buf.obs.reshape(-1, self.obs_dim))
-        m = torch.from_numpy(buf.mask.reshape(-1, buf.mask.shape[2]))
-        a = torch.from_numpy(buf.action.reshape(-1))
-        old_logp = torch.from_numpy(buf.logp.reshape(-1))
-        adv_t = torch.from_numpy(adv.reshape(-1))
-        ret_t = torch.from_numpy(ret.reshape(-1))
+        forward = self._inputs(buf)
+        m = self._tensor(buf.mask.reshape(-1, buf.mask.shape[2]))
+        a = self._tensor(buf.action.reshape(-1))
+        old_logp = self._tensor(buf.logp.reshape(-1))
+        adv_t = self._tensor(adv.reshape(-1))
+        ret_t = self._tensor(ret.reshape(-1))
         total = len(a)
         stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "n": 0}
         for _ in range(cfg.epochs):
-            perm = torch.randperm(total)
+            perm = torch.randperm(total).to(self.device)
             for i in range(0, total, cfg.minibatch):
                 idx = perm[i : i + cfg.minibatch]
-                logits, value = self.net(o[idx], m[idx])
+                logits, value = forward(idx)
                 logp_all = torch.log_softmax(logits, -1)
                 logp = logp_all.gather(-1, a[idx, None]).squeeze(-1)
                 p = logp_all.exp()
@@ -552,7 +651,7 @@ class Trainer:
         t.opt.load_state_dict(data["opt"])
         t.steps, t.seconds, t.history = data["steps"], data["seconds"], data["history"]
         for sd in data["snapshots"]:
-            snap = PolicyNet(t.obs_dim, tuple(cfg.hidden))
+            snap = PolicyNet(t.obs_dim, tuple(cfg.hidden)).to(t.device)
             snap.load_state_dict(sd)
             t.snapshots.append(snap.eval())
         return t
