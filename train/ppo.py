@@ -72,6 +72,9 @@ from .seats import BotSeats, KingdomExperts, PolicySeats, StrongestSeats
 from .tensorfile import AgentFileError
 
 DEFAULT_STEPS = 3_000_000
+# a run's phases, in order (``Trainer.phase``): building the games and compiling (or loading)
+# the engine's kernels; collecting the expert's decisions; learning them; then PPO
+PHASES = ("compile", "imitation data", "imitation epochs", "PPO")
 DEVICE = re.compile(r"cpu|cuda(:\d{1,3})?")
 SELF = "self"
 STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
@@ -283,6 +286,7 @@ class Trainer:
     def __init__(self, cfg: TrainConfig, progress=None):
         self.cfg = check_config(cfg)
         self.device = check_device(cfg.device)
+        self.phase, self.phase_done = PHASES[0], 0.0  # building games, compiling kernels
         torch.set_num_threads(cfg.torch_threads)
         # the env (Numba's pool) and the update never run at once: the update takes as many
         # threads as the env does
@@ -323,6 +327,15 @@ class Trainer:
         self._games: dict[str, list] = {k: [] for k, w in cfg.opponents.items() if w > 0}
         self._lengths: list[int] = []
         self._episode_len = np.zeros(cfg.num_envs, np.int64)
+        self._report(PHASES[0], 1.0)
+
+    def _report(self, phase: str, done: float, steps: int = 0) -> None:
+        """Tell ``progress`` where the run is: ``phase`` (one of ``PHASES``), ``done`` of it
+        (0..1; PPO's is steps over the run's steps, or seconds over its minutes) and the
+        learner steps taken since the last report."""
+        self.phase, self.phase_done = phase, done
+        if self.progress is not None:
+            self.progress(steps, self)
 
     # -- policies ------------------------------------------------------------------------
 
@@ -374,9 +387,10 @@ class Trainer:
         cfg = self.cfg
         if cfg.bc_steps <= 0:
             return
-        t0 = time.perf_counter()
+        t0, before = time.perf_counter(), self.seconds
         n = min(cfg.num_envs, cfg.bc_steps)
         t_len = max(1, cfg.bc_steps // n)
+        every = max(1, t_len // 100)  # progress reports
         if cfg.bc_expert == STRONGEST:  # per kingdom, against the training pool's bots
             experts = KingdomExperts(cfg.players)
             pool = {k: w for k, w in cfg.opponents.items() if w > 0 and _is_bot(k)} or {
@@ -407,6 +421,9 @@ class Trainer:
         buf = Rollout(t_len, n, self.obs_dim, mask.shape[1], self.sparse)
         expert = np.zeros(n, np.int64)
         for t in range(t_len):
+            if t % every == 0:
+                self.seconds = before + time.perf_counter() - t0  # imitation is training time
+                self._report(PHASES[1], t / t_len)
             buf.put(t, obs, mask)
             expert[:] = (
                 experts.actions(seats.vec)
@@ -424,9 +441,13 @@ class Trainer:
         a = self._tensor(buf.action[:keep].reshape(-1))
         ret = self._tensor(returns[:keep].reshape(-1))
         with self._update_threads():
-            for _ in range(cfg.bc_epochs):
+            batches = -(-len(a) // cfg.minibatch)
+            for epoch in range(cfg.bc_epochs):
                 perm = torch.randperm(len(a)).to(self.device)
-                for i in range(0, len(a), cfg.minibatch):
+                for b, i in enumerate(range(0, len(a), cfg.minibatch)):
+                    if b % max(1, batches // 20) == 0:
+                        self.seconds = before + time.perf_counter() - t0
+                        self._report(PHASES[2], (epoch + b / batches) / cfg.bc_epochs)
                     idx = perm[i : i + cfg.minibatch]
                     logits, value = forward(idx)
                     loss = (
@@ -443,7 +464,7 @@ class Trainer:
                     logits, _ = forward(torch.arange(i, min(len(a), i + 65536)))
                     agree += int((logits.argmax(-1) == a[i : i + 65536]).sum())
                 agree /= len(a)
-        self.seconds += time.perf_counter() - t0  # imitation counts as training time
+        self.seconds = before + time.perf_counter() - t0
         self.history.append(
             {
                 "phase": "imitation",
@@ -466,31 +487,12 @@ class Trainer:
             self.take_snapshot()
         t0 = time.perf_counter() - self.seconds
         while not self._finished():
-            self.net.eval()
-            for t in range(cfg.rollout):
-                # the net reads the rollout's own (writable) copy: seats may hand back VecGame's
-                # read-only views, which torch.from_numpy warns about
-                buf.put(t, obs, mask)
-                a, logp, v = self._act(buf, t)
-                buf.action[t] = a
-                buf.logp[t] = logp
-                buf.value[t] = v
-                obs, mask, reward, done = self._step(a)
-                buf.reward[t] = reward
-                buf.done[t] = done
-                self._episode_len += 1
-                ended = np.flatnonzero(done)
-                self._lengths.extend(self._episode_len[ended].tolist())
-                self._episode_len[ended] = 0
-            last = Rollout(1, n, self.obs_dim, mask.shape[1], self.sparse)
-            last.put(0, obs, mask)
-            last_v = self._forward(last, 0)[1].cpu().numpy()
-            adv, ret = buf.advantages(last_v, cfg.gamma, cfg.lam)
-            stats = self._update(buf, adv, ret)
+            obs, mask = self.collect(buf, obs, mask)
+            adv, ret = self.advantages(buf, obs, mask)
+            stats = self.update(buf, adv, ret)
             self.steps += cfg.rollout * n
             self.seconds = time.perf_counter() - t0
-            if self.progress is not None:
-                self.progress(cfg.rollout * n, self)
+            self._report(PHASES[3], self._done(), cfg.rollout * n)
             if self.steps >= next_snap:
                 self.take_snapshot()
                 next_snap += cfg.snapshot_every
@@ -499,11 +501,44 @@ class Trainer:
                 next_log += cfg.log_every
         return self
 
+    def collect(self, buf: Rollout, obs, mask):
+        """Fill ``buf`` with one rollout from the rows' decisions ``obs``/``mask``; returns the
+        decisions that follow it."""
+        self.net.eval()
+        for t in range(buf.reward.shape[0]):
+            # the net reads the rollout's own (writable) copy: seats may hand back VecGame's
+            # read-only views, which torch.from_numpy warns about
+            buf.put(t, obs, mask)
+            a, logp, v = self._act(buf, t)
+            buf.action[t] = a
+            buf.logp[t] = logp
+            buf.value[t] = v
+            obs, mask, reward, done = self._step(a)
+            buf.reward[t] = reward
+            buf.done[t] = done
+            self._episode_len += 1
+            ended = np.flatnonzero(done)
+            self._lengths.extend(self._episode_len[ended].tolist())
+            self._episode_len[ended] = 0
+        return obs, mask
+
+    def advantages(self, buf: Rollout, obs, mask):
+        """(advantages, returns) of ``buf``, bootstrapped from the values at ``obs``."""
+        last = Rollout(1, len(obs), self.obs_dim, mask.shape[1], self.sparse)
+        last.put(0, obs, mask)
+        last_v = self._forward(last, 0)[1].cpu().numpy()
+        return buf.advantages(last_v, self.cfg.gamma, self.cfg.lam)
+
     def _finished(self) -> bool:
+        return self._done() >= 1.0
+
+    def _done(self) -> float:
+        """How much of the run is done: the larger of steps and minutes over their limits."""
         cfg = self.cfg
         steps = DEFAULT_STEPS if cfg.steps is None and cfg.minutes is None else cfg.steps
-        return (steps is not None and self.steps >= steps) or (
-            cfg.minutes is not None and self.seconds >= 60 * cfg.minutes
+        return max(
+            self.steps / steps if steps is not None else 0.0,
+            self.seconds / (60 * cfg.minutes) if cfg.minutes is not None else 0.0,
         )
 
     # -- the network's inputs: sparse rows on the CPU, dense tensors on the device ------------
@@ -547,7 +582,8 @@ class Trainer:
         finally:
             torch.set_num_threads(self.cfg.torch_threads)
 
-    def _update(self, buf: Rollout, adv, ret) -> dict:
+    def update(self, buf: Rollout, adv, ret) -> dict:
+        """``epochs`` passes of clipped PPO over ``buf``: mean losses and entropy."""
         with self._update_threads():
             return self._update_epochs(buf, adv, ret)
 
@@ -632,10 +668,16 @@ class Trainer:
 
     @classmethod
     def resume(
-        cls, out, steps: int | None = None, progress=None, minutes: float | None = None
+        cls,
+        out,
+        steps: int | None = None,
+        progress=None,
+        minutes: float | None = None,
+        device: str | None = None,
     ) -> "Trainer":
         """Continue a saved run; ``steps`` and ``minutes`` are new totals (the run's own
-        settings otherwise): a 45-minute run resumed with minutes=60 trains 15 more. The
+        settings otherwise): a 45-minute run resumed with minutes=60 trains 15 more; ``device``
+        moves it (a run is the same run on any device). The
         checkpoint is checked whole before anything is built (``read_checkpoint``); the run
         saves into ``out`` (a moved folder, or a file from elsewhere, never writes back to the
         folder named in its config)."""
@@ -646,6 +688,8 @@ class Trainer:
             cfg.steps = steps
         if minutes is not None:
             cfg.minutes = minutes
+        if device is not None:
+            cfg.device = device
         t = cls(cfg, progress)
         t.net.load_state_dict(data["net"])
         t.opt.load_state_dict(data["opt"])
@@ -705,6 +749,8 @@ def read_checkpoint(path) -> dict:
         raise fail(f"its metadata must have exactly the keys {list(CHECKPOINT_KEYS)}")
     raw = doc["config"]
     fields = [f.name for f in dataclasses.fields(TrainConfig)]
+    if isinstance(raw, dict):
+        raw = {**ADDED_SETTINGS, **raw}
     if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
         raise fail(f"config must have exactly TrainConfig's fields {fields}")
     players, hidden = raw["players"], raw["hidden"]
@@ -893,7 +939,7 @@ def train(cfg: TrainConfig, progress=None, resume: bool = False) -> Trainer:
     saves the run so far (the weights as they are: the steps of the last whole rollout, plus
     at most one minibatch update under way) and raises ``Interrupted``."""
     if resume and (Path(cfg.out) / "checkpoint.pt").is_file():
-        t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes)
+        t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes, cfg.device)
     else:
         t = Trainer(cfg, progress)
         try:
