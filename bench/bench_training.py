@@ -45,13 +45,16 @@ from dominion_env.agents import compile_bots  # noqa: E402
 from dominion_env.train.ppo import Rollout, TrainConfig, Trainer  # noqa: E402
 
 
-def rate(fn, steps_per_call: int, seconds: float, at_least: int = 1) -> float:
+def rate(fn, steps_per_call: int, seconds: float, at_least: int = 1) -> tuple[float, float]:
+    """(learner steps per wall second, CPU microseconds per learner step: every thread of the
+    process, less swayed than wall time by other work on a shared box)."""
     fn()
-    n, t0 = 0, time.perf_counter()
+    n, t0, c0 = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds or n < at_least:
         fn()
         n += 1
-    return n * steps_per_call / (time.perf_counter() - t0)
+    steps = n * steps_per_call
+    return steps / (time.perf_counter() - t0), 1e6 * (time.process_time() - c0) / steps
 
 
 def main(argv=None):
@@ -122,16 +125,21 @@ def main(argv=None):
         + (f" ({args.network})" if extra else "")
         + f", torch {cfg.torch_threads} thread in the rollout, Numba {numba.get_num_threads()}"
     )
-    print(f"{'figure':<16}{'learner steps/s':>18}")
-    for name, v in figures.items():
-        print(f"{name:<16}{v:>18,.0f}")
-    print(f"\n{'set-up':<22}{'rollout':>12}{'update':>12}{'whole loop':>12}   update share")
-    for label, (roll, update, whole) in loops.items():
+    print(f"load average {os.getloadavg()[0]:.1f} (other work on the box slows every figure)")
+    print(f"{'figure':<16}{'learner steps/s':>18}{'CPU us/step':>14}")
+    for name, (v, cpu) in figures.items():
+        print(f"{name:<16}{v:>18,.0f}{cpu:>14.1f}")
+    head = f"{'rollout':>12}{'update':>12}{'whole loop':>12}"
+    print(f"\n{'learner steps/s':<22}{head}   update share")
+    for label, ((roll, _), (update, _), (whole, _)) in loops.items():
         print(f"{label:<22}{roll:>12,.0f}{update:>12,.0f}{whole:>12,.0f}   {whole / update:>6.0%}")
-    whole = [v[2] for v in loops.values()]
+    print(f"\n{'CPU us/step':<22}{head}")
+    for label, ((_, roll), (_, update), (_, whole)) in loops.items():
+        print(f"{label:<22}{roll:>12.1f}{update:>12.1f}{whole:>12.1f}")
+    whole = [v[2][0] for v in loops.values()]
     print(
         f"\nwhole loop: {whole[-1]:,.0f} learner steps/s, {whole[-1] / whole[0]:.2f}x the "
-        f"baseline's {whole[0]:,.0f}; env only / whole loop = {env / whole[-1]:.1f}"
+        f"baseline's {whole[0]:,.0f}; env only / whole loop = {env[0] / whole[-1]:.1f}"
     )
     if args.sb3:
         from sb3_contrib import MaskablePPO
@@ -154,7 +162,7 @@ def main(argv=None):
         model.learn(4 * per_update, reset_num_timesteps=False)
         sb3 = 4 * per_update / (time.perf_counter() - t0)
         print(f"{'MaskablePPO':<16}{sb3:>18,.0f}   (whole loop, same sizes; baseline)")
-    return np.array([env, infer, *whole])
+    return np.array([env[0], infer[0], *whole])
 
 
 if __name__ == "__main__":

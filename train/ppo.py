@@ -19,9 +19,18 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
   plus saved agents by path. Rows of the batch are split between them by weight.
 
 One learner step is one decision of the learner. A rollout is ``rollout`` steps of every row;
-advantages by GAE(lambda) with gamma 1; ``epochs`` passes of clipped PPO over minibatches. The
-loop is torch on one thread beside Numba's env (``torch_threads``): on 2 cores their thread pools
-otherwise fight.
+advantages by GAE(lambda) with gamma 1; ``epochs`` passes of clipped PPO over minibatches
+(``collect``, ``advantages``, ``update``). The rollout runs torch on ``torch_threads`` (1) beside
+Numba's env: on 2 cores their thread pools otherwise fight. The update and the imitation epochs
+never run beside the env, so torch takes as many threads as Numba's pool there
+(``update_threads``). On the CPU the network's first layer reads only the observation's
+non-zero entries (``sparse``: ~7% of them; the same function, ~15x less work); ``device="cuda"``
+puts the network (acting and learning) on a GPU, dense, while the games stay on the CPU.
+
+``progress(steps, trainer)`` (``Trainer(progress=...)``) is called as the run moves through
+``PHASES``: ``trainer.phase`` names the phase, ``trainer.phase_done`` says how much of it is
+done (0..1), ``steps`` the learner steps since the last call and ``trainer.seconds`` the training
+time so far (imitation's included): ``dominion train``'s bar shows all three.
 
 Logged while training (``progress.csv`` in ``out``): steps, minutes, the true win rate of the
 learner's finished training games against each opponent (stochastic policy; not the shaped
@@ -342,7 +351,13 @@ class Trainer:
     def _snapshot_policy(self, obs, mask):
         """A random past snapshot per call (the current net before the first snapshot)."""
         net = self.snapshots[self.rng.integers(len(self.snapshots))] if self.snapshots else self.net
-        return net.act(obs, mask)[0]
+        if not self.sparse:
+            return net.act(obs, mask)[0]
+        rows = sparse.SparseRows((len(obs),))
+        rows.write(obs)
+        with torch.no_grad():
+            logits, _ = sparse.forward(net, *rows.rows(), torch.from_numpy(np.array(mask)))
+            return sample(logits)[0].numpy()
 
     def take_snapshot(self):
         snap = PolicyNet(self.obs_dim, tuple(self.cfg.hidden)).to(self.device)
