@@ -336,7 +336,8 @@ class Trainer:
         self._games: dict[str, list] = {k: [] for k, w in cfg.opponents.items() if w > 0}
         self._lengths: list[int] = []
         self._episode_len = np.zeros(cfg.num_envs, np.int64)
-        self._report(PHASES[0], 1.0)
+        # the games are built; their first step compiles the engine's kernels (or loads them)
+        self._report(PHASES[0], 0.0)
 
     def _report(self, phase: str, done: float, steps: int = 0) -> None:
         """Tell ``progress`` where the run is: ``phase`` (one of ``PHASES``), ``done`` of it
@@ -436,7 +437,9 @@ class Trainer:
         buf = Rollout(t_len, n, self.obs_dim, mask.shape[1], self.sparse)
         expert = np.zeros(n, np.int64)
         for t in range(t_len):
-            if t % every == 0:
+            if t == 1:  # the first step compiled (or loaded) the kernels
+                self._report(PHASES[0], 1.0)
+            if t >= 1 and (t - 1) % every == 0:
                 self.seconds = before + time.perf_counter() - t0  # imitation is training time
                 self._report(PHASES[1], t / t_len)
             buf.put(t, obs, mask)
