@@ -10,6 +10,8 @@
                 or policies answering the other seats of an all-external VecGame.
 ``policy``      the network, batched masked sampling, saving and loading agents (shipped
                 agents: ``policy.shipped_agents()``).
+``sparse``      the network's first layer on the observation's non-zero entries (the
+                trainer's CPU path: the same function, about half the update's work).
 ``tensorfile``  the agent and checkpoint file format (tensors + JSON; loading runs no code)
                 and ``AgentFileError``; ``legacy.convert`` rewrites format-1 (pickled) files
                 one trusts.
