@@ -93,7 +93,8 @@ STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
 MAX_MINUTES = 43_200.0  # 30 days; a longer run continues with resume
 MIN_MINUTES = 0.01  # 0.6 s
 MAX_STEPS = 10**12
-MAX_BC_STEPS = 10_000_000  # imitation keeps every decision in memory (~4.5 kB each at 2 players)
+MAX_BC_STEPS = 10_000_000  # imitation keeps every decision in memory (2 players: ~1 kB each as
+# sparse rows on the CPU, ~4.5 kB dense on a GPU)
 MAX_NUM_ENVS = 65_536  # a rollout keeps rollout x num_envs observations in memory
 MAX_WIDTH = 4096  # hidden layer width
 MAX_LAYERS = 8

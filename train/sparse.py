@@ -5,7 +5,7 @@ measured over random play): 47 of the 64 card slots of each zone are empty in ev
 dense first layer (1,129 x 128) was most of the PPO update's time; reading only the non-zero
 entries does ~15x less work and computes the same function (up to float rounding)::
 
-    rows (N, D) float32  ->  idx (N, K) int64, val (N, K) float32   K = the most non-zeros
+    rows (N, D) float32  ->  idx (N, K) int32, val (N, K) float32   K = the most non-zeros
     row i:  [0, .3, 0, 0, 1, 0 ...]  ->  idx [1, 4, 0 ...]  val [.3, 1, 0 ...]   (0-padded)
 
     first layer   h = embedding_bag(idx, W.T, per_sample_weights=val, mode="sum") + b
@@ -69,7 +69,7 @@ class SparseRows:
     """(idx, val) of up to ``n`` rows, widened when a batch has more non-zeros than fit."""
 
     def __init__(self, shape: tuple, width: int = 96):
-        self.idx = np.zeros((*shape, width), np.int64)
+        self.idx = np.zeros((*shape, width), np.int32)  # half the memory of int64
         self.val = np.zeros((*shape, width), np.float32)
         self.width = 0  # the most non-zeros of any row written so far
 
