@@ -130,12 +130,13 @@ def main(argv=None):
     for name, (v, cpu) in figures.items():
         print(f"{name:<16}{v:>18,.0f}{cpu:>14.1f}")
     head = f"{'rollout':>12}{'update':>12}{'whole loop':>12}"
-    print(f"\n{'learner steps/s':<22}{head}   update share")
+    print(f"\n{'learner steps/s':<22}{head}")
     for label, ((roll, _), (update, _), (whole, _)) in loops.items():
-        print(f"{label:<22}{roll:>12,.0f}{update:>12,.0f}{whole:>12,.0f}   {whole / update:>6.0%}")
-    print(f"\n{'CPU us/step':<22}{head}")
+        print(f"{label:<22}{roll:>12,.0f}{update:>12,.0f}{whole:>12,.0f}")
+    print(f"\n{'CPU us/step':<22}{head}   update's share of the CPU")
     for label, ((_, roll), (_, update), (_, whole)) in loops.items():
-        print(f"{label:<22}{roll:>12.1f}{update:>12.1f}{whole:>12.1f}")
+        share = update / (roll + update)
+        print(f"{label:<22}{roll:>12.1f}{update:>12.1f}{whole:>12.1f}   {share:>6.0%}")
     whole = [v[2][0] for v in loops.values()]
     print(
         f"\nwhole loop: {whole[-1]:,.0f} learner steps/s, {whole[-1] / whole[0]:.2f}x the "
