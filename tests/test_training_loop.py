@@ -195,3 +195,13 @@ def test_sampling_follows_the_softmax_and_never_picks_a_masked_action():
         logp.view(25_000, 4)[0], torch.log(probs.gather(1, a[0, :, None]))[:, 0]
     )
     assert torch.equal(sample(logits, greedy=True)[0], logits.argmax(-1))
+
+
+def test_a_network_whose_forward_differs_takes_the_dense_path():
+    class Doubled(PolicyNet):  # what a network with more before its trunk would compute
+        def forward(self, obs, mask):
+            return super().forward(2 * obs, mask)
+
+    assert sparse.supports(PolicyNet(obs_size(2), (16,)))
+    assert not sparse.supports(Doubled(obs_size(2), (16,)))
+    assert not sparse.supports(torch.nn.Linear(4, 4))

@@ -112,13 +112,25 @@ class _SparseLinear(torch.autograd.Function):
 
 
 def supports(net) -> bool:
-    """Whether ``net`` takes the sparse path: a PolicyNet whose trunk starts with a Linear."""
-    return (
+    """Whether ``net`` takes the sparse path: a PolicyNet on the CPU whose trunk starts with a
+    Linear, and whose forward ``forward`` reproduces on a few random rows (so a network whose
+    forward changes shape falls back to the dense path rather than computing something else)."""
+    if not (
         isinstance(net, PolicyNet)
         and len(net.trunk) > 0
         and isinstance(net.trunk[0], torch.nn.Linear)
-        and next(net.parameters()).device.type == "cpu"
-    )
+        and net.trunk[0].weight.device.type == "cpu"
+    ):
+        return False
+    gen = torch.Generator().manual_seed(0)
+    d = net.trunk[0].in_features
+    obs = torch.rand(8, d, generator=gen) * (torch.rand(8, d, generator=gen) < 0.1)
+    mask = torch.ones(8, net.pi.out_features, dtype=torch.bool)
+    rows = SparseRows((8,))
+    rows.write(obs.numpy())
+    with torch.no_grad():
+        dense, sparse = net(obs, mask), forward(net, *rows.rows(), mask)
+    return all(torch.allclose(a, b, atol=1e-4) for a, b in zip(dense, sparse, strict=True))
 
 
 def forward(net: PolicyNet, idx: torch.Tensor, val: torch.Tensor, mask: torch.Tensor):
