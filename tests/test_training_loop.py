@@ -205,3 +205,33 @@ def test_a_network_whose_forward_differs_takes_the_dense_path():
     assert sparse.supports(PolicyNet(obs_size(2), (16,)))
     assert not sparse.supports(Doubled(obs_size(2), (16,)))
     assert not sparse.supports(torch.nn.Linear(4, 4))
+
+
+def test_an_update_on_sparse_rows_is_the_dense_update(tmp_path):
+    # the dense path is also what a GPU runs: both must learn the same from one rollout
+    t = Trainer(tiny_config(tmp_path, bc_steps=0, epochs=2, minibatch=128))
+    t.sparse = False
+    obs, mask = t._reset(0)
+    dense = ppo.Rollout(16, 32, t.obs_dim, mask.shape[1], False)
+    obs, mask = t.collect(dense, obs, mask)
+    adv, ret = t.advantages(dense, obs, mask)
+    rows = ppo.Rollout(16, 32, t.obs_dim, mask.shape[1], True)
+    for k in range(16):
+        rows.put(k, dense.obs[k], dense.mask[k])
+    for name in ("action", "logp", "value", "reward", "done"):
+        getattr(rows, name)[:] = getattr(dense, name)
+    start = {k: v.clone() for k, v in t.net.state_dict().items()}
+    learned, stats = [], []
+    for buf, use_sparse in ((dense, False), (rows, True)):
+        t.net.load_state_dict(start)
+        t.opt = torch.optim.Adam(t.net.parameters(), lr=t.cfg.lr, eps=1e-5)
+        t.sparse = use_sparse
+        torch.manual_seed(9)  # the same minibatches
+        stats.append(t.update(buf, adv, ret))
+        learned.append([p.detach().clone() for p in t.net.parameters()])
+    assert stats[0].keys() == stats[1].keys() == {"policy_loss", "value_loss", "entropy"}
+    for k in stats[0]:
+        assert stats[0][k] == pytest.approx(stats[1][k], rel=1e-4, abs=1e-6)
+    for a, b, before in zip(*learned, start.values(), strict=True):
+        assert not torch.equal(a, before)
+        torch.testing.assert_close(a, b, rtol=0, atol=1e-5)
