@@ -15,9 +15,10 @@ A padding slot (index 0, value 0) adds 0 x W[:, 0] = 0. torch's own embedding_ba
 with per-sample weights took ~90 ms a 4096-row minibatch, the dense weight gradient ~33 ms
 and the compiled scatter ~8 ms (CPU time on the 2-core box, measured).
 
-``to_rows`` writes a batch of observations into ``SparseRows`` in place (one compiled pass);
-``forward(net, idx, val, mask)`` is ``PolicyNet.forward`` on them. Only a ``PolicyNet`` with a
-hidden layer takes this path (``supports``); any other network, or a GPU, reads dense rows.
+``SparseRows.write`` turns a batch of observations into rows in place (one compiled pass,
+``_to_rows``); ``forward(net, idx, val, mask)`` is ``PolicyNet.forward`` on them. Only a
+``PolicyNet`` on the CPU with a hidden layer, whose forward this one reproduces, takes this path
+(``supports``); any other network, and any network on a GPU, reads dense rows.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import torch
 from torch.nn import functional as F
 
 from ..engine.jit import kernel, njit, prange
+from ..vector import PARALLEL_MIN_GAMES
 from .policy import PolicyNet
 
 
@@ -77,7 +79,8 @@ class SparseRows:
         """Rows ``obs`` (..., D) into ``self[at]`` (``at``: an index into the leading dims)."""
         n = obs.shape[0]
         counts = np.zeros(n, np.int64)
-        fn = _to_rows if n >= 64 else _to_rows.serial  # no thread pool woken for a few rows
+        # no thread pool woken (nor started) for a few rows, as VecGame
+        fn = _to_rows if n >= PARALLEL_MIN_GAMES else _to_rows.serial
         fn(obs, self.idx[at], self.val[at], counts)
         most = int(counts.max()) if n else 0
         if most > self.idx.shape[-1]:  # widen (keeping rows already written) and redo
