@@ -235,3 +235,24 @@ def test_an_update_on_sparse_rows_is_the_dense_update(tmp_path):
     for a, b, before in zip(*learned, start.values(), strict=True):
         assert not torch.equal(a, before)
         torch.testing.assert_close(a, b, rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "first, passive",
+    [
+        ("", True),
+        ("import torch", False),  # torch's OpenMP runtime read its settings before PASSIVE
+        ("from dominion_env import VecGame; VecGame(64, 2).reset(0).action_mask", False),
+    ],
+)
+def test_the_update_takes_more_threads_only_where_both_pools_sleep(first, passive):
+    import os
+    import subprocess
+    import sys
+
+    code = f"{first}\nfrom dominion_env.train import ppo, PASSIVE_POOLS\nprint(PASSIVE_POOLS)"
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == [str(passive)]

@@ -23,7 +23,8 @@ advantages by GAE(lambda) with gamma 1; ``epochs`` passes of clipped PPO over mi
 (``collect``, ``advantages``, ``update``). The rollout runs torch on ``torch_threads`` (1) beside
 Numba's env: on 2 cores their thread pools otherwise fight. The update and the imitation epochs
 never run beside the env, so torch takes as many threads as Numba's pool there
-(``update_threads``). On the CPU the network's first layer reads only the observation's
+(``update_threads``; one where a pool started before ``OMP_WAIT_POLICY=PASSIVE`` was set, see
+``dominion_env.train``). On the CPU the network's first layer reads only the observation's
 non-zero entries (``sparse``: ~7% of them; the same function, ~15x less work); ``device="cuda"``
 puts the network (acting and learning) on a GPU, dense, while the games stay on the CPU.
 
@@ -67,7 +68,7 @@ from ..cards import MAX_PLAYERS, MIN_PLAYERS
 from ..checks import check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
 from ..extras import require
-from . import sparse, tensorfile
+from . import PASSIVE_POOLS, sparse, tensorfile
 from .policy import (
     AgentInfo,
     PolicyNet,
@@ -299,8 +300,12 @@ class Trainer:
         self.phase, self.phase_done = PHASES[0], 0.0  # building games, compiling kernels
         torch.set_num_threads(cfg.torch_threads)
         # the env (Numba's pool) and the update never run at once: the update takes as many
-        # threads as the env does
-        self.update_threads = max(cfg.torch_threads, numba.config.NUMBA_NUM_THREADS)
+        # threads as the env does, where both pools sleep when idle (``PASSIVE_POOLS``)
+        self.update_threads = (
+            max(cfg.torch_threads, numba.config.NUMBA_NUM_THREADS)
+            if PASSIVE_POOLS
+            else cfg.torch_threads
+        )
         torch.manual_seed(cfg.seed)
         self.rng = np.random.default_rng(cfg.seed)
         self.obs_dim = obs_size(cfg.players)
