@@ -242,6 +242,8 @@ def test_an_update_on_sparse_rows_is_the_dense_update(tmp_path):
     [
         ("", True),
         ("import torch", False),  # torch's OpenMP runtime read its settings before PASSIVE
+        ("import os; os.environ['OMP_WAIT_POLICY'] = 'passive'; import torch", True),
+        ("import os; os.environ['OMP_WAIT_POLICY'] = 'ACTIVE'", False),
         ("from dominion_env import VecGame; VecGame(64, 2).reset(0).action_mask", False),
     ],
 )

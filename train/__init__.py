@@ -49,7 +49,10 @@ def _pools_started() -> bool:
 # threads in the update (``ppo.Trainer.update_threads``). Where one started spinning first
 # (dominion_env's games played before this import, as a notebook does), a 2-thread update
 # took 2.5x the time of a 1-thread one (measured): the update keeps ``torch_threads`` then.
-PASSIVE_POOLS = not _pools_started() and os.environ.get("OMP_WAIT_POLICY", "PASSIVE") == "PASSIVE"
+# A policy found set was set by someone on purpose, before the runtimes started (a script's
+# first lines, the shell).
+_policy = os.environ.get("OMP_WAIT_POLICY")
+PASSIVE_POOLS = _policy.upper() == "PASSIVE" if _policy is not None else not _pools_started()
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 require("torch", "dominion_env.train (training, trained agents)")  # one clear error, first
 
