@@ -65,6 +65,7 @@ TRAIN_OPTIONS = {
     "--kingdom": KINGDOM,
     "--expert": st.sampled_from(["strongest", "Smithy", "Nobody", "self"]),
     "--name": st.text(max_size=5),
+    "--device": st.sampled_from(["cpu", "cuda", "cuda:0", "cuda:x", "gpu", "", "CPU"]),
 }
 
 

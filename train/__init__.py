@@ -10,6 +10,8 @@
                 or policies answering the other seats of an all-external VecGame.
 ``policy``      the network, batched masked sampling, saving and loading agents (shipped
                 agents: ``policy.shipped_agents()``).
+``sparse``      the network's first layer on the observation's non-zero entries (the
+                trainer's CPU path: the same function, about half the update's work).
 ``tensorfile``  the agent and checkpoint file format (tensors + JSON; loading runs no code)
                 and ``AgentFileError``; ``legacy.convert`` rewrites format-1 (pickled) files
                 one trusts.
@@ -20,13 +22,37 @@ Needs the ``train`` extra (torch). Importing this package sets ``OMP_WAIT_POLICY
 unless set: torch and Numba each bring an OpenMP runtime, and with both spinning after their
 parallel regions a VecGame step took 18 ms instead of 0.6 ms on 2 cores (measured). It must be
 set before either runtime starts, hence here, at import. (Numba's OpenMP pool starts with the
-first batch of 64 games or more; smaller batches run serially, ``engine/jit.py``.)
+first batch of 64 games or more; smaller batches run serially, ``engine/jit.py``.) Import this
+package before playing big batches (or set ``OMP_WAIT_POLICY=PASSIVE`` in the environment):
+otherwise the update stays on ``torch_threads`` (``PASSIVE_POOLS``).
 """
 
 import os
+import sys
+
+import numba
 
 from ..extras import require
 
+
+def _pools_started() -> bool:
+    """Whether an OpenMP runtime already read its settings: torch imported, or Numba's pool
+    started (``numba.threading_layer`` refuses before)."""
+    try:
+        numba.threading_layer()
+    except ValueError:
+        return "torch" in sys.modules
+    return True
+
+
+# PASSIVE_POOLS: both runtimes sleep between parallel regions, so torch may take several
+# threads in the update (``ppo.Trainer.update_threads``). Where one started spinning first
+# (dominion_env's games played before this import, as a notebook does), a 2-thread update
+# took 2.5x the time of a 1-thread one (measured): the update keeps ``torch_threads`` then.
+# A policy found set was set by someone on purpose, before the runtimes started (a script's
+# first lines, the shell).
+_policy = os.environ.get("OMP_WAIT_POLICY")
+PASSIVE_POOLS = _policy.upper() == "PASSIVE" if _policy is not None else not _pools_started()
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 require("torch", "dominion_env.train (training, trained agents)")  # one clear error, first
 

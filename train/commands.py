@@ -41,11 +41,13 @@ from .ppo import (
     MAX_WEIGHT,
     MIN_MINUTES,
     MIN_WEIGHT,
+    PHASES,
     SELF,
     STRONGEST,
     Interrupted,
     TrainConfig,
     check_config,
+    check_device,
     check_hidden,
     saved_config,
     train,
@@ -141,6 +143,12 @@ def add_train_parser(sub) -> None:
     p.add_argument("--out", default=d.out, help=f"the run's folder (default {d.out})")
     p.add_argument("--name", default=None, help="the agent's name (default: --out's folder)")
     p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
+    p.add_argument(
+        "--device",
+        default=None,
+        help="where the network acts and learns: cpu (the default), cuda or cuda:N; the games "
+        "run on the CPU (a resumed run may change it)",
+    )
     p.add_argument(
         "--eval-games",
         type=int_in(0, MAX_GAMES),
@@ -269,6 +277,8 @@ def _check_train(args) -> None:
         cfg = replace(d, steps=args.steps, minutes=args.minutes, out=args.out, **given)
         if "name" not in given:
             cfg.name = out.name
+    if args.device is not None:  # not a setting of the run: a resumed run may move
+        cfg.device = args.device
     why = writable_dir(out)
     if why:
         args.parser.error(f"argument --out: {args.out!r} cannot take the run: {why}")
@@ -276,6 +286,10 @@ def _check_train(args) -> None:
         check_config(cfg)
     except (ValueError, TypeError) as e:  # e.g. more opponents than --num-envs rows
         args.parser.error(str(e))
+    try:
+        check_device(cfg.device)
+    except ValueError as e:
+        args.parser.error(f"argument --device: {e}")
     args.cfg = cfg
 
 
@@ -288,13 +302,19 @@ def run_train(args) -> int:
     with tqdm(
         total=total,
         unit=unit,
-        desc="training",
+        desc=PHASES[0],
         disable=args.quiet,
         unit_scale=not timed_run,
         bar_format=timed if timed_run else None,
     ) as bar:
 
         def progress(steps_done, trainer):
+            # a timed run's bar is its training seconds (imitation's included), so it moves
+            # through every phase; a run by steps moves in PPO, the phase's label before
+            phase = trainer.phase
+            if phase != PHASES[-1]:
+                phase += f" {trainer.phase_done:.0%}"
+            bar.set_description(phase, refresh=False)
             bar.update(min(total, int(trainer.seconds)) - bar.n if timed_run else steps_done)
             row = next((h for h in reversed(trainer.history) if "steps" in h), None)
             if row:  # the true win rates of the latest training games
@@ -302,6 +322,7 @@ def run_train(args) -> int:
                     {_short(k[9:-1]): v for k, v in row.items() if k.startswith("win_rate[")},
                     refresh=False,
                 )
+            bar.refresh()
 
         try:
             trainer = train(cfg, progress=progress, resume=args.resume)

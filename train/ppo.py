@@ -19,9 +19,19 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
   plus saved agents by path. Rows of the batch are split between them by weight.
 
 One learner step is one decision of the learner. A rollout is ``rollout`` steps of every row;
-advantages by GAE(lambda) with gamma 1; ``epochs`` passes of clipped PPO over minibatches. The
-loop is torch on one thread beside Numba's env (``torch_threads``): on 2 cores their thread pools
-otherwise fight.
+advantages by GAE(lambda) with gamma 1; ``epochs`` passes of clipped PPO over minibatches
+(``collect``, ``advantages``, ``update``). The rollout runs torch on ``torch_threads`` (1) beside
+Numba's env: on 2 cores their thread pools otherwise fight. The update and the imitation epochs
+never run beside the env, so torch takes as many threads as Numba's pool there
+(``update_threads``; one where a pool started before ``OMP_WAIT_POLICY=PASSIVE`` was set, see
+``dominion_env.train``). On the CPU the network's first layer reads only the observation's
+non-zero entries (``sparse``: ~7% of them; the same function, ~15x less work); ``device="cuda"``
+puts the network (acting and learning) on a GPU, dense, while the games stay on the CPU.
+
+``progress(steps, trainer)`` (``Trainer(progress=...)``) is called as the run moves through
+``PHASES``: ``trainer.phase`` names the phase, ``trainer.phase_done`` says how much of it is
+done (0..1), ``steps`` the learner steps since the last call and ``trainer.seconds`` the training
+time so far (imitation's included): ``dominion train``'s bar shows all three.
 
 Logged while training (``progress.csv`` in ``out``): steps, minutes, the true win rate of the
 learner's finished training games against each opponent (stochastic policy; not the shaped
@@ -39,14 +49,17 @@ far and raises ``Interrupted`` (a KeyboardInterrupt); during imitation nothing i
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import json
 import math
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numba
 import numpy as np
 import torch
 
@@ -55,12 +68,24 @@ from ..cards import MAX_PLAYERS, MIN_PLAYERS
 from ..checks import check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
 from ..extras import require
-from . import tensorfile
-from .policy import AgentInfo, PolicyNet, check_state, load_agent, net_shapes, save_agent
+from . import PASSIVE_POOLS, sparse, tensorfile
+from .policy import (
+    AgentInfo,
+    PolicyNet,
+    check_state,
+    load_agent,
+    net_shapes,
+    sample,
+    save_agent,
+)
 from .seats import BotSeats, KingdomExperts, PolicySeats, StrongestSeats
 from .tensorfile import AgentFileError
 
 DEFAULT_STEPS = 3_000_000
+# a run's phases, in order (``Trainer.phase``): building the games and compiling (or loading)
+# the engine's kernels; collecting the expert's decisions; learning them; then PPO
+PHASES = ("compile", "imitation data", "imitation epochs", "PPO")
+DEVICE = re.compile(r"cpu|cuda(:\d{1,3})?")
 SELF = "self"
 STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
 
@@ -69,7 +94,8 @@ STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
 MAX_MINUTES = 43_200.0  # 30 days; a longer run continues with resume
 MIN_MINUTES = 0.01  # 0.6 s
 MAX_STEPS = 10**12
-MAX_BC_STEPS = 10_000_000  # imitation keeps every decision in memory (~4.5 kB each at 2 players)
+MAX_BC_STEPS = 10_000_000  # imitation keeps every decision in memory (2 players: ~1 kB each as
+# sparse rows on the CPU, ~4.5 kB dense on a GPU)
 MAX_NUM_ENVS = 65_536  # a rollout keeps rollout x num_envs observations in memory
 MAX_WIDTH = 4096  # hidden layer width
 MAX_LAYERS = 8
@@ -140,19 +166,34 @@ class TrainConfig:
     log_every: int = 100_000  # learner steps between progress rows
     out: str = "runs/agent"
     name: str = "agent"
+    device: str = "cpu"  # where the network acts and learns ("cuda", "cuda:N"); games: CPU
+
+
+# settings added after checkpoints were first written: an older checkpoint lacks them and
+# reads as these values
+ADDED_SETTINGS = {"device": "cpu"}
 
 
 class Rollout:
-    """Rollout storage: (T, N) arrays of one rollout, numpy, filled in place."""
+    """Rollout storage: (T, N) arrays of one rollout, numpy, filled in place. Observations
+    are kept as sparse rows (``sparse.SparseRows``) for a net that reads them, else dense."""
 
-    def __init__(self, t: int, n: int, obs_dim: int, num_actions: int):
-        self.obs = np.zeros((t, n, obs_dim), np.float32)
+    def __init__(self, t: int, n: int, obs_dim: int, num_actions: int, sparse_rows: bool):
+        self.rows = sparse.SparseRows((t, n)) if sparse_rows else None
+        self.obs = None if sparse_rows else np.zeros((t, n, obs_dim), np.float32)
         self.mask = np.zeros((t, n, num_actions), np.bool_)
         self.action = np.zeros((t, n), np.int64)
         self.logp = np.zeros((t, n), np.float32)
         self.value = np.zeros((t, n), np.float32)
         self.reward = np.zeros((t, n), np.float32)
         self.done = np.zeros((t, n), np.float32)
+
+    def put(self, t: int, obs: np.ndarray, mask: np.ndarray) -> None:
+        if self.rows is not None:
+            self.rows.write(obs, t)
+        else:
+            self.obs[t] = obs
+        self.mask[t] = mask
 
     def advantages(self, last_value: np.ndarray, gamma: float, lam: float):
         t_len = self.reward.shape[0]
@@ -217,8 +258,28 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
         raise ValueError(f"gamma must be a finite number in (0, 1], got {cfg.gamma!r}")
     check_hidden(cfg.hidden)
     check_seed(cfg.seed)
+    if not isinstance(cfg.device, str) or not DEVICE.fullmatch(cfg.device):
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {cfg.device!r}")
     _split_rows(cfg.num_envs, _pooled(cfg.opponents)[1])
     return cfg
+
+
+def check_device(device: str) -> torch.device:
+    """``device`` (a checked setting) as a torch device, if this machine has it: a
+    ValueError naming it otherwise (CUDA needs a GPU and a torch built with CUDA)."""
+    if device.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise ValueError(
+                f"device {device!r}: CUDA is not available here (torch {torch.__version__}, "
+                f"built with CUDA: {torch.version.cuda is not None}); use device 'cpu'"
+            )
+        index = int(device[5:] or 0)
+        if index >= torch.cuda.device_count():
+            raise ValueError(
+                f"device {device!r}: this machine has {torch.cuda.device_count()} CUDA "
+                f"device(s), 0 to {torch.cuda.device_count() - 1}"
+            )
+    return torch.device(device)
 
 
 def check_hidden(hidden) -> tuple:
@@ -235,11 +296,21 @@ class Trainer:
 
     def __init__(self, cfg: TrainConfig, progress=None):
         self.cfg = check_config(cfg)
+        self.device = check_device(cfg.device)
+        self.phase, self.phase_done = PHASES[0], 0.0  # building games, compiling kernels
         torch.set_num_threads(cfg.torch_threads)
+        # the env (Numba's pool) and the update never run at once: the update takes as many
+        # threads as the env does, where both pools sleep when idle (``PASSIVE_POOLS``)
+        self.update_threads = (
+            max(cfg.torch_threads, numba.config.NUMBA_NUM_THREADS)
+            if PASSIVE_POOLS
+            else cfg.torch_threads
+        )
         torch.manual_seed(cfg.seed)
         self.rng = np.random.default_rng(cfg.seed)
         self.obs_dim = obs_size(cfg.players)
-        self.net = PolicyNet(self.obs_dim, tuple(cfg.hidden))
+        self.net = PolicyNet(self.obs_dim, tuple(cfg.hidden)).to(self.device)
+        self.sparse = sparse.supports(self.net)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         self.snapshots: list[PolicyNet] = []
         self.groups = []
@@ -271,16 +342,32 @@ class Trainer:
         self._games: dict[str, list] = {k: [] for k, w in cfg.opponents.items() if w > 0}
         self._lengths: list[int] = []
         self._episode_len = np.zeros(cfg.num_envs, np.int64)
+        # the games are built; their first step compiles the engine's kernels (or loads them)
+        self._report(PHASES[0], 0.0)
+
+    def _report(self, phase: str, done: float, steps: int = 0) -> None:
+        """Tell ``progress`` where the run is: ``phase`` (one of ``PHASES``), ``done`` of it
+        (0..1; PPO's is steps over the run's steps, or seconds over its minutes) and the
+        learner steps taken since the last report."""
+        self.phase, self.phase_done = phase, done
+        if self.progress is not None:
+            self.progress(steps, self)
 
     # -- policies ------------------------------------------------------------------------
 
     def _snapshot_policy(self, obs, mask):
         """A random past snapshot per call (the current net before the first snapshot)."""
         net = self.snapshots[self.rng.integers(len(self.snapshots))] if self.snapshots else self.net
-        return net.act(obs, mask)[0]
+        if not self.sparse:
+            return net.act(obs, mask)[0]
+        rows = sparse.SparseRows((len(obs),))
+        rows.write(obs)
+        with torch.no_grad():
+            logits, _ = sparse.forward(net, *rows.rows(), torch.from_numpy(np.array(mask)))
+            return sample(logits)[0].numpy()
 
     def take_snapshot(self):
-        snap = PolicyNet(self.obs_dim, tuple(self.cfg.hidden))
+        snap = PolicyNet(self.obs_dim, tuple(self.cfg.hidden)).to(self.device)
         snap.load_state_dict(self.net.state_dict())
         self.snapshots.append(snap.eval())
         del self.snapshots[: -self.cfg.max_snapshots]
@@ -322,9 +409,10 @@ class Trainer:
         cfg = self.cfg
         if cfg.bc_steps <= 0:
             return
-        t0 = time.perf_counter()
+        t0, before = time.perf_counter(), self.seconds
         n = min(cfg.num_envs, cfg.bc_steps)
         t_len = max(1, cfg.bc_steps // n)
+        every = max(1, t_len // 100)  # progress reports
         if cfg.bc_expert == STRONGEST:  # per kingdom, against the training pool's bots
             experts = KingdomExperts(cfg.players)
             pool = {k: w for k, w in cfg.opponents.items() if w > 0 and _is_bot(k)} or {
@@ -352,11 +440,15 @@ class Trainer:
                 turn_limit=cfg.turn_limit,
             )
         obs, mask = seats.reset(cfg.seed + 7919)
-        buf = Rollout(t_len, n, self.obs_dim, mask.shape[1])
+        buf = Rollout(t_len, n, self.obs_dim, mask.shape[1], self.sparse)
         expert = np.zeros(n, np.int64)
         for t in range(t_len):
-            buf.obs[t] = obs
-            buf.mask[t] = mask
+            if t == 1:  # the first step compiled (or loaded) the kernels
+                self._report(PHASES[0], 1.0)
+            if t >= 1 and (t - 1) % every == 0:
+                self.seconds = before + time.perf_counter() - t0  # imitation is training time
+                self._report(PHASES[1], t / t_len)
+            buf.put(t, obs, mask)
             expert[:] = (
                 experts.actions(seats.vec)
                 if experts is not None
@@ -369,27 +461,34 @@ class Trainer:
         _, returns = buf.advantages(np.zeros(n, np.float32), 1.0, 1.0)
         # the last rows' games are unfinished: their returns lack the result; drop the tail
         keep = t_len - min(t_len // 2, 64)
-        o = torch.from_numpy(buf.obs[:keep].reshape(-1, self.obs_dim))
-        m = torch.from_numpy(buf.mask[:keep].reshape(-1, buf.mask.shape[2]))
-        a = torch.from_numpy(buf.action[:keep].reshape(-1))
-        ret = torch.from_numpy(returns[:keep].reshape(-1))
-        for _ in range(cfg.bc_epochs):
-            perm = torch.randperm(len(a))
-            for i in range(0, len(a), cfg.minibatch):
-                idx = perm[i : i + cfg.minibatch]
-                logits, value = self.net(o[idx], m[idx])
-                loss = (
-                    torch.nn.functional.cross_entropy(logits, a[idx])
-                    + cfg.vf_coef * ((value - ret[idx]) ** 2).mean()
-                )
-                self.opt.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
-                self.opt.step()
-        with torch.no_grad():
-            logits, _ = self.net(o, m)
-            agree = float((logits.argmax(-1) == a).float().mean())
-        self.seconds += time.perf_counter() - t0  # imitation counts as training time
+        forward = self._inputs(buf, keep)
+        a = self._tensor(buf.action[:keep].reshape(-1))
+        ret = self._tensor(returns[:keep].reshape(-1))
+        with self._update_threads():
+            batches = -(-len(a) // cfg.minibatch)
+            for epoch in range(cfg.bc_epochs):
+                perm = torch.randperm(len(a)).to(self.device)
+                for b, i in enumerate(range(0, len(a), cfg.minibatch)):
+                    if b % max(1, batches // 20) == 0:
+                        self.seconds = before + time.perf_counter() - t0
+                        self._report(PHASES[2], (epoch + b / batches) / cfg.bc_epochs)
+                    idx = perm[i : i + cfg.minibatch]
+                    logits, value = forward(idx)
+                    loss = (
+                        torch.nn.functional.cross_entropy(logits, a[idx])
+                        + cfg.vf_coef * ((value - ret[idx]) ** 2).mean()
+                    )
+                    self.opt.zero_grad()
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                    self.opt.step()
+            with torch.no_grad():
+                agree = 0
+                for i in range(0, len(a), 65536):  # the hidden layer of every row at once: GBs
+                    logits, _ = forward(torch.arange(i, min(len(a), i + 65536)))
+                    agree += int((logits.argmax(-1) == a[i : i + 65536]).sum())
+                agree /= len(a)
+        self.seconds = before + time.perf_counter() - t0
         self.history.append(
             {
                 "phase": "imitation",
@@ -405,38 +504,19 @@ class Trainer:
         cfg = self.cfg
         n = cfg.num_envs
         obs, mask = self._reset(cfg.seed + len(self.history))
-        buf = Rollout(cfg.rollout, n, self.obs_dim, mask.shape[1])
+        buf = Rollout(cfg.rollout, n, self.obs_dim, mask.shape[1], self.sparse)
         next_log = (self.steps // cfg.log_every + 1) * cfg.log_every
         next_snap = (self.steps // cfg.snapshot_every + 1) * cfg.snapshot_every
         if not self.snapshots:
             self.take_snapshot()
         t0 = time.perf_counter() - self.seconds
         while not self._finished():
-            self.net.eval()
-            for t in range(cfg.rollout):
-                # the net reads the rollout's own (writable) copy: seats may hand back VecGame's
-                # read-only views, which torch.from_numpy warns about
-                buf.obs[t] = obs
-                buf.mask[t] = mask
-                a, logp, v = self.net.act(buf.obs[t], buf.mask[t])
-                buf.action[t] = a
-                buf.logp[t] = logp
-                buf.value[t] = v
-                obs, mask, reward, done = self._step(a)
-                buf.reward[t] = reward
-                buf.done[t] = done
-                self._episode_len += 1
-                ended = np.flatnonzero(done)
-                self._lengths.extend(self._episode_len[ended].tolist())
-                self._episode_len[ended] = 0
-            with torch.no_grad():
-                _, last_v = self.net(torch.tensor(obs), torch.tensor(mask))  # copies, once
-            adv, ret = buf.advantages(last_v.numpy(), cfg.gamma, cfg.lam)
-            stats = self._update(buf, adv, ret)
+            obs, mask = self.collect(buf, obs, mask)
+            adv, ret = self.advantages(buf, obs, mask)
+            stats = self.update(buf, adv, ret)
             self.steps += cfg.rollout * n
             self.seconds = time.perf_counter() - t0
-            if self.progress is not None:
-                self.progress(cfg.rollout * n, self)
+            self._report(PHASES[3], self._done(), cfg.rollout * n)
             if self.steps >= next_snap:
                 self.take_snapshot()
                 next_snap += cfg.snapshot_every
@@ -445,29 +525,108 @@ class Trainer:
                 next_log += cfg.log_every
         return self
 
+    def collect(self, buf: Rollout, obs, mask):
+        """Fill ``buf`` with one rollout from the rows' decisions ``obs``/``mask``; returns the
+        decisions that follow it."""
+        self.net.eval()
+        for t in range(buf.reward.shape[0]):
+            # the net reads the rollout's own (writable) copy: seats may hand back VecGame's
+            # read-only views, which torch.from_numpy warns about
+            buf.put(t, obs, mask)
+            a, logp, v = self._act(buf, t)
+            buf.action[t] = a
+            buf.logp[t] = logp
+            buf.value[t] = v
+            obs, mask, reward, done = self._step(a)
+            buf.reward[t] = reward
+            buf.done[t] = done
+            self._episode_len += 1
+            ended = np.flatnonzero(done)
+            self._lengths.extend(self._episode_len[ended].tolist())
+            self._episode_len[ended] = 0
+        return obs, mask
+
+    def advantages(self, buf: Rollout, obs, mask):
+        """(advantages, returns) of ``buf``, bootstrapped from the values at ``obs``."""
+        last = Rollout(1, len(obs), self.obs_dim, mask.shape[1], self.sparse)
+        last.put(0, obs, mask)
+        last_v = self._forward(last, 0)[1].cpu().numpy()
+        return buf.advantages(last_v, self.cfg.gamma, self.cfg.lam)
+
     def _finished(self) -> bool:
+        return self._done() >= 1.0
+
+    def _done(self) -> float:
+        """How much of the run is done: the larger of steps and minutes over their limits."""
         cfg = self.cfg
         steps = DEFAULT_STEPS if cfg.steps is None and cfg.minutes is None else cfg.steps
-        return (steps is not None and self.steps >= steps) or (
-            cfg.minutes is not None and self.seconds >= 60 * cfg.minutes
+        return max(
+            self.steps / steps if steps is not None else 0.0,
+            self.seconds / (60 * cfg.minutes) if cfg.minutes is not None else 0.0,
         )
 
-    def _update(self, buf: Rollout, adv, ret) -> dict:
+    # -- the network's inputs: sparse rows on the CPU, dense tensors on the device ------------
+
+    def _tensor(self, a: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(a).to(self.device)
+
+    def _inputs(self, buf: Rollout, keep: int | None = None):
+        """``forward(rows) -> (logits, values)`` over the first ``keep`` steps of ``buf``
+        (all of them by default), rows numbered step-major."""
+        m = self._tensor(buf.mask[:keep].reshape(-1, buf.mask.shape[2]))
+        if buf.rows is not None:
+            idx, val = buf.rows.rows()
+            idx, val = idx[:keep].flatten(0, 1), val[:keep].flatten(0, 1)
+            return lambda rows: sparse.forward(self.net, idx[rows], val[rows], m[rows])
+        o = self._tensor(buf.obs[:keep].reshape(-1, self.obs_dim))
+        return lambda rows: self.net(o[rows], m[rows])
+
+    @torch.no_grad()
+    def _forward(self, buf: Rollout, t: int):
+        """The net's (logits, values) at step ``t`` of ``buf``."""
+        m = self._tensor(buf.mask[t])
+        if buf.rows is not None:
+            return sparse.forward(self.net, *buf.rows.rows(t), m)
+        return self.net(self._tensor(buf.obs[t]), m)
+
+    def _act(self, buf: Rollout, t: int):
+        """(actions, log-probabilities, values) of the net, sampled, at step ``t`` of ``buf``."""
+        logits, value = self._forward(buf, t)
+        with torch.no_grad():
+            a, logp = sample(logits)
+        return a.cpu().numpy(), logp.cpu().numpy(), value.cpu().numpy()
+
+    @contextlib.contextmanager
+    def _update_threads(self):
+        """torch on ``update_threads`` inside, back on ``torch_threads`` after (a call costs
+        under a microsecond, measured)."""
+        torch.set_num_threads(self.update_threads)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(self.cfg.torch_threads)
+
+    def update(self, buf: Rollout, adv, ret) -> dict:
+        """``epochs`` passes of clipped PPO over ``buf``: mean losses and entropy."""
+        with self._update_threads():
+            return self._update_epochs(buf, adv, ret)
+
+    def _update_epochs(self, buf: Rollout, adv, ret) -> dict:
         cfg = self.cfg
         self.net.train()
-        o = torch.from_numpy(buf.obs.reshape(-1, self.obs_dim))
-        m = torch.from_numpy(buf.mask.reshape(-1, buf.mask.shape[2]))
-        a = torch.from_numpy(buf.action.reshape(-1))
-        old_logp = torch.from_numpy(buf.logp.reshape(-1))
-        adv_t = torch.from_numpy(adv.reshape(-1))
-        ret_t = torch.from_numpy(ret.reshape(-1))
+        forward = self._inputs(buf)
+        m = self._tensor(buf.mask.reshape(-1, buf.mask.shape[2]))
+        a = self._tensor(buf.action.reshape(-1))
+        old_logp = self._tensor(buf.logp.reshape(-1))
+        adv_t = self._tensor(adv.reshape(-1))
+        ret_t = self._tensor(ret.reshape(-1))
         total = len(a)
         stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "n": 0}
         for _ in range(cfg.epochs):
-            perm = torch.randperm(total)
+            perm = torch.randperm(total).to(self.device)
             for i in range(0, total, cfg.minibatch):
                 idx = perm[i : i + cfg.minibatch]
-                logits, value = self.net(o[idx], m[idx])
+                logits, value = forward(idx)
                 logp_all = torch.log_softmax(logits, -1)
                 logp = logp_all.gather(-1, a[idx, None]).squeeze(-1)
                 p = logp_all.exp()
@@ -533,10 +692,16 @@ class Trainer:
 
     @classmethod
     def resume(
-        cls, out, steps: int | None = None, progress=None, minutes: float | None = None
+        cls,
+        out,
+        steps: int | None = None,
+        progress=None,
+        minutes: float | None = None,
+        device: str | None = None,
     ) -> "Trainer":
         """Continue a saved run; ``steps`` and ``minutes`` are new totals (the run's own
-        settings otherwise): a 45-minute run resumed with minutes=60 trains 15 more. The
+        settings otherwise): a 45-minute run resumed with minutes=60 trains 15 more; ``device``
+        moves it (a run is the same run on any device). The
         checkpoint is checked whole before anything is built (``read_checkpoint``); the run
         saves into ``out`` (a moved folder, or a file from elsewhere, never writes back to the
         folder named in its config)."""
@@ -547,12 +712,14 @@ class Trainer:
             cfg.steps = steps
         if minutes is not None:
             cfg.minutes = minutes
+        if device is not None:
+            cfg.device = device
         t = cls(cfg, progress)
         t.net.load_state_dict(data["net"])
         t.opt.load_state_dict(data["opt"])
         t.steps, t.seconds, t.history = data["steps"], data["seconds"], data["history"]
         for sd in data["snapshots"]:
-            snap = PolicyNet(t.obs_dim, tuple(cfg.hidden))
+            snap = PolicyNet(t.obs_dim, tuple(cfg.hidden)).to(t.device)
             snap.load_state_dict(sd)
             t.snapshots.append(snap.eval())
         return t
@@ -606,6 +773,8 @@ def read_checkpoint(path) -> dict:
         raise fail(f"its metadata must have exactly the keys {list(CHECKPOINT_KEYS)}")
     raw = doc["config"]
     fields = [f.name for f in dataclasses.fields(TrainConfig)]
+    if isinstance(raw, dict):
+        raw = {**ADDED_SETTINGS, **raw}
     if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
         raise fail(f"config must have exactly TrainConfig's fields {fields}")
     players, hidden = raw["players"], raw["hidden"]
@@ -794,7 +963,7 @@ def train(cfg: TrainConfig, progress=None, resume: bool = False) -> Trainer:
     saves the run so far (the weights as they are: the steps of the last whole rollout, plus
     at most one minibatch update under way) and raises ``Interrupted``."""
     if resume and (Path(cfg.out) / "checkpoint.pt").is_file():
-        t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes)
+        t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes, cfg.device)
     else:
         t = Trainer(cfg, progress)
         try:
