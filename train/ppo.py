@@ -52,11 +52,22 @@ import torch
 
 from ..agents import compile_bots, get_bot
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
-from ..checks import check_int, check_number, check_seed, is_int
+from ..checks import check_choice, check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
 from ..extras import require
 from . import tensorfile
-from .policy import AgentInfo, PolicyNet, check_state, load_agent, net_shapes, save_agent
+from .policy import (
+    DEFAULT_EMBED,
+    INFO_ADDED,
+    MAX_EMBED,
+    NETWORKS,
+    AgentInfo,
+    check_state,
+    load_agent,
+    make_net,
+    net_shapes,
+    save_agent,
+)
 from .seats import BotSeats, KingdomExperts, PolicySeats, StrongestSeats
 from .tensorfile import AgentFileError
 
@@ -129,6 +140,8 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     vp_shaping: float = 0.02
     hidden: tuple = (128, 128)
+    network: str = "mlp"  # policy.NETWORKS: "mlp" (PolicyNet) or "cards" (CardSetNet)
+    embed: int = DEFAULT_EMBED  # the card embedding's width ("cards")
     bc_steps: int = 1_500_000  # imitation: expert decisions to learn from (0: none)
     bc_expert: str = STRONGEST  # a library bot, or "strongest" (per kingdom)
     bc_epochs: int = 4
@@ -216,6 +229,8 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
     if cfg.gamma <= 0:
         raise ValueError(f"gamma must be a finite number in (0, 1], got {cfg.gamma!r}")
     check_hidden(cfg.hidden)
+    check_choice("network", cfg.network, NETWORKS)
+    check_int("embed", cfg.embed, 1, MAX_EMBED)
     check_seed(cfg.seed)
     _split_rows(cfg.num_envs, _pooled(cfg.opponents)[1])
     return cfg
@@ -239,9 +254,9 @@ class Trainer:
         torch.manual_seed(cfg.seed)
         self.rng = np.random.default_rng(cfg.seed)
         self.obs_dim = obs_size(cfg.players)
-        self.net = PolicyNet(self.obs_dim, tuple(cfg.hidden))
+        self.net = self._new_net()
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
-        self.snapshots: list[PolicyNet] = []
+        self.snapshots: list[torch.nn.Module] = []
         self.groups = []
         kw = dict(vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
         bots, pooled = _pooled(cfg.opponents)
@@ -279,8 +294,12 @@ class Trainer:
         net = self.snapshots[self.rng.integers(len(self.snapshots))] if self.snapshots else self.net
         return net.act(obs, mask)[0]
 
+    def _new_net(self):
+        cfg = self.cfg
+        return make_net(cfg.players, cfg.network, cfg.hidden, cfg.embed)
+
     def take_snapshot(self):
-        snap = PolicyNet(self.obs_dim, tuple(self.cfg.hidden))
+        snap = self._new_net()
         snap.load_state_dict(self.net.state_dict())
         self.snapshots.append(snap.eval())
         del self.snapshots[: -self.cfg.max_snapshots]
@@ -510,6 +529,8 @@ class Trainer:
             players=self.cfg.players,
             hidden=tuple(self.cfg.hidden),
             scale_observations=True,
+            network=self.cfg.network,
+            embed=self.cfg.embed,
             trained={"config": cfg, "steps": self.steps, "minutes": round(self.seconds / 60, 2)},
         )
 
@@ -552,7 +573,7 @@ class Trainer:
         t.opt.load_state_dict(data["opt"])
         t.steps, t.seconds, t.history = data["steps"], data["seconds"], data["history"]
         for sd in data["snapshots"]:
-            snap = PolicyNet(t.obs_dim, tuple(cfg.hidden))
+            snap = t._new_net()
             snap.load_state_dict(sd)
             t.snapshots.append(snap.eval())
         return t
@@ -605,6 +626,8 @@ def read_checkpoint(path) -> dict:
     if sorted(doc) != sorted(CHECKPOINT_KEYS):
         raise fail(f"its metadata must have exactly the keys {list(CHECKPOINT_KEYS)}")
     raw = doc["config"]
+    if isinstance(raw, dict):
+        raw = {**INFO_ADDED, **raw}  # a run from before the card-set network: an MLP
     fields = [f.name for f in dataclasses.fields(TrainConfig)]
     if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
         raise fail(f"config must have exactly TrainConfig's fields {fields}")
@@ -627,7 +650,7 @@ def read_checkpoint(path) -> dict:
     _check_history(history, fail)
     if not is_int(count) or count < 0:
         raise fail(f"snapshots must be an int >= 0, got {count!r}")
-    shapes = net_shapes(obs_size(players), hidden)
+    shapes = net_shapes(obs_size(players), hidden, cfg.network, players, cfg.embed)
     parts = {"net": {}, "snapshots": {}, "opt": {}}
     for name, t in tensors.items():
         part, _, rest = name.partition(".")
