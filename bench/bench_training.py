@@ -2,6 +2,7 @@
 
     python bench/bench_training.py                 # defaults: 512 games, 128x128 network
     python bench/bench_training.py --sb3           # also sb3-contrib's MaskablePPO loop
+    python bench/bench_training.py --network cards # the card-set network (policy.CardSetNet)
 
 Figures (learner steps per second; a learner step is one decision of the learner):
 
@@ -29,8 +30,7 @@ import torch  # noqa: E402
 
 from dominion_env import VecGame  # noqa: E402
 from dominion_env.agents import compile_bots  # noqa: E402
-from dominion_env.engine.observation import obs_size  # noqa: E402
-from dominion_env.train.policy import PolicyNet  # noqa: E402
+from dominion_env.train.policy import NETWORKS, make_net  # noqa: E402
 from dominion_env.train.ppo import TrainConfig, Trainer  # noqa: E402
 
 
@@ -47,6 +47,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--num-envs", type=int, default=512)
     ap.add_argument("--hidden", default="128,128")
+    ap.add_argument("--network", choices=NETWORKS, default="mlp")
     ap.add_argument("--seconds", type=float, default=5.0, help="per figure")
     ap.add_argument("--sb3", action="store_true", help="also time MaskablePPO's loop")
     args = ap.parse_args(argv)
@@ -57,7 +58,7 @@ def main(argv=None):
         n, 2, opponents=compile_bots("Big Money Ultimate"), scale_observations=True, vp_shaping=0.02
     )
     vec.reset(0)
-    net = PolicyNet(obs_size(2), hidden)
+    net = make_net(2, args.network, hidden)
     env = rate(lambda: vec.step(vec.random_actions()), n, args.seconds)
     obs, mask = vec.observation.copy(), vec.action_mask.copy()
     infer = rate(lambda: net.act(obs, mask), n, args.seconds)
@@ -70,6 +71,7 @@ def main(argv=None):
     cfg = TrainConfig(
         num_envs=n,
         hidden=hidden,
+        network=args.network,
         bc_steps=0,
         opponents={"Big Money Ultimate": 1},
         out="/tmp/bench_training",
@@ -82,7 +84,7 @@ def main(argv=None):
         trainer.learn()
 
     whole = rate(one_update, per_update, max(args.seconds * 3, 10))
-    print(f"{os.cpu_count()} cores, {n} games, network {hidden}, torch 1 thread")
+    print(f"{os.cpu_count()} cores, {n} games, network {args.network} {hidden}, torch 1 thread")
     print(f"{'figure':<16}{'learner steps/s':>18}")
     for name, v in (
         ("env only", env),

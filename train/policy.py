@@ -4,9 +4,16 @@
     actions = net.act(obs, mask)                 # (N,) sampled among legal actions only
     save_agent(net, meta, "agent.pt"); agent = load_agent("agent.pt")   # or a shipped name
 
+Two networks, both reading the flat observation (so seats, rollouts and envs serve either):
+``PolicyNet`` ("mlp"), an MLP over the whole vector, and ``CardSetNet`` ("cards"), which
+gathers the game's cards from it (``engine.observation.card_set``), embeds each by id plus its
+counts, pools over them and scores each card action from that card's token, so one network
+plays any kingdom. ``make_net(players, network, hidden, embed)`` builds either.
+
 An ``Agent`` is what plays: a network plus what it was trained for (players, whether its
-observations are scaled). It answers a batch of decisions at once (``agent.act(obs, mask)``),
-so one forward pass serves every row of a VecGame that it owns.
+observations are scaled, which network and its sizes). It answers a batch of decisions at
+once (``agent.act(obs, mask)``), so one forward pass serves every row of a VecGame that it
+owns.
 
 Shipped agents live beside this module in ``agents/NAME.pt`` and are listed by
 ``shipped_agents()``.
@@ -17,8 +24,9 @@ parses JSON and copies bytes, so it runs no code and can be taken from strangers
 is checked before a network is built (info's fields and types, each tensor's name, dtype and
 shape against what info implies, finite weights); a fault is an ``AgentFileError`` (a
 ValueError) naming the file. Format 1 (``torch.save``, a pickle) is refused with how to
-convert it (``legacy.convert``, for files one trusts). The name ``.pt`` is kept so that
-commands and scripts naming ``agent.pt`` go on working.
+convert it (``legacy.convert``, for files one trusts). Info's ``network`` and ``embed`` came
+with the card-set network; a file without them is an MLP, as it was when saved. The name
+``.pt`` is kept so that commands and scripts naming ``agent.pt`` go on working.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
 * **imitation warm start** (``bc_steps``): the policy first copies a library bot's choices
   (the batched expert API, ``VecGame.bot_actions``) on games that bot plays, and its value head
   learns those games' returns; PPO then starts from a player that already wins some games.
+* **the network** (``network``): "mlp" (``policy.PolicyNet``, the default) or "cards"
+  (``policy.CardSetNet``: the game's cards as a set, each embedded by id); see the README's
+  Training section for how they compare on the same time budget.
 * **an opponent pool** (``opponents``): library bots by weight, plus ``"self"``, frozen
   snapshots of the learner taken every ``snapshot_every`` steps (self-play against its past),
   plus saved agents by path. Rows of the batch are split between them by weight.
