@@ -121,7 +121,10 @@ class CardSetNet(nn.Module):
         f_dim, g_dim = len(lay["card_features"]), len(lay["globals"])
         self.players = players
         self.k = min(CARD_SET_SIZE, NUM_CARDS)
-        self.register_buffer("feature_offsets", torch.from_numpy(lay["feature_offsets"]), False)
+        # every card's features, feature-major: (F * C,) flat indices, one index_select
+        every = lay["feature_offsets"][:, None] + np.arange(NUM_CARDS)[None, :]
+        self.register_buffer("card_index", torch.from_numpy(every.ravel()), False)
+        self.f_dim = f_dim
         self.register_buffer("global_index", torch.from_numpy(lay["global_index"]), False)
         names = [n for n, _, _ in lay["card_features"]]
         self.in_supply_offset = int(lay["feature_offsets"][names.index("in_supply")])
@@ -153,8 +156,10 @@ class CardSetNet(nn.Module):
         flat observations: the first K cards with a pile, by id."""
         in_supply = obs[:, self.in_supply_offset : self.in_supply_offset + NUM_CARDS]
         present, ids = torch.topk(in_supply + self.by_id, self.k, dim=1)
-        idx = ids[:, :, None] + self.feature_offsets  # (N, K, F) flat indices
-        cards = obs.gather(1, idx.reshape(len(obs), -1)).reshape(idx.shape)
+        # a static index, then a gather along the cards with an expanded (not copied) index:
+        # no (N, K, F) index tensor
+        every = obs.index_select(1, self.card_index).view(len(obs), self.f_dim, NUM_CARDS)
+        cards = every.gather(2, ids[:, None, :].expand(-1, self.f_dim, -1)).transpose(1, 2)
         return ids, cards, present > 0, obs[:, self.global_index]
 
     def tokens(self, card_ids: torch.Tensor, cards: torch.Tensor) -> torch.Tensor:

@@ -408,9 +408,16 @@ class Trainer:
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
                 self.opt.step()
-        with torch.no_grad():
-            logits, _ = self.net(o, m)
-            agree = float((logits.argmax(-1) == a).float().mean())
+        with torch.no_grad():  # by minibatches: a card-set net's activations are per card
+            agree = sum(
+                int(
+                    (
+                        self.net(o[i : i + cfg.minibatch], m[i : i + cfg.minibatch])[0].argmax(-1)
+                        == a[i : i + cfg.minibatch]
+                    ).sum()
+                )
+                for i in range(0, len(a), cfg.minibatch)
+            ) / max(1, len(a))
         self.seconds += time.perf_counter() - t0  # imitation counts as training time
         self.history.append(
             {
