@@ -174,9 +174,10 @@ class CardSetNet(nn.Module):
         left out of the pools and score nothing."""
         tok = self.tokens(card_ids.clamp(min=0), cards)  # (N, K, E)
         w = present.to(tok.dtype)[:, :, None]
-        mean = (tok * w).sum(1) / w.sum(1).clamp(min=1.0)
+        kept = tok * w
+        mean = kept.sum(1) / w.sum(1).clamp(min=1.0)
         # tokens are >= 0 (ReLU), so zeroing padding leaves the max of the present ones
-        top = (tok * w).amax(1)
+        top = kept.amax(1)
         h = self.trunk(torch.cat([mean, top, self.globals(globals_)], -1))
         q = self.query(h)  # (N, E)
         # every card id's own token with no features (cards outside the set) ...
@@ -186,7 +187,7 @@ class CardSetNet(nn.Module):
         # (an add of the difference: padding slots add 0 wherever they point, so no two
         # writes to one id compete)
         slot = torch.where(present, card_ids, torch.zeros_like(card_ids))
-        own = (tok * q[:, None, :]).sum(-1) - card_logits.gather(1, slot)
+        own = torch.bmm(tok, q[:, :, None]).squeeze(-1) - card_logits.gather(1, slot)
         card_logits = card_logits.scatter_add(1, slot, torch.where(present, own, 0.0))
         logits = torch.cat([card_logits, self.pi(h)], -1).masked_fill(~mask, float("-inf"))
         return logits, self.v(h).squeeze(-1)
