@@ -74,6 +74,7 @@ def main(argv=None):
     cfg = TrainConfig(
         num_envs=n,
         hidden=hidden,
+        network=args.network,
         bc_steps=0,
         opponents={"Big Money Ultimate": 1},
         out="/tmp/bench_training",

@@ -3,7 +3,8 @@
 ``layouts.md``: the observation pieces (``engine.observation.obs_layout``) with their sizes and
 offsets for 2 to 6 players, the action space (``engine.layout``: cards, options, PASS) with the
 meaning of each option by card (``names.OPTION_TEXT``) and of PASS by decision
-(``names.PASS_TEXT``), and the decision kinds (``layout.DECISION_NAMES``).
+(``names.PASS_TEXT``), the decision kinds (``layout.DECISION_NAMES``) and the card-set view's
+features (``card_set_layout``).
 ``rules.md``: the decisions the engine asks where the rulebooks leave a choice of how to ask,
 card by card, and the scripted bots' default play, from the docstrings of the modules that play
 them.
@@ -77,7 +78,30 @@ def layouts_markdown() -> str:
         out.append(f"| `{kind}` | {PASS_TEXT.get(kind, 'done / decline')} |")
     out += ["", "## Decision kinds", "", "| id | kind |", "| ---: | --- |"]
     out += [f"| {i} | `{kind}` |" for i, kind in enumerate(DECISION_NAMES)]
+    out += card_set_markdown()
     return "\n".join(out) + "\n"
+
+
+def card_set_markdown() -> list:
+    """The card-set view's features (``engine.observation.card_set_layout``), 2 players."""
+    from dominion_env.engine.observation import CARD_SET_SIZE, card_set_layout
+
+    lay = card_set_layout(2)
+    out = [
+        "",
+        "## The card-set view",
+        "",
+        "The same facts card by card (`card_set(obs, players)`; the Gymnasium env's",
+        f'`observation="cards"`): the game\'s {CARD_SET_SIZE} cards by id, for each the features',
+        "below (its entry of each per-card piece), and the other entries as globals. 2 players:",
+        "",
+        "| feature | from piece | seat | flat offset (+ card id) |",
+        "| --- | --- | ---: | ---: |",
+    ]
+    for (name, piece, seat), off in zip(lay["card_features"], lay["feature_offsets"], strict=True):
+        out.append(f"| {name} | `{piece}` | {'' if seat is None else seat} | {int(off)} |")
+    out += ["", f"Globals ({len(lay['globals'])}): " + ", ".join(n for n, _, _ in lay["globals"])]
+    return out
 
 
 # modules whose docstrings state how the engine asks what the rulebooks leave open

@@ -66,6 +66,18 @@ def check_number(name: str, value, lo: float = 0.0, hi: float | None = None) -> 
     return float(value)
 
 
+def check_choice(name: str, value, allowed) -> str:
+    """``value`` if it is one of the strings ``allowed`` (no case folding, no stripping)."""
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r} "
+            f"({type(value).__name__})"
+        )
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value
+
+
 def check_action(action, name: str = "action") -> int:
     """One action index: an int (or a 0-d integer array) 0..NUM_ACTIONS-1. Out of range is an
     ``IllegalActionError``; anything but an integer is a TypeError."""

@@ -359,6 +359,7 @@ def no_training(monkeypatch):
         (["--hidden", "-3"], "hidden layer width must be an int 1..4096, got -3"),
         (["--hidden", str(10**9)], "hidden layer width must be an int 1..4096, got 1000000000"),
         (["--hidden", "8,8,8,8,8,8,8,8,8"], "hidden must be 1 to 8 layer widths"),
+        (["--network", "set"], "argument --network: invalid choice: 'set' (choose from"),
         (["--seed", str(2**64)], "argument --seed: 18,446,744,073,709,551,616 is out of range"),
         (["--seed", "-1"], "argument --seed: -1 is out of range"),
         (["--eval-games", "-1"], "argument --eval-games: -1 is out of range"),
@@ -410,6 +411,10 @@ def test_train_out_that_cannot_be_written_is_refused_first(tmp_path, capsys, no_
             "kingdom='random', given 'First Game'",
         ),
         (["--seed", "5"], "argument --seed: the run in {out} was trained with seed=0, given 5"),
+        (
+            ["--network", "cards"],
+            "argument --network: the run in {out} was trained with network='mlp', given 'cards'",
+        ),
     ],
 )
 def test_resume_refuses_settings_that_differ_from_the_saved_run(

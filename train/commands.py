@@ -30,7 +30,7 @@ from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, 
 from ..engine.kingdoms import kingdom_arg
 from ..search import parse_search_name
 from .evaluate import EVAL_SEED, evaluate, format_table
-from .policy import load_agent, shipped_agents
+from .policy import NETWORKS, load_agent, shipped_agents
 from .ppo import (
     DEFAULT_STEPS,
     MAX_BC_STEPS,
@@ -128,6 +128,13 @@ def add_train_parser(sub) -> None:
         help=f"hidden layer widths (default {','.join(map(str, d.hidden))})",
     )
     p.add_argument(
+        "--network",
+        choices=NETWORKS,
+        default=None,
+        help=f"mlp: over the flat observation; cards: over the game's cards as a set "
+        f"(default {d.network})",
+    )
+    p.add_argument(
         "--vp-shaping",
         type=number_in(0.0, MAX_VP_SHAPING),
         default=None,
@@ -207,6 +214,7 @@ def _train_settings(args, d: TrainConfig) -> dict:
         ("seed", "seed"),
         ("num_envs", "num_envs"),
         ("hidden", "hidden"),
+        ("network", "network"),
         ("vp_shaping", "vp_shaping"),
         ("bc_steps", "bc_steps"),
         ("name", "name"),

@@ -4,9 +4,16 @@
     actions = net.act(obs, mask)                 # (N,) sampled among legal actions only
     save_agent(net, meta, "agent.pt"); agent = load_agent("agent.pt")   # or a shipped name
 
+Two networks, both reading the flat observation (so seats, rollouts and envs serve either):
+``PolicyNet`` ("mlp"), an MLP over the whole vector, and ``CardSetNet`` ("cards"), which
+gathers the game's cards from it (``engine.observation.card_set``), embeds each by id plus its
+counts, pools over them and scores each card action from that card's token, so one network
+plays any kingdom. ``make_net(players, network, hidden, embed)`` builds either.
+
 An ``Agent`` is what plays: a network plus what it was trained for (players, whether its
-observations are scaled). It answers a batch of decisions at once (``agent.act(obs, mask)``),
-so one forward pass serves every row of a VecGame that it owns.
+observations are scaled, which network and its sizes). It answers a batch of decisions at
+once (``agent.act(obs, mask)``), so one forward pass serves every row of a VecGame that it
+owns.
 
 Shipped agents live beside this module in ``agents/NAME.pt`` and are listed by
 ``shipped_agents()``.
@@ -17,8 +24,9 @@ parses JSON and copies bytes, so it runs no code and can be taken from strangers
 is checked before a network is built (info's fields and types, each tensor's name, dtype and
 shape against what info implies, finite weights); a fault is an ``AgentFileError`` (a
 ValueError) naming the file. Format 1 (``torch.save``, a pickle) is refused with how to
-convert it (``legacy.convert``, for files one trusts). The name ``.pt`` is kept so that
-commands and scripts naming ``agent.pt`` go on working.
+convert it (``legacy.convert``, for files one trusts). Info's ``network`` and ``embed`` came
+with the card-set network; a file without them is an MLP, as it was when saved. The name
+``.pt`` is kept so that commands and scripts naming ``agent.pt`` go on working.
 """
 
 from __future__ import annotations
@@ -31,14 +39,17 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..cards import MAX_PLAYERS, MIN_PLAYERS
+from ..cards import MAX_PLAYERS, MIN_PLAYERS, NUM_CARDS
 from ..checks import is_int
 from ..engine.layout import NUM_ACTIONS
-from ..engine.observation import obs_size
+from ..engine.observation import CARD_SET_SIZE, card_set_layout, card_set_sizes, obs_size
 from . import tensorfile
 from .tensorfile import AgentFileError
 
 SHIPPED = Path(__file__).resolve().parent / "agents"
+NETWORKS = ("mlp", "cards")
+DEFAULT_EMBED = 32  # timed: 64 made an update step about twice as slow as 32 did, on CPU
+MAX_EMBED = 1024
 
 
 class PolicyNet(nn.Module):
@@ -106,6 +117,101 @@ def sample(logits: torch.Tensor, greedy: bool = False, generator=None):
     return a, torch.log_softmax(logits, -1).gather(-1, a[:, None]).squeeze(-1)
 
 
+class CardSetNet(nn.Module):
+    """A network over the game's cards as a set (``engine.observation.card_set``), for any
+    kingdom: each card is a token, its id's embedding plus a projection of its features
+    (counts per zone and per rotated seat), through a small per-card MLP; the tokens are
+    pooled (mean and max over the cards present) and joined with the globals into a trunk
+    with a value head. A card action's logit comes from that card's token (the trunk's query
+    dotted with it), so a card is scored by what the net learned of the card, whatever slot
+    it has; a card outside the set (Wishing Well names any card) gets the token of its id
+    with no features. Option and PASS logits come from the trunk.
+
+    It reads the flat observation (so seats, rollouts and envs are unchanged) and gathers the
+    view inside with index tensors built once: the first ``CARD_SET_SIZE`` cards with a pile,
+    by id (every dealt game has exactly that many; in a scenario with more, the rest are
+    scored as cards outside the set). ``forward_cards`` takes the view itself."""
+
+    def __init__(self, players: int, embed: int = DEFAULT_EMBED, hidden=(128, 128)):
+        super().__init__()
+        lay = card_set_layout(players)
+        f_dim, g_dim = len(lay["card_features"]), len(lay["globals"])
+        self.players = players
+        self.k = min(CARD_SET_SIZE, NUM_CARDS)
+        # every card's features, feature-major: (F * C,) flat indices, one index_select
+        every = lay["feature_offsets"][:, None] + np.arange(NUM_CARDS)[None, :]
+        self.register_buffer("card_index", torch.from_numpy(every.ravel()), False)
+        self.f_dim = f_dim
+        self.register_buffer("global_index", torch.from_numpy(lay["global_index"]), False)
+        names = [n for n, _, _ in lay["card_features"]]
+        self.in_supply_offset = int(lay["feature_offsets"][names.index("in_supply")])
+        # ties among the piles broken by id: topk then lists them in id order
+        self.register_buffer("by_id", -torch.arange(NUM_CARDS, dtype=torch.float32) / 128, False)
+        self.embed = nn.Embedding(NUM_CARDS, embed)
+        self.features = nn.Linear(f_dim, embed)
+        self.card_mlp = nn.Sequential(nn.ReLU(), nn.Linear(embed, embed), nn.ReLU())
+        self.globals = nn.Linear(g_dim, embed)
+        layers, width = [], 3 * embed
+        for h in hidden:
+            layers += [nn.Linear(width, h), nn.Tanh()]
+            width = h
+        self.trunk = nn.Sequential(*layers)
+        self.query = nn.Linear(width, embed)
+        self.pi = nn.Linear(width, NUM_ACTIONS - NUM_CARDS)  # options and PASS
+        self.v = nn.Linear(width, 1)
+        for m in [*self.trunk, self.features, self.card_mlp[1], self.globals]:
+            if isinstance(m, nn.Linear):
+                nn.init.orthogonal_(m.weight, np.sqrt(2))
+                nn.init.zeros_(m.bias)
+        nn.init.normal_(self.embed.weight, 0.0, 1.0)
+        for m, gain in ((self.pi, 0.01), (self.query, 0.01), (self.v, 1.0)):
+            nn.init.orthogonal_(m.weight, gain)
+            nn.init.zeros_(m.bias)
+
+    def card_view(self, obs: torch.Tensor):
+        """(card_ids (N, K) int64, cards (N, K, F), present (N, K) bool, globals (N, G)) of
+        flat observations: the first K cards with a pile, by id."""
+        in_supply = obs[:, self.in_supply_offset : self.in_supply_offset + NUM_CARDS]
+        present, ids = torch.topk(in_supply + self.by_id, self.k, dim=1)
+        # a static index, then a gather along the cards with an expanded (not copied) index:
+        # no (N, K, F) index tensor
+        every = obs.index_select(1, self.card_index).view(len(obs), self.f_dim, NUM_CARDS)
+        cards = every.gather(2, ids[:, None, :].expand(-1, self.f_dim, -1)).transpose(1, 2)
+        return ids, cards, present > 0, obs[:, self.global_index]
+
+    def tokens(self, card_ids: torch.Tensor, cards: torch.Tensor) -> torch.Tensor:
+        return self.card_mlp(self.embed(card_ids) + self.features(cards))
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor):
+        """(masked logits, value) of flat observations, as ``PolicyNet``."""
+        return self.forward_cards(*self.card_view(obs), mask)
+
+    def forward_cards(self, card_ids, cards, present, globals_, mask):
+        """(masked logits, value) of the card-set view; padding slots (present False) are
+        left out of the pools and score nothing."""
+        tok = self.tokens(card_ids.clamp(min=0), cards)  # (N, K, E)
+        w = present.to(tok.dtype)[:, :, None]
+        kept = tok * w
+        mean = kept.sum(1) / w.sum(1).clamp(min=1.0)
+        # tokens are >= 0 (ReLU), so zeroing padding leaves the max of the present ones
+        top = kept.amax(1)
+        h = self.trunk(torch.cat([mean, top, self.globals(globals_)], -1))
+        q = self.query(h)  # (N, E)
+        # every card id's own token with no features (cards outside the set) ...
+        base = self.card_mlp(self.embed.weight + self.features.bias)  # (C, E)
+        card_logits = q @ base.T
+        # ... and the set's tokens, scattered to their ids
+        # (an add of the difference: padding slots add 0 wherever they point, so no two
+        # writes to one id compete)
+        slot = torch.where(present, card_ids, torch.zeros_like(card_ids))
+        own = torch.bmm(tok, q[:, :, None]).squeeze(-1) - card_logits.gather(1, slot)
+        card_logits = card_logits.scatter_add(1, slot, torch.where(present, own, 0.0))
+        logits = torch.cat([card_logits, self.pi(h)], -1).masked_fill(~mask, float("-inf"))
+        return logits, self.v(h).squeeze(-1)
+
+    act = PolicyNet.act
+
+
 @dataclass
 class AgentInfo:
     """What an agent was trained for, saved with its weights."""
@@ -115,12 +221,32 @@ class AgentInfo:
     hidden: tuple = (256, 256)
     scale_observations: bool = True
     trained: dict = field(default_factory=dict)  # the training settings and figures
+    network: str = "mlp"  # NETWORKS: PolicyNet ("mlp") or CardSetNet ("cards")
+    embed: int = DEFAULT_EMBED  # CardSetNet's card embedding width (kept, unused, for "mlp")
+
+
+# fields an older file may lack, and what such a file meant by them
+INFO_ADDED = {"network": "mlp", "embed": DEFAULT_EMBED}
+
+
+def make_net(players: int, network: str = "mlp", hidden=(128, 128), embed: int = DEFAULT_EMBED):
+    """A fresh network of the kind ``network`` (``NETWORKS``) for ``players``-player games."""
+    if network == "cards":
+        return CardSetNet(players, embed, tuple(hidden))
+    if network == "mlp":
+        return PolicyNet(obs_size(players), tuple(hidden))
+    raise ValueError(f"network must be one of {NETWORKS}, got {network!r}")
+
+
+def info_net(info: "AgentInfo"):
+    """A fresh network of the kind and sizes ``info`` says."""
+    return make_net(info.players, info.network, info.hidden, info.embed)
 
 
 class Agent:
     """A trained network that plays: ``act(obs, mask)`` for a batch of decisions."""
 
-    def __init__(self, net: PolicyNet, info: AgentInfo, greedy: bool = True):
+    def __init__(self, net: nn.Module, info: AgentInfo, greedy: bool = True):
         self.net = net.eval()
         self.info = info
         self.name = info.name
@@ -148,7 +274,7 @@ class Agent:
         self.generator.manual_seed(int(seed))
 
 
-def save_agent(net: PolicyNet, info: AgentInfo, path) -> Path:
+def save_agent(net: nn.Module, info: AgentInfo, path) -> Path:
     """Write ``net`` and ``info`` to ``path`` (``tensorfile``'s layout, format 2)."""
     return write_agent(net.state_dict(), info, path)
 
@@ -174,8 +300,10 @@ def load_agent(name_or_path, greedy: bool = True) -> Agent:
             f"({', '.join(shipped) or 'none'})"
         )
     info, state_dict = check_agent(*tensorfile.read(path, "agent"), path)
-    net = PolicyNet(obs_size(info.players), info.hidden)
-    net.load_state_dict(widen_inputs(state_dict, obs_size(info.players), path))
+    net = info_net(info)
+    if info.network == "mlp":
+        state_dict = widen_inputs(state_dict, obs_size(info.players), path)
+    net.load_state_dict(state_dict)
     return Agent(net, info, greedy)
 
 
@@ -184,6 +312,8 @@ def check_agent(tensors: dict, doc: dict, path) -> tuple[AgentInfo, dict]:
     AgentFileError naming ``path`` otherwise."""
     fields = [f.name for f in dataclasses.fields(AgentInfo)]
     info = doc.get("info") if set(doc) == {"info"} else None
+    if isinstance(info, dict):
+        info = {**INFO_ADDED, **info}  # an older file: an MLP
     if not isinstance(info, dict) or sorted(info) != sorted(fields):
         raise AgentFileError(path, f"its metadata must be {{'info': {{{', '.join(fields)}}}}}")
     name, players, hidden = info["name"], info["players"], info["hidden"]
@@ -199,6 +329,14 @@ def check_agent(tensors: dict, doc: dict, path) -> tuple[AgentInfo, dict]:
         raise AgentFileError(path, "info.scale_observations must be true or false")
     if not isinstance(info["trained"], dict):
         raise AgentFileError(path, "info.trained must be a JSON object")
+    network, embed = info["network"], info["embed"]
+    if network not in NETWORKS:
+        raise AgentFileError(path, f"info.network must be one of {list(NETWORKS)}, got {network!r}")
+    if not is_int(embed) or not 1 <= embed <= MAX_EMBED:
+        raise AgentFileError(path, f"info.embed must be an int 1..{MAX_EMBED}, got {embed!r}")
+    if network == "cards":
+        check_state(tensors, net_shapes(obs_size(players), hidden, network, players, embed), path)
+        return AgentInfo(**{**info, "hidden": tuple(hidden)}), tensors
     # the shapes this info implies; the first layer may be narrower (an older, shorter
     # observation: ``widen_inputs``)
     first = tensors.get("trunk.0.weight" if hidden else "pi.weight")
@@ -218,8 +356,32 @@ def check_agent(tensors: dict, doc: dict, path) -> tuple[AgentInfo, dict]:
     return AgentInfo(**{**info, "hidden": tuple(hidden)}), tensors
 
 
-def net_shapes(obs_dim: int, hidden) -> dict:
-    """PolicyNet(obs_dim, hidden)'s state dict: name -> shape (computed, nothing allocated)."""
+def net_shapes(
+    obs_dim: int, hidden, network: str = "mlp", players: int = 2, embed: int = DEFAULT_EMBED
+) -> dict:
+    """The state dict of PolicyNet(obs_dim, hidden) ("mlp") or CardSetNet(players, embed,
+    hidden) ("cards"): name -> shape in parameter order (computed, nothing allocated)."""
+    if network == "cards":
+        f_dim, g_dim = card_set_sizes(players)
+        e = embed
+        shapes = {
+            "embed.weight": (NUM_CARDS, e),
+            "features.weight": (e, f_dim),
+            "features.bias": (e,),
+            "card_mlp.1.weight": (e, e),
+            "card_mlp.1.bias": (e,),
+            "globals.weight": (e, g_dim),
+            "globals.bias": (e,),
+        }
+        width = 3 * e
+        for i, h in enumerate(hidden):
+            shapes[f"trunk.{2 * i}.weight"], shapes[f"trunk.{2 * i}.bias"] = (h, width), (h,)
+            width = h
+        shapes.update({"query.weight": (e, width), "query.bias": (e,)})
+        options = NUM_ACTIONS - NUM_CARDS
+        shapes.update({"pi.weight": (options, width), "pi.bias": (options,)})
+        shapes.update({"v.weight": (1, width), "v.bias": (1,)})
+        return shapes
     shapes, width = {}, obs_dim
     for i, h in enumerate(hidden):
         shapes[f"trunk.{2 * i}.weight"], shapes[f"trunk.{2 * i}.bias"] = (h, width), (h,)

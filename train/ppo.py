@@ -14,6 +14,9 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
 * **imitation warm start** (``bc_steps``): the policy first copies a library bot's choices
   (the batched expert API, ``VecGame.bot_actions``) on games that bot plays, and its value head
   learns those games' returns; PPO then starts from a player that already wins some games.
+* **the network** (``network``): "mlp" (``policy.PolicyNet``, the default) or "cards"
+  (``policy.CardSetNet``: the game's cards as a set, each embedded by id); see the README's
+  Training section for how they compare on the same time budget.
 * **an opponent pool** (``opponents``): library bots by weight, plus ``"self"``, frozen
   snapshots of the learner taken every ``snapshot_every`` steps (self-play against its past),
   plus saved agents by path. Rows of the batch are split between them by weight.
@@ -65,15 +68,19 @@ import torch
 
 from ..agents import compile_bots, get_bot
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
-from ..checks import check_int, check_number, check_seed, is_int
+from ..checks import check_choice, check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
 from ..extras import require
 from . import PASSIVE_POOLS, sparse, tensorfile
 from .policy import (
+    DEFAULT_EMBED,
+    INFO_ADDED,
+    MAX_EMBED,
+    NETWORKS,
     AgentInfo,
-    PolicyNet,
     check_state,
     load_agent,
+    make_net,
     net_shapes,
     sample,
     save_agent,
@@ -155,6 +162,8 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     vp_shaping: float = 0.02
     hidden: tuple = (128, 128)
+    network: str = "mlp"  # policy.NETWORKS: "mlp" (PolicyNet) or "cards" (CardSetNet)
+    embed: int = DEFAULT_EMBED  # the card embedding's width ("cards")
     bc_steps: int = 1_500_000  # imitation: expert decisions to learn from (0: none)
     bc_expert: str = STRONGEST  # a library bot, or "strongest" (per kingdom)
     bc_epochs: int = 4
@@ -171,7 +180,7 @@ class TrainConfig:
 
 # settings added after checkpoints were first written: an older checkpoint lacks them and
 # reads as these values
-ADDED_SETTINGS = {"device": "cpu"}
+ADDED_SETTINGS = {"device": "cpu", **INFO_ADDED}  # INFO_ADDED: an MLP
 
 
 class Rollout:
@@ -257,6 +266,8 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
     if cfg.gamma <= 0:
         raise ValueError(f"gamma must be a finite number in (0, 1], got {cfg.gamma!r}")
     check_hidden(cfg.hidden)
+    check_choice("network", cfg.network, NETWORKS)
+    check_int("embed", cfg.embed, 1, MAX_EMBED)
     check_seed(cfg.seed)
     if not isinstance(cfg.device, str) or not DEVICE.fullmatch(cfg.device):
         raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {cfg.device!r}")
@@ -309,10 +320,10 @@ class Trainer:
         torch.manual_seed(cfg.seed)
         self.rng = np.random.default_rng(cfg.seed)
         self.obs_dim = obs_size(cfg.players)
-        self.net = PolicyNet(self.obs_dim, tuple(cfg.hidden)).to(self.device)
+        self.net = self._new_net()
         self.sparse = sparse.supports(self.net)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
-        self.snapshots: list[PolicyNet] = []
+        self.snapshots: list[torch.nn.Module] = []
         self.groups = []
         kw = dict(vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
         bots, pooled = _pooled(cfg.opponents)
@@ -366,8 +377,12 @@ class Trainer:
             logits, _ = sparse.forward(net, *rows.rows(), torch.from_numpy(np.array(mask)))
             return sample(logits)[0].numpy()
 
+    def _new_net(self):
+        cfg = self.cfg
+        return make_net(cfg.players, cfg.network, cfg.hidden, cfg.embed).to(self.device)
+
     def take_snapshot(self):
-        snap = PolicyNet(self.obs_dim, tuple(self.cfg.hidden)).to(self.device)
+        snap = self._new_net()
         snap.load_state_dict(self.net.state_dict())
         self.snapshots.append(snap.eval())
         del self.snapshots[: -self.cfg.max_snapshots]
@@ -669,6 +684,8 @@ class Trainer:
             players=self.cfg.players,
             hidden=tuple(self.cfg.hidden),
             scale_observations=True,
+            network=self.cfg.network,
+            embed=self.cfg.embed,
             trained={"config": cfg, "steps": self.steps, "minutes": round(self.seconds / 60, 2)},
         )
 
@@ -719,7 +736,7 @@ class Trainer:
         t.opt.load_state_dict(data["opt"])
         t.steps, t.seconds, t.history = data["steps"], data["seconds"], data["history"]
         for sd in data["snapshots"]:
-            snap = PolicyNet(t.obs_dim, tuple(cfg.hidden)).to(t.device)
+            snap = t._new_net()
             snap.load_state_dict(sd)
             t.snapshots.append(snap.eval())
         return t
@@ -773,7 +790,7 @@ def read_checkpoint(path) -> dict:
         raise fail(f"its metadata must have exactly the keys {list(CHECKPOINT_KEYS)}")
     raw = doc["config"]
     fields = [f.name for f in dataclasses.fields(TrainConfig)]
-    if isinstance(raw, dict):
+    if isinstance(raw, dict):  # a run from before these settings: an MLP on the CPU
         raw = {**ADDED_SETTINGS, **raw}
     if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
         raise fail(f"config must have exactly TrainConfig's fields {fields}")
@@ -796,7 +813,7 @@ def read_checkpoint(path) -> dict:
     _check_history(history, fail)
     if not is_int(count) or count < 0:
         raise fail(f"snapshots must be an int >= 0, got {count!r}")
-    shapes = net_shapes(obs_size(players), hidden)
+    shapes = net_shapes(obs_size(players), hidden, cfg.network, players, cfg.embed)
     parts = {"net": {}, "snapshots": {}, "opt": {}}
     for name, t in tensors.items():
         part, _, rest = name.partition(".")

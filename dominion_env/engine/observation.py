@@ -69,13 +69,43 @@ one card is at most ``MAX_COPIES`` (the state's limit, also for ``set_scenario``
 sizes at most every copy of every card; counters have no small bound under the rules
 (Coppersmith under Throne Rooms makes $ grow with the square of the plays): their bound is
 that square, true but loose.
+
+The card-set view (``card_set(obs, players)``, layout ``card_set_layout(players)``) says the
+same facts card by card, for networks that embed each card by id and pool over the cards of
+the game: it is a gather from the flat vector (nothing new is computed), so both always agree::
+
+    card_ids   (N, K) int64    the game's cards, sorted by id; -1 pads a row with fewer
+    cards      (N, K, F) f32   per card: its entry of every C-sized piece (hand, draw_pile,
+                               known_top, discard, aside, in_play, owned per rotated seat,
+                               supply, in_supply, trash, dec_source, dec_card, public_hand and
+                               public_top per rotated seat); 0 in a padding slot
+    globals    (N, G) f32      every other entry (turn_seat .. dec_params), in vector order
+
+A game's cards are those with a Supply pile (``in_supply``) plus any other card with a nonzero
+entry (a card a scenario hands out without a pile): in a dealt game that is exactly its 17
+piles (10 kingdom + 7 basic cards; every card comes from a pile), ``CARD_SET_SIZE``. A
+scenario may give fewer cards (padded with id -1) or more (``set_scenario(supply=...)`` adds
+piles): more than ``k`` is a ValueError that names the row and says which ``k`` would hold it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..cards import DUCHY, NAMES, NUM_CARDS, TABLE, VP, VP_DUKE, VP_GARDENS, VP_RULE, pile_size
+from ..cards import (
+    DUCHY,
+    KINGDOM_SIZE,
+    NAMES,
+    NUM_BASIC,
+    NUM_CARDS,
+    TABLE,
+    VP,
+    VP_DUKE,
+    VP_GARDENS,
+    VP_RULE,
+    check_players,
+    pile_size,
+)
 from .jit import njit
 from .layout import (
     ACTIONS,
@@ -295,6 +325,100 @@ def split(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
             piece = piece.reshape(piece.shape[:-1] + (players, C))
         out[name] = piece
     return out
+
+
+# -- the card-set view ----------------------------------------------------------------------
+
+CARD_SET_SIZE = KINGDOM_SIZE + NUM_BASIC  # cards in a dealt game: 10 kingdom + 7 basic piles
+NO_CARD = -1  # card_ids of a padding slot
+
+
+def card_set_layout(players: int) -> dict:
+    """The card-set view's declared layout for ``players``:
+
+    ``{"card_features": [(name, piece, seat), ...], "globals": [(name, piece, i), ...],
+    "feature_offsets": (F,) int64, "global_index": (G,) int64}``: a per-card feature is piece
+    ``piece``'s entry for the card (row ``seat`` of a per-seat piece, else seat None), found
+    in the flat vector at ``feature_offsets[f] + card id``; a global is entry ``i`` of piece
+    ``piece``, at ``global_index[g]``. Names are "hand", "owned[1]", "counters[2]" ..."""
+    P = check_players(players)
+    off = obs_offsets(P)
+    features, feature_offsets, globals_, global_index = [], [], [], []
+    for i, (name, size) in enumerate(_pieces(P)):
+        if name in PER_SEAT_PIECES:
+            for seat in range(P):
+                features.append((f"{name}[{seat}]", name, seat))
+                feature_offsets.append(off[i] + seat * C)
+        elif size == C:
+            features.append((name, name, None))
+            feature_offsets.append(off[i])
+        else:
+            for j in range(size):
+                globals_.append((f"{name}[{j}]", name, j))
+                global_index.append(off[i] + j)
+    return {
+        "card_features": features,
+        "globals": globals_,
+        "feature_offsets": np.array(feature_offsets, np.int64),
+        "global_index": np.array(global_index, np.int64),
+    }
+
+
+def card_set_sizes(players: int) -> tuple[int, int]:
+    """(F, G): per-card features and globals of the card-set view."""
+    lay = card_set_layout(players)
+    return len(lay["card_features"]), len(lay["globals"])
+
+
+def card_set(obs: np.ndarray, players: int, k: int = CARD_SET_SIZE) -> dict[str, np.ndarray]:
+    """The card-set view of flat observations ``obs`` ((O,) or (N, O), raw or scaled: the
+    values are copied as they are): {"card_ids": (N, k) int64, "cards": (N, k, F) float32,
+    "globals": (N, G) float32} (no N axis for one observation); see the module docstring."""
+    P = check_players(players)
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= C:
+        raise ValueError(f"k (card slots) must be an int 1..{C}, got {k!r}")
+    a = np.asarray(obs)
+    if a.ndim not in (1, 2) or a.shape[-1] != obs_size(P) or a.dtype.kind != "f":
+        raise ValueError(
+            f"obs must be float observations of shape ({obs_size(P)},) or (N, {obs_size(P)}) "
+            f"for {P} players, got {a.dtype} of shape {a.shape}"
+        )
+    one = a.ndim == 1
+    a = a.reshape(-1, a.shape[-1])
+    lay = card_set_layout(P)
+    every = a[:, lay["feature_offsets"][None, :] + np.arange(C)[:, None]]  # (N, C, F)
+    present = (every != 0).any(-1)  # in_supply is one of the features
+    count = present.sum(-1)
+    if (count > k).any():
+        row = int(np.argmax(count > k))
+        raise ValueError(
+            f"observation row {row} holds {int(count[row])} cards (piles plus cards without "
+            f"one), more than k={k} card slots: pass k={int(count.max())} or more"
+        )
+    # present cards first, by id (a stable sort keeps id order), then padding
+    order = np.argsort(~present, axis=1, kind="stable")[:, :k]
+    keep = np.take_along_axis(present, order, 1)
+    ids = np.where(keep, order, NO_CARD).astype(np.int64)
+    cards = np.take_along_axis(every, order[:, :, None], 1) * keep[:, :, None]
+    out = {
+        "card_ids": ids,
+        "cards": cards.astype(np.float32, copy=False),
+        "globals": a[:, lay["global_index"]].astype(np.float32, copy=False),
+    }
+    return {name: v[0] for name, v in out.items()} if one else out
+
+
+def card_set_bounds(players: int, turn_limit: int = 100, scaled: bool = False):
+    """{"cards": (low, high) (F,), "globals": (low, high) (G,)}: the flat bounds
+    (``obs_bounds``) of the entries each feature comes from, over every card."""
+    low, high = obs_bounds(players, turn_limit, scaled)
+    lay = card_set_layout(players)
+    every = lay["feature_offsets"][None, :] + np.arange(C)[:, None]  # (C, F)
+    g = lay["global_index"]
+    return {
+        "cards": (np.minimum(low[every].min(0), 0), np.maximum(high[every].max(0), 0)),
+        "globals": (low[g], high[g]),
+    }
 
 
 @njit

@@ -19,11 +19,19 @@ from gymnasium.vector import AutoresetMode
 
 from .. import records
 from ..agents import Bot, compile_bots, get_bot
-from ..cards import check_players
-from ..checks import check_seed
+from ..cards import NUM_CARDS, check_players
+from ..checks import check_choice, check_seed
 from ..engine.bots import BotTable
 from ..engine.layout import NUM_ACTIONS
-from ..engine.observation import obs_bounds, obs_scale, obs_size
+from ..engine.observation import (
+    CARD_SET_SIZE,
+    NO_CARD,
+    card_set_bounds,
+    card_set_sizes,
+    obs_bounds,
+    obs_scale,
+    obs_size,
+)
 from ..search import parse_search_name
 
 ILLEGAL_ACTION_RULES = ("lose", "raise")
@@ -61,6 +69,13 @@ def _check_flag(value, name):
 
 def _check_seed(value, name):
     return check_seed(value, name, allow_none=True)
+
+
+OBSERVATIONS = ("flat", "cards")
+
+
+def _check_observation(value, name):
+    return check_choice(name, value, OBSERVATIONS)
 
 
 _COMPILED = "N games in one compiled call keep no per-decision log: record with DominionEnv"
@@ -102,6 +117,14 @@ OPTIONS = (
         check=_check_flag,
         missing="its observation is always the dict with the mask (PettingZoo) / "
         "sb3-contrib reads action_masks() (SB3)",
+    ),
+    Option(
+        "observation",
+        "flat",
+        (GYM,),
+        check=_check_observation,
+        missing="its observations are flat: engine.observation.card_set(obs, players) gives "
+        "the card-set view of a batch",
     ),
     Option(
         "autoreset_mode",
@@ -195,6 +218,29 @@ def observation_space(players: int, turn_limit: int = 100, scaled: bool = False)
     """Box float32 (obs_size,), with the engine's true bounds per entry (``obs_bounds``)."""
     low, high = obs_bounds(check_players(players), turn_limit, scaled)
     return spaces.Box(low, high, shape=(obs_size(players),), dtype=np.float32)
+
+
+def card_set_space(players: int, turn_limit: int = 100, scaled: bool = False) -> spaces.Dict:
+    """``observation="cards"``: the card-set view (``engine.observation.card_set``) as
+    {"card_ids": Box int64 (K,) -1..C-1, "cards": Box float32 (K, F), "globals": Box float32
+    (G,)}, each feature within the true bounds of the flat entries it comes from."""
+    P = check_players(players)
+    f_dim, g_dim = card_set_sizes(P)
+    b = card_set_bounds(P, turn_limit, scaled)
+    k = CARD_SET_SIZE
+    lo, hi = b["cards"]
+    return spaces.Dict(
+        {
+            "card_ids": spaces.Box(NO_CARD, NUM_CARDS - 1, shape=(k,), dtype=np.int64),
+            "cards": spaces.Box(
+                np.broadcast_to(lo, (k, f_dim)),
+                np.broadcast_to(hi, (k, f_dim)),
+                shape=(k, f_dim),
+                dtype=np.float32,
+            ),
+            "globals": spaces.Box(*b["globals"], shape=(g_dim,), dtype=np.float32),
+        }
+    )
 
 
 def action_space() -> spaces.Discrete:

@@ -45,7 +45,11 @@ pieces: hand, draw_pile composition, discard, aside, in_play, owned per seat, su
 trash, turn_seat, phase, counters, turn_number, sizes, vp, turns_taken, decision, dec_source,
 dec_card, dec_target, dec_params). Values are raw counts. ``mask_in_observation=True`` makes
 it a dict {"observation": that Box, "action_mask": MultiBinary(71) int8} (PettingZoo's classic
-convention, which RLlib's and TorchRL's action masking read).
+convention, which RLlib's and TorchRL's action masking read). ``observation="cards"`` gives
+the same facts card by card (``common.card_set_space``, ``engine.observation.card_set``):
+{"card_ids": the game's 17 cards by id, "cards": (17, F) their entries of every per-card
+piece, "globals": the rest}, for networks over the cards as a set (a scenario with more than
+17 cards cannot be shown this way: ValueError); the default "flat" is the vector above.
 
 Reward: 0 until the game ends, then the learner's own result: +1 sole winner, 0 shared win,
 -1 otherwise (the rules' tie-break on turns applies). ``terminated`` when the game ends by the
@@ -82,6 +86,8 @@ Version history
     v2  Dominion-v2: ``info["action_mask"]`` is int8 (was bool; ``action_masks()`` stays
         bool); options ``seed``, ``vp_shaping``, ``opponent_weights``, ``public_discards``
         (``common.OPTIONS``).
+        Added later, same version (the default observation is unchanged): option
+        ``observation="cards"``.
 """
 
 from __future__ import annotations
@@ -94,6 +100,7 @@ from ..agents import Bot, compile_bots
 from ..cards import check_players
 from ..checks import check_action, check_int, check_seed
 from ..engine.layout import NUM_ACTIONS
+from ..engine.observation import card_set
 from ..game import Game
 from ..names import IllegalActionError, action_name
 from ..vector import check_learner_seat
@@ -103,6 +110,7 @@ from .common import (
     EpisodeRecorder,
     action_space,
     all_bots,
+    card_set_space,
     check_illegal_action,
     game_options,
     masked_observation_space,
@@ -137,6 +145,11 @@ class DominionEnv(gym.Env):
         self.observation_space = observation_space(
             self.players, opts.turn_limit, scale_observations
         )
+        self.observation_kind = opts.observation
+        if self.observation_kind == "cards":
+            self.observation_space = card_set_space(
+                self.players, opts.turn_limit, scale_observations
+            )
         self.mask_in_observation = opts.mask_in_observation
         if self.mask_in_observation:
             self.observation_space = masked_observation_space(self.observation_space)
@@ -314,6 +327,8 @@ class DominionEnv(gym.Env):
         self.recorder.save(self.game, seats, {"learner_seat": self.learner_seat, **(meta or {})})
 
     def _with_mask(self, obs):
+        if self.observation_kind == "cards":
+            obs = card_set(obs, self.players)
         if not self.mask_in_observation:
             return obs
         return {"observation": obs, "action_mask": self.action_masks().astype(np.int8)}
