@@ -388,6 +388,20 @@ def test_train_out_that_cannot_be_written_is_refused_first(tmp_path, capsys, no_
     assert f"argument --out: '{tmp_path / 'file'}' is a file, not a folder" in err
 
 
+def test_train_into_a_folder_that_holds_a_run_is_refused(saved_run, capsys, no_training):
+    """A new run would replace a trained agent: refused unless --resume or --overwrite."""
+    before = {f: (saved_run / f).read_bytes() for f in ("agent.pt", "checkpoint.pt")}
+    err = fail(["train", "--out", str(saved_run), "--steps", "64"], capsys)
+    assert err.splitlines()[-1] == (
+        f"dominion train: error: argument --out: '{saved_run}' already holds a run "
+        "(agent.pt, checkpoint.pt); continue it with --resume, train in another --out, "
+        "or pass --overwrite"
+    )
+    assert {f: (saved_run / f).read_bytes() for f in before} == before
+    args = cli.parse_args(["train", "--out", str(saved_run), "--steps", "64", "--overwrite"])
+    assert args.cfg.steps == 64 and args.cfg.out == str(saved_run)
+
+
 @pytest.mark.parametrize(
     "argv, says",
     [

@@ -55,6 +55,9 @@ from .ppo import (
 
 DEFAULT_EVAL = ("Big Money", "Big Money Ultimate", "strongest")
 
+# what a finished or interrupted run leaves in --out (``Trainer.save``)
+RUN_FILES = ("agent.pt", "checkpoint.pt")
+
 
 def _hidden(text: str) -> tuple:
     """An argparse type: '128,128' -> (128, 128), checked by ``ppo.check_hidden``."""
@@ -150,6 +153,11 @@ def add_train_parser(sub) -> None:
     p.add_argument("--out", default=d.out, help=f"the run's folder (default {d.out})")
     p.add_argument("--name", default=None, help="the agent's name (default: --out's folder)")
     p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="start a new run in an --out that already holds one (its files are replaced)",
+    )
     p.add_argument(
         "--device",
         default=None,
@@ -282,6 +290,12 @@ def _check_train(args) -> None:
     else:
         if out.is_file():
             args.parser.error(f"argument --out: {args.out!r} is a file, not a folder")
+        held = [f for f in RUN_FILES if (out / f).exists()]
+        if held and not args.overwrite:  # a finished run is hours of work: never lose it silently
+            args.parser.error(
+                f"argument --out: {args.out!r} already holds a run ({', '.join(held)}); "
+                "continue it with --resume, train in another --out, or pass --overwrite"
+            )
         cfg = replace(d, steps=args.steps, minutes=args.minutes, out=args.out, **given)
         if "name" not in given:
             cfg.name = out.name
