@@ -62,7 +62,7 @@ from ..engine.layout import (
     new_state,
 )
 from ..names import action_name
-from .rollout import as_bytes, default_kernel, rollout_kernel
+from .rollout import Rows, as_bytes, default_kernel, rollout_kernel
 
 DEFAULT_BUDGET = 800  # simulations per decision: median decision time under 50 ms (README)
 MAX_BUDGET = 1 << 20  # a decision's simulations are numbered below this (their stream index)
@@ -235,7 +235,7 @@ class Search:
         visits = np.zeros((R, NUM_ACTIONS), np.int64)
         done = np.zeros(R, np.int64)  # simulations numbered so far per decision
         bot = self._rollout_bots(states)
-        default = self._defaults(roots, masks, bot, first)
+        default = self._defaults(roots, masks, bot, first, cfg)
         one_hot = np.zeros((R, NUM_ACTIONS), bool)
         one_hot[np.arange(R), default] = True
         diffs = np.zeros((R, NUM_ACTIONS), np.float64)  # sums of value less the default's
@@ -317,75 +317,64 @@ class Search:
             ids[u] = self._bot_of_kingdom[k]
         return ids[inverse.reshape(-1)]
 
-    def _defaults(self, roots, masks, bot, first) -> np.ndarray:
+    def _defaults(self, roots, masks, bot, first, cfg) -> np.ndarray:
         """(R,) the rollout bot's action at each root, dealt as its simulation 0."""
         R = roots.shape[0]
-        out = np.zeros(R, np.int64)
-        rows = self._work(min(max(R, 1), ROWS_PER_CALL))
-        roots_bytes = as_bytes(roots)
-        for lo in range(0, R, ROWS_PER_CALL):
-            hi = min(R, lo + ROWS_PER_CALL)
-            m = hi - lo
-            state, _, scratch, work, rng = (x[:m] for x in rows)
-            call = default_kernel if m >= PARALLEL_MIN_ROWS else default_kernel.serial
-            call(
-                state,
-                as_bytes(state),
-                roots_bytes[lo:hi],
-                (first + np.arange(lo, hi, dtype=np.int64)) * MAX_BUDGET,
-                bot[lo:hi],
-                np.int64(self.seed),
-                TABLE,
-                self._table.kind,
-                self._table.rules,
-                masks[lo:hi],
-                scratch,
-                work,
-                rng,
-                out[lo:hi],
-            )
-        return out
+        root = np.arange(R, dtype=np.int64)
+        action = np.zeros(R, np.int64)  # written by the kernel
+        self._run(default_kernel, roots, root, action, (first + root) * MAX_BUDGET, bot, cfg, masks)
+        return action
 
     def _simulate(self, roots, row_root, row_action, row_index, row_bot, cfg):
-        """Run the rows' simulations in kernel calls of at most ROWS_PER_CALL rows; returns
-        (result (M,) float64, clipped margin (M,) float64)."""
-        M = row_root.shape[0]
-        self.simulations += M
+        """The rows' simulations; returns (result (M,) float64, clipped margin (M,) float64)."""
+        self.simulations += row_root.shape[0]
+        value, margin = self._run(
+            rollout_kernel, roots, row_root, row_action, row_index, row_bot, cfg
+        )
+        return value.astype(np.float64), np.clip(margin, -MARGIN_CLIP, MARGIN_CLIP).astype(
+            np.float64
+        )
+
+    def _run(self, call, roots, root, action, index, bot, cfg, masks=None):
+        """Run kernel ``call`` over rows (root, action, index, bot), at most ROWS_PER_CALL rows a
+        call (``rollout.Rows``); ``masks`` (R, A): the roots' masks, given to rows that need
+        them (the defaults). Returns the rows' (value, margin)."""
+        M = root.shape[0]
         value = np.zeros(M, np.float32)
         margin = np.zeros(M, np.int64)
-        rows = self._work(min(M, ROWS_PER_CALL))
+        records, *work = self._work(min(max(M, 1), ROWS_PER_CALL))
         roots_bytes = as_bytes(roots)
         for lo in range(0, M, ROWS_PER_CALL):
             hi = min(M, lo + ROWS_PER_CALL)
             m = hi - lo
-            state, mask, scratch, work, rng = (x[:m] for x in rows)
-            call = rollout_kernel if m >= PARALLEL_MIN_ROWS else rollout_kernel.serial
-            call(
-                state,
-                as_bytes(state),
+            rows = Rows(
+                root[lo:hi],
+                action[lo:hi],
+                index[lo:hi],
+                bot[lo:hi],
+                value[lo:hi],
+                margin[lo:hi],
+                as_bytes(records[:m]),
+                *(x[:m] for x in work),
+            )
+            if masks is not None:
+                rows.mask[:] = masks[rows.root]
+            kernel = call if m >= PARALLEL_MIN_ROWS else call.serial
+            kernel(
+                records[:m],
                 roots_bytes,
-                row_root[lo:hi],
-                row_action[lo:hi],
-                row_index[lo:hi],
-                row_bot[lo:hi],
+                rows,
                 np.int64(self.seed),
                 TABLE,
                 cfg,
                 self._table.kind,
                 self._table.rules,
-                mask,
-                scratch,
-                work,
-                rng,
-                value[lo:hi],
-                margin[lo:hi],
             )
-        return value.astype(np.float64), np.clip(margin, -MARGIN_CLIP, MARGIN_CLIP).astype(
-            np.float64
-        )
+        return value, margin
 
     def _work(self, m: int):
-        """Per-row work space for m simulations, kept between calls (grown when needed)."""
+        """Per-row work space for m rows (records, then ``Rows``' mask, scratch, work, bot_rng),
+        kept between calls (grown when needed)."""
         if self._rows is None or self._rows[0].shape[0] < m:
             state = new_state(m)
             self._rows = (
