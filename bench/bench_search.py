@@ -1,6 +1,7 @@
 """The search player's speed and strength, beside the engine's speed from the same run.
 
     python bench/bench_search.py [--budget 200] [--games 200] [--seed 424242] [--quick]
+        [--confidence 1.0] [--extend 3.0] [--margin-weight 0.01]
 
 1. Engine baseline: Big Money mirror games/s, whole games in compiled code (as bench_engine).
 2. Decision time: search decides alone (one decision per call, as in `dominion play` or a
@@ -37,6 +38,7 @@ from dominion_env.analysis.arena import play_games, wilson
 from dominion_env.analysis.mixed import play_mixed
 from dominion_env.engine.kingdoms import random_kingdom
 from dominion_env.search import DEFAULT_BUDGET, Search
+from dominion_env.search.search import DEFAULT_CONFIDENCE, DEFAULT_EXTEND, DEFAULT_MARGIN_WEIGHT
 
 
 def bench_engine(n_games: int) -> float:
@@ -49,8 +51,9 @@ def bench_engine(n_games: int) -> float:
     return rate
 
 
-def bench_latency(budget: int, games: int, seed: int) -> None:
-    search = Search(budget, seed=seed)
+def bench_latency(make, games: int, seed: int) -> None:
+    search = make(seed)
+    budget = search.budget
     bmu = compile_bots("Big Money Ultimate")
     rng = np.zeros(1, np.uint64)
     warm = Game("random", players=2, seed=seed)
@@ -93,14 +96,14 @@ def _match(search: Search, opponent, games: int, kingdom, seed: int):
     return int((mine == 1).sum()), int((mine == 0).sum()), len(mine)
 
 
-def bench_strength(budget: int, games: int, per_kingdom: int, seed: int, agent=None) -> None:
-    print(f"\nsearch:{budget} in batches, 2 players (win rate [95% interval])")
-    search = Search(budget, seed=seed)
+def bench_strength(make, games: int, per_kingdom: int, seed: int, agent=None) -> None:
+    search = make(seed)
+    print(f"\n{search!r} in batches, 2 players (win rate [95% interval])")
     start = time.perf_counter()
     w, t, n = _match(search, get_bot("Big Money"), games, "random", seed)
     _row("vs Big Money, random kingdoms", w, t, n, time.perf_counter() - start, search)
 
-    search = Search(budget, seed=seed + 1)
+    search = make(seed + 1)
     start = time.perf_counter()
     W = T = N = 0
     faced: dict[str, int] = {}
@@ -114,12 +117,12 @@ def bench_strength(budget: int, games: int, per_kingdom: int, seed: int, agent=N
     print(f"    (kingdoms' strongest bots: {', '.join(f'{b} x{c}' for b, c in faced.items())})")
 
     if agent is not None:
-        search = Search(budget, seed=seed + 3)
+        search = make(seed + 3)
         start = time.perf_counter()
         w, t, n = _match(search, agent, games, "random", seed + 3)
         _row(f"vs the shipped agent {agent.name}", w, t, n, time.perf_counter() - start, search)
 
-    search = Search(budget, seed=seed + 2)
+    search = make(seed + 2)
     dw = get_bot("Double Witch")
     start = time.perf_counter()
     w, t, n = _match(search, dw, games, kingdom_for([dw]), seed + 2)
@@ -132,6 +135,9 @@ def main():
     ap.add_argument("--games", type=int, default=200, help="games per match-up")
     ap.add_argument("--per-kingdom", type=int, default=10, help="games per random kingdom")
     ap.add_argument("--latency-games", type=int, default=4)
+    ap.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE)
+    ap.add_argument("--extend", type=float, default=DEFAULT_EXTEND, help="close calls' budgets")
+    ap.add_argument("--margin-weight", type=float, default=DEFAULT_MARGIN_WEIGHT)
     ap.add_argument("--seed", type=int, default=424242)
     ap.add_argument("--agent", default="ppo-pool", help="a shipped agent ('' for none)")
     ap.add_argument("--quick", action="store_true", help="a few games, to see it run")
@@ -143,13 +149,23 @@ def main():
         f"numba {numba.__version__}, numpy {np.__version__}"
     )
     bench_engine(20_000 if args.quick else 200_000)
-    bench_latency(args.budget, args.latency_games, args.seed)
+
+    def make(seed: int) -> Search:
+        return Search(
+            args.budget,
+            seed=seed,
+            margin_weight=args.margin_weight,
+            confidence=args.confidence,
+            extend=args.extend,
+        )
+
+    bench_latency(make, args.latency_games, args.seed)
     agent = None
     if args.agent and importlib.util.find_spec("torch") is not None:
         from dominion_env.train import load_agent  # the train extra (torch)
 
         agent = load_agent(args.agent)
-    bench_strength(args.budget, args.games, args.per_kingdom, args.seed, agent)
+    bench_strength(make, args.games, args.per_kingdom, args.seed, agent)
 
 
 if __name__ == "__main__":

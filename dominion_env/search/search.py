@@ -198,7 +198,10 @@ class Search:
 
     def __repr__(self) -> str:
         rollout = self.rollout if self.rollout == "auto" else self.rollout.name
-        return f"Search(budget={self.budget}, rollout={rollout!r}, seed={self.seed})"
+        return (
+            f"Search(budget={self.budget}, rollout={rollout!r}, seed={self.seed}, "
+            f"confidence={self.confidence:g}, extend={self.extend:g})"
+        )
 
     def kingdom_cards(self) -> list[str]:
         """Cards a table's kingdom must hold for this player: none (it plays any kingdom)."""
