@@ -1,6 +1,7 @@
 """The search player's speed and strength, beside the engine's speed from the same run.
 
     python bench/bench_search.py [--budget 200] [--games 200] [--seed 424242] [--quick]
+        [--confidence 1.0] [--extend 3.0] [--margin-weight 0.01] [--against strongest,dw]
 
 1. Engine baseline: Big Money mirror games/s, whole games in compiled code (as bench_engine).
 2. Decision time: search decides alone (one decision per call, as in `dominion play` or a
@@ -16,6 +17,15 @@
        ``--per-kingdom`` games on each random kingdom),
      - Double Witch on its kingdom (its cards, the rest drawn at random),
      - the shipped agent ``--agent`` (ppo-pool; needs the train extra), random kingdoms.
+
+4. ``--decisions 800:1:3,1600:1:3`` (budget:confidence:extend, instead of 1-3): decision
+   quality, far less noisy than win rates for comparing settings. Positions are the decisions
+   (more than one legal action) of search:200 against the strongest library bot on random
+   kingdoms; every setting decides all of them (``--decision-seeds`` searches each); an oracle
+   (``--oracle-sims`` simulations per arm, its own streams) values every action any setting
+   chose and the rollout bot's own; a setting's figure is the mean oracle value of its choices
+   less the rollout bot's (value: result + margin_weight x VP margin, as the search's), with
+   the spread over its seeds, how often it leaves the bot's action and simulations/decision.
 
 Seeds: every game of the run derives from ``--seed``; pick one never used in development for
 figures you report (development used seeds below 1000).
@@ -37,6 +47,12 @@ from dominion_env.analysis.arena import play_games, wilson
 from dominion_env.analysis.mixed import play_mixed
 from dominion_env.engine.kingdoms import random_kingdom
 from dominion_env.search import DEFAULT_BUDGET, Search
+from dominion_env.search.search import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_EXTEND,
+    DEFAULT_MARGIN_WEIGHT,
+    Tally,
+)
 
 
 def bench_engine(n_games: int) -> float:
@@ -49,8 +65,9 @@ def bench_engine(n_games: int) -> float:
     return rate
 
 
-def bench_latency(budget: int, games: int, seed: int) -> None:
-    search = Search(budget, seed=seed)
+def bench_latency(make, games: int, seed: int) -> None:
+    search = make(seed)
+    budget = search.budget
     bmu = compile_bots("Big Money Ultimate")
     rng = np.zeros(1, np.uint64)
     warm = Game("random", players=2, seed=seed)
@@ -93,14 +110,33 @@ def _match(search: Search, opponent, games: int, kingdom, seed: int):
     return int((mine == 1).sum()), int((mine == 0).sum()), len(mine)
 
 
-def bench_strength(budget: int, games: int, per_kingdom: int, seed: int, agent=None) -> None:
-    print(f"\nsearch:{budget} in batches, 2 players (win rate [95% interval])")
-    search = Search(budget, seed=seed)
-    start = time.perf_counter()
-    w, t, n = _match(search, get_bot("Big Money"), games, "random", seed)
-    _row("vs Big Money, random kingdoms", w, t, n, time.perf_counter() - start, search)
+OPPONENTS = ("bm", "strongest", "agent", "dw")
 
-    search = Search(budget, seed=seed + 1)
+
+def bench_strength(make, games, per_kingdom, seed, agent=None, against=OPPONENTS) -> None:
+    print(f"\n{make(seed)!r} in batches, 2 players (win rate [95% interval])")
+    if "bm" in against:
+        search = make(seed)
+        start = time.perf_counter()
+        w, t, n = _match(search, get_bot("Big Money"), games, "random", seed)
+        _row("vs Big Money, random kingdoms", w, t, n, time.perf_counter() - start, search)
+    if "strongest" in against:
+        _strongest(make, games, per_kingdom, seed)
+    if agent is not None and "agent" in against:
+        search = make(seed + 3)
+        start = time.perf_counter()
+        w, t, n = _match(search, agent, games, "random", seed + 3)
+        _row(f"vs the shipped agent {agent.name}", w, t, n, time.perf_counter() - start, search)
+    if "dw" in against:
+        search = make(seed + 2)
+        dw = get_bot("Double Witch")
+        start = time.perf_counter()
+        w, t, n = _match(search, dw, games, kingdom_for([dw]), seed + 2)
+        _row("vs Double Witch on its kingdom", w, t, n, time.perf_counter() - start, search)
+
+
+def _strongest(make, games: int, per_kingdom: int, seed: int) -> None:
+    search = make(seed + 1)
     start = time.perf_counter()
     W = T = N = 0
     faced: dict[str, int] = {}
@@ -113,17 +149,64 @@ def bench_strength(budget: int, games: int, per_kingdom: int, seed: int, agent=N
     _row("vs the strongest library bot per kingdom", W, T, N, time.perf_counter() - start, search)
     print(f"    (kingdoms' strongest bots: {', '.join(f'{b} x{c}' for b, c in faced.items())})")
 
-    if agent is not None:
-        search = Search(budget, seed=seed + 3)
-        start = time.perf_counter()
-        w, t, n = _match(search, agent, games, "random", seed + 3)
-        _row(f"vs the shipped agent {agent.name}", w, t, n, time.perf_counter() - start, search)
 
-    search = Search(budget, seed=seed + 2)
-    dw = get_bot("Double Witch")
-    start = time.perf_counter()
-    w, t, n = _match(search, dw, games, kingdom_for([dw]), seed + 2)
-    _row("vs Double Witch on its kingdom", w, t, n, time.perf_counter() - start, search)
+def _positions(n: int, seed: int):
+    """About n decisions (records, masks, Config) of search:200 against the strongest bot."""
+    states, masks, cfgs = [], [], []
+
+    class Recorder(Search):
+        def search(self, st, mk, cfg):
+            keep = mk.sum(axis=1) > 1
+            states.append(np.array(st[keep]))
+            masks.append(np.array(mk[keep]))
+            cfgs.append(cfg)
+            return super().search(st, mk, cfg)
+
+    k = 0
+    while sum(len(m) for m in masks) < 3 * n:  # then a random n of them: spread over games
+        cards = list(random_kingdom(seed + k))
+        play_mixed([Recorder(200, seed=seed), strongest_bot_for(cards)], 4, 2, cards, seed=seed + k)
+        k += 1
+    S, M = np.concatenate(states), np.concatenate(masks)
+    take = np.random.default_rng(seed).choice(len(S), n, replace=False)
+    return S[take], M[take], cfgs[0], k
+
+
+def bench_decisions(settings: str, n: int, seeds: int, oracle_sims: int, seed: int) -> None:
+    S, M, cfg, kingdoms = _positions(n, seed)
+    R, rows = len(S), np.arange(len(S))
+    print(f"\ndecision quality: {R} decisions from {kingdoms} kingdoms (search:200 vs strongest)")
+    chosen, chose = {}, np.zeros(M.shape, bool)
+    for spec in settings.split(","):
+        budget, confidence, extend = spec.split(":")
+        picks, start, sims = [], time.perf_counter(), 0
+        for k in range(seeds):
+            s = Search(
+                int(budget), seed=seed + 1 + k, confidence=float(confidence), extend=float(extend)
+            )
+            picks.append(s.search(S, M, cfg)[0])
+            chose[rows, picks[-1]] = True
+            sims += s.simulations
+        chosen[spec] = (np.array(picks), sims / (R * seeds), time.perf_counter() - start)
+    oracle = Search(1, seed=seed + 999)  # its own streams: no setting saw its deals
+    roots = np.ascontiguousarray(S)
+    bot = oracle._rollout_bots(S)
+    default = oracle._defaults(roots, M, bot, 0, cfg)
+    chose[rows, default] = True
+    stats, done, step = Tally.zeros(R), np.zeros(R, np.int64), 500
+    for _ in range(max(1, oracle_sims // step)):
+        oracle._round(roots, chose, np.full(R, step), 0, done, default, bot, cfg, stats)
+    value = stats.value(oracle) / np.maximum(stats.visits, 1)
+    print(
+        f"  oracle: {int(done[0])} simulations per action, {chose.sum() / R:.2f} actions/decision"
+    )
+    for spec, (picks, sims, elapsed) in chosen.items():
+        gain = value[rows[None, :], picks] - value[rows, default][None, :]
+        print(
+            f"  {spec:>12}: {gain.mean():+.5f} over the bot's action per decision (seeds' sd "
+            f"{gain.mean(axis=1).std():.5f}), leaves it {(picks != default).mean():5.1%}, "
+            f"{sims:,.0f} simulations/decision, {elapsed:.0f} s"
+        )
 
 
 def main():
@@ -132,10 +215,28 @@ def main():
     ap.add_argument("--games", type=int, default=200, help="games per match-up")
     ap.add_argument("--per-kingdom", type=int, default=10, help="games per random kingdom")
     ap.add_argument("--latency-games", type=int, default=4)
+    ap.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE)
+    ap.add_argument("--extend", type=float, default=DEFAULT_EXTEND, help="close calls' budgets")
+    ap.add_argument("--margin-weight", type=float, default=DEFAULT_MARGIN_WEIGHT)
     ap.add_argument("--seed", type=int, default=424242)
     ap.add_argument("--agent", default="ppo-pool", help="a shipped agent ('' for none)")
     ap.add_argument("--quick", action="store_true", help="a few games, to see it run")
+    ap.add_argument(
+        "--against", default=",".join(OPPONENTS), help=f"match-ups, some of {','.join(OPPONENTS)}"
+    )
+    ap.add_argument("--decisions", default="", help="budget:confidence:extend,... (4. above)")
+    ap.add_argument("--positions", type=int, default=300, help="decisions for --decisions")
+    ap.add_argument("--decision-seeds", type=int, default=3)
+    ap.add_argument("--oracle-sims", type=int, default=4000)
     args = ap.parse_args()
+    against = args.against.split(",")
+    if not set(against) <= set(OPPONENTS):
+        ap.error(f"--against takes some of {','.join(OPPONENTS)}, got {args.against!r}")
+    if args.decisions:
+        bench_decisions(
+            args.decisions, args.positions, args.decision_seeds, args.oracle_sims, args.seed
+        )
+        return
     if args.quick:
         args.games, args.per_kingdom, args.latency_games = 20, 10, 1
     print(
@@ -143,13 +244,23 @@ def main():
         f"numba {numba.__version__}, numpy {np.__version__}"
     )
     bench_engine(20_000 if args.quick else 200_000)
-    bench_latency(args.budget, args.latency_games, args.seed)
+
+    def make(seed: int) -> Search:
+        return Search(
+            args.budget,
+            seed=seed,
+            margin_weight=args.margin_weight,
+            confidence=args.confidence,
+            extend=args.extend,
+        )
+
+    bench_latency(make, args.latency_games, args.seed)
     agent = None
-    if args.agent and importlib.util.find_spec("torch") is not None:
+    if "agent" in against and args.agent and importlib.util.find_spec("torch") is not None:
         from dominion_env.train import load_agent  # the train extra (torch)
 
         agent = load_agent(args.agent)
-    bench_strength(args.budget, args.games, args.per_kingdom, args.seed, agent)
+    bench_strength(make, args.games, args.per_kingdom, args.seed, agent, against)
 
 
 if __name__ == "__main__":

@@ -175,6 +175,27 @@ def test_fairness_search_decides_the_same_for_games_that_differ_only_in_hidden_c
         g.step(int(x[0]))
 
 
+def test_a_close_call_races_the_default_and_its_rival_on_more_deals():
+    """After the halving, Workshop leads the default (Village) by less than a standard error:
+    the two race on 10 more deals a round (a quarter of the budget) until one is clearly
+    ahead or ``extend`` budgets are spent; the arms already cut get nothing more."""
+    g = _midgame("First Game", 2, 2, steps=32)
+
+    def visits(**kwargs):
+        return {v.action: (v.visits, v.default) for v in Search(40, seed=1, **kwargs).analyze(g)}
+
+    halved = {"Village": (15, True), "Workshop": (15, False), "Remodel": (5, False)}
+    assert visits(extend=0) == {**halved, "PASS": (5, False)}
+    raced = {"Village": (35, True), "Workshop": (35, False), "Remodel": (5, False)}
+    assert visits() == {**raced, "PASS": (5, False)}
+    # one budget of extra simulations holds two rounds of the pair (2 x 2 x 10 = 40)
+    assert visits(extend=1) == visits()
+    assert visits(extend=0.5) == {"Village": (25, True), "Workshop": (25, False)} | {
+        "Remodel": (5, False),
+        "PASS": (5, False),
+    }
+
+
 @pytest.mark.parametrize("players,kingdom", [(2, "random"), (3, MASQUERADE_KINGDOM)])
 def test_search_plays_legal_actions_only(players, kingdom):
     vec = VecGame(12, players, kingdom, autoreset=True)
@@ -218,6 +239,8 @@ def test_dominion_simulate_and_bots_know_search(capsys):
         ({"rollout": 3}, TypeError, "rollout must be 'auto'"),
         ({"seed": -1}, ValueError, "seed must be an int"),
         ({"confidence": -1.0}, ValueError, "confidence"),
+        ({"extend": -0.5}, ValueError, "extend must be a finite number 0..64, got -0.5"),
+        ({"extend": "3"}, TypeError, "extend must be a number"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, kind, words):

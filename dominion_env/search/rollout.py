@@ -21,9 +21,15 @@ deals). Each row depends only on its root, its action, its index and the seed.
 its simulation 0 is (a bot may read what the seat does not know, such as an opponent's hand:
 it reads the deal, never the game): the search's default, which another action must beat by
 a margin to be chosen.
+
+Both kernels take the same arguments: the rows' records, the roots' bytes, the rows bundled in
+a ``Rows`` (what each row plays, what it found, its work space), the seed, the card table, the
+games' Config and the bot tables (flat: a nested named tuple does not pass through prange).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -35,101 +41,65 @@ from ..engine.machine import resolve
 from ..engine.zones import seed_game, victory_points
 
 
+class Rows(NamedTuple):
+    """The rows of one kernel call, one simulation (or one default) each, M of them."""
+
+    root: np.ndarray  # (M,) int64, the root (a decision being searched) the row starts from
+    action: np.ndarray  # (M,) int64, the root action it plays (default_kernel: out, the bot's)
+    index: np.ndarray  # (M,) int64, its stream number: rows with the same one share the deal
+    bot: np.ndarray  # (M,) int64, the rollout bot playing every seat
+    value: np.ndarray  # (M,) float32 out, the root seat's result (+1 / 0 / -1)
+    margin: np.ndarray  # (M,) int64 out, its final VP less the best other seat's
+    record_bytes: np.ndarray  # (M, itemsize) uint8, the rows' records as bytes (a row's copy)
+    mask: np.ndarray  # (M, A) bool, work (default_kernel: in, the roots' masks)
+    scratch: np.ndarray  # (M, C) int64, work
+    work: np.ndarray  # (M, W) int64, work (``determinize.new_work``)
+    bot_rng: np.ndarray  # (M,) uint64, the bots' stream per row
+
+
 @njit
-def _rollout_row(
-    rows,
-    rows_bytes,
-    roots_bytes,
-    g,
-    row_root,
-    row_action,
-    row_index,
-    row_bot,
-    seed,
-    T,
-    cfg,
-    bot_kind,
-    bot_rules,
-    mask,
-    scratch,
-    work,
-    bot_rng,
-    value,
-    margin,
-):
-    src = row_root[g]
-    for k in range(rows_bytes.shape[1]):  # (a slice assignment would allocate: no NRT here)
-        rows_bytes[g, k] = roots_bytes[src, k]
-    r = rows[g]
+def _deal_row(records, roots_bytes, rows, g, seed):
+    """Row g's record: its root, dealt anew for the root's decider from the row's stream;
+    the bots' stream seeded beside it. Returns the decider's seat."""
+    src = rows.root[g]
+    for k in range(rows.record_bytes.shape[1]):  # (a slice assignment would allocate: no NRT)
+        rows.record_bytes[g, k] = roots_bytes[src, k]
+    r = records[g]
     seat = r.game[DEC_PLAYER]
-    seed_game(r.rng, 0, seed, row_index[g], STREAM_DEAL)
-    determinize(r, seat, work[g])
-    seed_game(bot_rng, g, seed, row_index[g], STREAM_ROLLOUT)
-    resolve(r, T, cfg, row_action[g], mask[g], scratch[g])
+    seed_game(r.rng, 0, seed, rows.index[g], STREAM_DEAL)
+    determinize(r, seat, rows.work[g])
+    seed_game(rows.bot_rng, g, seed, rows.index[g], STREAM_ROLLOUT)
+    return seat
+
+
+@njit
+def _rollout_row(records, roots_bytes, rows, g, seed, T, cfg, bot_kind, bot_rules):
+    seat = _deal_row(records, roots_bytes, rows, g, seed)
+    r = records[g]
+    resolve(r, T, cfg, rows.action[g], rows.mask[g], rows.scratch[g])
     bots = BotTable(bot_kind, bot_rules)
-    b = row_bot[g]
+    b = rows.bot[g]
     while r.game[STATUS] == RUNNING:
-        a = bot_action(r, T, bots, b, mask[g], bot_rng, g, scratch[g])
-        resolve(r, T, cfg, a, mask[g], scratch[g])
-    value[g] = r.reward[seat]
-    mine = victory_points(r, T, seat, scratch[g])
+        a = bot_action(r, T, bots, b, rows.mask[g], rows.bot_rng, g, rows.scratch[g])
+        resolve(r, T, cfg, a, rows.mask[g], rows.scratch[g])
+    rows.value[g] = r.reward[seat]
+    mine = victory_points(r, T, seat, rows.scratch[g])
     best = -(1 << 30)
     for p in range(r.game[PLAYERS]):
         if p != seat:
-            vp = victory_points(r, T, p, scratch[g])
+            vp = victory_points(r, T, p, rows.scratch[g])
             if vp > best:
                 best = vp
-    margin[g] = mine - best
+    rows.margin[g] = mine - best
 
 
 @kernel
-def rollout_kernel(
-    rows,
-    rows_bytes,
-    roots_bytes,
-    row_root,
-    row_action,
-    row_index,
-    row_bot,
-    seed,
-    T,
-    cfg,
-    bot_kind,
-    bot_rules,
-    mask,
-    scratch,
-    work,
-    bot_rng,
-    value,
-    margin,
-):
-    """One simulation per row (module docstring). rows: (M,) records to play in, rows_bytes /
-    roots_bytes: the rows' and the roots' records as (M, itemsize) / (R, itemsize) uint8 views;
-    row_root, row_action, row_index, row_bot: (M,) int64; cfg: the games' Config with logging
-    off; mask (M, A) bool, scratch (M, C) int64, work (M, W) int64 (``determinize.new_work``),
-    bot_rng (M,) uint64: per-row work space; value (M,) float32, margin (M,) int64: out."""
-    for g in prange(rows.shape[0]):
-        _rollout_row(
-            rows,
-            rows_bytes,
-            roots_bytes,
-            g,
-            row_root,
-            row_action,
-            row_index,
-            row_bot,
-            seed,
-            T,
-            cfg,
-            bot_kind,
-            bot_rules,
-            mask,
-            scratch,
-            work,
-            bot_rng,
-            value,
-            margin,
-        )
+def rollout_kernel(records, roots_bytes, rows, seed, T, cfg, bot_kind, bot_rules):
+    """One simulation per row (module docstring). records: (M,) records to play in,
+    roots_bytes: (R, itemsize) uint8, the roots' records; rows: ``Rows``; cfg: the games'
+    Config with logging off."""
+    for g in prange(records.shape[0]):
+        _rollout_row(records, roots_bytes, rows, g, seed, T, cfg, bot_kind, bot_rules)
 
 
 def as_bytes(records: np.ndarray) -> np.ndarray:
@@ -139,69 +109,18 @@ def as_bytes(records: np.ndarray) -> np.ndarray:
 
 
 @njit
-def _default_row(
-    rows,
-    rows_bytes,
-    roots_bytes,
-    g,
-    row_index,
-    row_bot,
-    seed,
-    T,
-    bot_kind,
-    bot_rules,
-    mask,
-    scratch,
-    work,
-    bot_rng,
-    out,
-):
-    for k in range(rows_bytes.shape[1]):
-        rows_bytes[g, k] = roots_bytes[g, k]
-    r = rows[g]
-    seed_game(r.rng, 0, seed, row_index[g], STREAM_DEAL)
-    determinize(r, r.game[DEC_PLAYER], work[g])
-    seed_game(bot_rng, g, seed, row_index[g], STREAM_ROLLOUT)
-    out[g] = bot_action(
-        r, T, BotTable(bot_kind, bot_rules), row_bot[g], mask[g], bot_rng, g, scratch[g]
+def _default_row(records, roots_bytes, rows, g, seed, T, bot_kind, bot_rules):
+    _deal_row(records, roots_bytes, rows, g, seed)
+    bots = BotTable(bot_kind, bot_rules)
+    rows.action[g] = bot_action(
+        records[g], T, bots, rows.bot[g], rows.mask[g], rows.bot_rng, g, rows.scratch[g]
     )
 
 
 @kernel
-def default_kernel(
-    rows,
-    rows_bytes,
-    roots_bytes,
-    row_index,
-    row_bot,
-    seed,
-    T,
-    bot_kind,
-    bot_rules,
-    mask,
-    scratch,
-    work,
-    bot_rng,
-    out,
-):
-    """out[g]: the action rollout bot row_bot[g] takes at root g, dealt as simulation
-    row_index[g] is; mask: (R, A) the roots' masks (a deal keeps the decider's own cards,
-    so its mask). Rows as ``rollout_kernel``'s, one per root."""
-    for g in prange(rows.shape[0]):
-        _default_row(
-            rows,
-            rows_bytes,
-            roots_bytes,
-            g,
-            row_index,
-            row_bot,
-            seed,
-            T,
-            bot_kind,
-            bot_rules,
-            mask,
-            scratch,
-            work,
-            bot_rng,
-            out,
-        )
+def default_kernel(records, roots_bytes, rows, seed, T, cfg, bot_kind, bot_rules):
+    """rows.action[g]: the action rollout bot rows.bot[g] takes at root rows.root[g], dealt as
+    simulation rows.index[g] is; rows.mask holds the roots' masks (a deal keeps the decider's
+    own cards, so its mask). Arguments as ``rollout_kernel``'s (cfg unused)."""
+    for g in prange(records.shape[0]):
+        _default_row(records, roots_bytes, rows, g, seed, T, bot_kind, bot_rules)
