@@ -214,7 +214,7 @@ def main():
     ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="simulations/decision")
     ap.add_argument("--games", type=int, default=200, help="games per match-up")
     ap.add_argument("--per-kingdom", type=int, default=10, help="games per random kingdom")
-    ap.add_argument("--latency-games", type=int, default=4)
+    ap.add_argument("--latency-games", type=int, default=4, help="0: none")
     ap.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE)
     ap.add_argument("--extend", type=float, default=DEFAULT_EXTEND, help="close calls' budgets")
     ap.add_argument("--margin-weight", type=float, default=DEFAULT_MARGIN_WEIGHT)
@@ -254,7 +254,8 @@ def main():
             extend=args.extend,
         )
 
-    bench_latency(make, args.latency_games, args.seed)
+    if args.latency_games > 0:  # 0: win rates only
+        bench_latency(make, args.latency_games, args.seed)
     agent = None
     if "agent" in against and args.agent and importlib.util.find_spec("torch") is not None:
         from dominion_env.train import load_agent  # the train extra (torch)
