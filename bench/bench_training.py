@@ -30,7 +30,6 @@ progress.csv).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import time
 
@@ -42,6 +41,7 @@ import torch  # noqa: E402
 
 from dominion_env import VecGame  # noqa: E402
 from dominion_env.agents import compile_bots  # noqa: E402
+from dominion_env.train.policy import NETWORKS  # noqa: E402
 from dominion_env.train.ppo import Rollout, TrainConfig, Trainer  # noqa: E402
 
 
@@ -64,13 +64,10 @@ def main(argv=None):
     ap.add_argument("--hidden", default=",".join(map(str, d.hidden)))
     ap.add_argument("--seconds", type=float, default=5.0, help="per figure")
     ap.add_argument("--sb3", action="store_true", help="also time MaskablePPO's loop")
-    fields = {f.name for f in dataclasses.fields(TrainConfig)}
-    if "network" in fields:
-        ap.add_argument("--network", default=d.network, help=f"default {d.network!r}")
+    ap.add_argument("--network", choices=NETWORKS, default=d.network)
     args = ap.parse_args(argv)
     hidden = tuple(int(h) for h in args.hidden.split(","))
     n = args.num_envs
-    extra = {"network": args.network} if "network" in fields else {}
     cfg = TrainConfig(
         num_envs=n,
         hidden=hidden,
@@ -78,7 +75,6 @@ def main(argv=None):
         bc_steps=0,
         opponents={"Big Money Ultimate": 1},
         out="/tmp/bench_training",
-        **extra,
     )
     trainer = Trainer(cfg)
     torch.set_num_threads(cfg.torch_threads)
@@ -123,7 +119,7 @@ def main(argv=None):
 
     print(
         f"{os.cpu_count()} cores, {n} games, network {hidden}"
-        + (f" ({args.network})" if extra else "")
+        + f" ({args.network})"
         + f", torch {cfg.torch_threads} thread in the rollout, Numba {numba.get_num_threads()}"
     )
     print(f"load average {os.getloadavg()[0]:.1f} (other work on the box slows every figure)")
