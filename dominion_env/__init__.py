@@ -36,6 +36,16 @@ Version history
            library as strong as the peers' (Smithy, Militia, Masquerade, Minion/Chapel
            rewritten: bot games change), a search player (``search:N``); ``dominion serve``
            (the browser); a documentation site (MkDocs)
+    0.7.0  the same games (VecGame v6); the card-set view of an observation
+           (``engine.observation.card_set``, Gymnasium ``observation="cards"``) and its network
+           (``--network cards``; agent files keep format 2 with ``network``/``embed`` info);
+           a 2.3x faster training loop (a sparse first layer, the update on the env's threads,
+           one uniform per sampled row: seeded training runs change), ``--device``, a progress
+           bar through every phase; search races close calls (``extend``: its decisions
+           change for a seed where a call is close); the optimizer scores on paired games
+           against the strongest library bot (its results change for a seed); ``dominion
+           train`` refuses an ``--out`` holding a run unless ``--overwrite``; ``--ray`` without
+           Ray is a usage error
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
@@ -57,4 +67,4 @@ __all__ = [
     "RECOMMENDED",
     "random_kingdom",
 ]
-__version__ = "0.6.0"
+__version__ = "0.7.0"
