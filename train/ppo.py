@@ -373,9 +373,12 @@ class Trainer:
             return net.act(obs, mask)[0]
         rows = sparse.SparseRows((len(obs),))
         rows.write(obs)
-        with torch.no_grad():
-            logits, _ = sparse.forward(net, *rows.rows(), torch.from_numpy(np.array(mask)))
-            return sample(logits)[0].numpy()
+        idx, val = rows.rows()
+        with torch.no_grad():  # on the nets' device, as the learner's own rows (``_forward``)
+            logits, _ = sparse.forward(
+                net, idx.to(self.device), val.to(self.device), self._tensor(np.array(mask))
+            )
+            return sample(logits)[0].cpu().numpy()
 
     def _new_net(self):
         cfg = self.cfg
