@@ -1,7 +1,7 @@
 """An agent against bots: whole games on seeds training never used, counted honestly.
 
     from dominion_env.train import evaluate, load_agent
-    rows = evaluate(load_agent("ppo-bmu"), ["Big Money", "Big Money Ultimate"], games=4000)
+    rows = evaluate(load_agent("ppo-pool"), ["Big Money", "Big Money Ultimate"], games=4000)
 
 For each opponent: ``games`` games in learner mode (the bot in every other seat, the agent in
 a random seat per game), every game that starts played to its end. The opponent
