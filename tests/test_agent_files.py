@@ -175,7 +175,9 @@ def test_checkpoint_round_trip(tmp_path):
 def test_shipped_agents_play_as_in_format_1():
     golden = json.loads((GOLDEN / "shipped_agents.json").read_text())
     conv = _golden_module()
-    assert sorted(shipped_agents()) == sorted(golden) == ["ppo-3p", "ppo-4p", "ppo-pool"]
+    # the agents shipped before format 2; later ones (ppo-5p, ppo-6p) were saved in it
+    assert sorted(golden) == ["ppo-3p", "ppo-4p", "ppo-pool"]
+    assert set(golden) <= set(shipped_agents())
     for name, want in golden.items():
         agent = load_agent(name)
         saved, _ = tensorfile.read(shipped_agents()[name], "agent")

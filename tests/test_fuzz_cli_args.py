@@ -134,7 +134,7 @@ def test_train_arguments(options, opponents, resume, saved, tmp_path_factory, ca
         st.sampled_from([*BOTS, "strongest", "STRONGEST", "smithy", "Nobody", "self"]),
         max_size=3,
     ),
-    agent=st.sampled_from(["agent.pt", "missing.pt", "ppo-pool", "ppo-3p", "nothing"]),
+    agent=st.sampled_from(["agent.pt", "missing.pt", "ppo-pool", "ppo-3p", "ppo-6p", "nothing"]),
 )
 def test_evaluate_arguments(options, opponents, agent, saved, capsys):
     name = str(saved / agent) if agent.endswith(".pt") else agent

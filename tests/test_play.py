@@ -224,12 +224,17 @@ def test_bad_input(argv, message, tmp_path, monkeypatch, capsys):
     assert [f.name for f in tmp_path.iterdir()] == ["f"]  # nothing written
 
 
-def test_an_agent_for_another_table_size_is_refused(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("name, players", [("ppo-3p", 3), ("ppo-5p", 5), ("ppo-6p", 6)])
+def test_an_agent_for_another_table_size_is_refused(name, players, tmp_path, monkeypatch, capsys):
     pytest.importorskip("torch", reason="the train extra (torch) is not installed")
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit):
-        main(["play", "--opponent", "ppo-3p"])
-    assert "agent 'ppo-3p' plays 3-player games; this table has 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["play", "--opponent", name])
+    assert e.value.code == 2
+    assert (
+        f"agent '{name}' plays {players}-player games; this table has 2" in capsys.readouterr().err
+    )
+    assert list(tmp_path.iterdir()) == []  # refused before a record is written
 
 
 # -- leaving early and resuming (issue 21: dominion play never loses a game) -----------------

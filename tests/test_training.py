@@ -256,14 +256,29 @@ def test_an_agent_plays_in_simulate_and_tournament(tmp_path, capsys):
     np.testing.assert_array_equal(res.ties[1:, 1:], bots_only.ties)
 
 
-def test_shipped_agents_load_and_play():
+# every shipped agent and the table size it was trained for: one for each of 2 to 6 players
+SHIPPED_PLAYERS = {"ppo-pool": 2, "ppo-3p": 3, "ppo-4p": 4, "ppo-5p": 5, "ppo-6p": 6}
+
+
+def test_shipped_agents_are_one_per_table_size():
     from dominion_env.train.policy import shipped_agents
 
-    for name in shipped_agents():
-        agent = load_agent(name)
-        assert agent.name == name
-        rows = evaluate(agent, "Big Money", games=50, players=agent.info.players)
-        assert rows[0]["games"] == 50
+    assert sorted(shipped_agents()) == sorted(SHIPPED_PLAYERS)
+    for name, players in SHIPPED_PLAYERS.items():
+        assert load_agent(name).info.players == players, name
+
+
+@pytest.mark.parametrize("name, players", SHIPPED_PLAYERS.items())
+def test_shipped_agents_load_and_play(name, players):
+    agent = load_agent(name)
+    assert agent.name == name
+    rows = evaluate(agent, "Big Money", games=50, players=players)
+    assert rows[0]["games"] == 50 and rows[0]["players"] == players
+    other = 2 if players != 2 else 3
+    with pytest.raises(
+        ValueError, match=f"agent '{name}' plays {players}-player games; players={other}"
+    ):
+        evaluate(agent, "Big Money", games=2, players=other)
 
 
 def test_an_agent_saved_for_a_shorter_observation_plays_as_it_did(tmp_path):
