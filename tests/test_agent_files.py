@@ -2,8 +2,9 @@
 is not a whole, valid agent or checkpoint is an ``AgentFileError`` naming the file and the
 fault, from ``load_agent``, ``Trainer.resume`` and the CLI (one line, no traceback).
 
-The shipped agents were converted from format 1 once (``tests/golden/convert_shipped_agents.py``);
-they must hold the same weights and choose the same actions as before.
+The agents shipped before format 2 (ppo-pool, ppo-3p, ppo-4p) were converted from format 1 once
+(``tests/golden/convert_shipped_agents.py``); they must hold the same weights and choose the
+same actions as before. Later ones (ppo-5p, ppo-6p) were saved in format 2.
 
 The fuzz tests (hypothesis, 100 examples each, derandomized; 1,500 each passed once) write
 random bytes, truncations of real files and random JSON in every part of a real file: each
