@@ -4,6 +4,7 @@ training never used (training draws its seeds below 10**8).
     python bench/agent_targets.py ppo-pool                              # every section
     python bench/agent_targets.py ppo-pool --games 400 --sections bots engines
     python bench/agent_targets.py runs/my_agent/agent.pt --kingdoms 4 --minutes 0.5
+    python bench/agent_targets.py ppo-pool --sections optimizer --generations 200  # repeatable
 
 AGENT is what ``dominion evaluate`` takes: a shipped agent's name, an agent file or
 ``search[:N]``. Every section prints its figures, each with a 95% Wilson interval, the target
@@ -26,8 +27,12 @@ win is a tie, counted apart). ``--games`` (default 4,000) is the games behind ea
    first by score.
 4. ``optimizer``: on ``--kingdoms`` K random kingdoms (``random_kingdom(seed + 3,000,000 +
    k)``), ``analysis.optimize.optimize`` searches ``--minutes`` M of wall time per kingdom (a
-   budget of K x M minutes, printed) for a bot; the agent plays it ``--games`` / K games per
-   kingdom (``evaluate`` on that kingdom). The figure pools the K kingdoms. Target: 50%.
+   budget of K x M minutes, printed), or ``--generations`` G (the same bots on any machine,
+   however loaded), for a bot; the agent plays it ``--games`` / K games per kingdom
+   (``evaluate`` on that kingdom). Beside each kingdom's figure: the generations run and the
+   found bot's own win rate against the kingdom's strongest library bot (the optimizer's
+   record, ``Result.against_strongest``), which says how strong an opponent the search
+   found. The figure pools the K kingdoms. Target: 50%.
 5. ``engines``: the library bots that are engines (they name a village, a card giving +2
    Actions: the card table's +Actions column, as the engine's default play reads it, or
    Nobles by its choice; and draw, +2 Cards or more: the +Cards column, or Library and Nobles
@@ -51,7 +56,7 @@ import time
 
 from dominion_env.agents import BOTS, get_bot, kingdom_for
 from dominion_env.analysis.arena import wilson
-from dominion_env.analysis.optimize import judge, optimize
+from dominion_env.analysis.optimize import MAX_GENERATIONS, judge, optimize
 from dominion_env.analysis.tournament import run_tournament
 from dominion_env.arguments import GAMES, int_in, number_in
 from dominion_env.cards import ID, KINGDOM, PLUS_ACTIONS, PLUS_CARDS, TABLE
@@ -99,9 +104,10 @@ def buys_text(row: dict) -> str:
 class Scorecard:
     """The sections' figures; ``summary`` collects (target, figure, met) lines as they come."""
 
-    def __init__(self, agent, games: int, seed: int, kingdoms: int, minutes: float):
+    def __init__(self, agent, games: int, seed: int, kingdoms: int, minutes, generations=None):
         self.agent, self.games, self.seed = agent, games, seed
-        self.kingdoms, self.minutes = kingdoms, minutes
+        # the optimizer's budget per kingdom: generations when given, else minutes
+        self.kingdoms, self.minutes, self.generations = kingdoms, minutes, generations
         self.summary: list[tuple[str, str, str]] = []
         self._tournament = None
 
@@ -197,22 +203,31 @@ class Scorecard:
             self.games // self.kingdoms + (k < self.games % self.kingdoms)
             for k in range(self.kingdoms)
         ]
+        if self.generations is None:
+            minutes = self.minutes
+            budget = f"{minutes:g} min each, a budget of {self.kingdoms * minutes:g} min"
+        else:
+            minutes = None
+            budget = f"{self.generations} generations each"
         print(
             f"== 4. against the optimizer's bot on {self.kingdoms} random kingdoms "
-            f"(optimize: {self.minutes:g} min each, a budget of "
-            f"{self.kingdoms * self.minutes:g} min; {self.games:,} games in all)"
+            f"(optimize: {budget}; {self.games:,} games in all)"
         )
         print(
-            f"{'kingdom seed':<14}{'strongest':<22}{'gens':>5}{'win rate [95% CI]':>24}{'ties':>6}"
+            f"{'kingdom seed':<14}{'strongest':<22}{'gens':>5}{'bot vs it':>10}"
+            f"{'agent vs bot [95% CI]':>24}{'ties':>6}"
         )
         wins = 0
         for k, n in enumerate(per):
             kingdom = list(random_kingdom(base + k))
-            found = optimize(kingdom, 2, self.minutes, base + k, judge_games=max(n, 100))
+            found = optimize(
+                kingdom, 2, minutes, base + k, generations=self.generations, judge_games=max(n, 100)
+            )
             (r,) = evaluate(self.agent, [found.best], games=n, kingdom=kingdom, seed=base + k)
             wins += r["wins"]
             print(
                 f"{base + k:<14}{found.strongest:<22}{found.generations:>5}"
+                f"{found.against_strongest()['win_rate']:>10.1%}"
                 f"{ci_text(r['wins'], n):>24}{r['ties']:>6}"
             )
             print(f"  {', '.join(kingdom)}")
@@ -283,6 +298,11 @@ def parse_args(argv=None) -> argparse.Namespace:
         default=2.0,
         help="optimizer: minutes of search per kingdom (default 2)",
     )
+    ap.add_argument(
+        "--generations",
+        type=int_in(1, MAX_GENERATIONS),
+        help="optimizer: generations per kingdom in place of --minutes (repeatable figures)",
+    )
     args = ap.parse_args(argv)
     try:
         args.agent_resolved = parse_search_name(args.agent, seed=args.seed) or load_agent(
@@ -306,7 +326,9 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    card = Scorecard(args.agent_resolved, args.games, args.seed, args.kingdoms, args.minutes)
+    card = Scorecard(
+        args.agent_resolved, args.games, args.seed, args.kingdoms, args.minutes, args.generations
+    )
     run = {
         "bots": card.bots,
         "h2h": card.h2h,
