@@ -78,6 +78,19 @@ def test_h2h_and_the_tournament_read_one_round_robin(monkeypatch, capsys):
     assert ("first by score: met" in out) == (rank == 1)
 
 
+def test_the_optimizer_section_pools_its_kingdoms(capsys):
+    argv = ["ppo-pool", "--games", "12", "--sections", "optimizer"]
+    assert targets.main([*argv, "--kingdoms", "2", "--generations", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "(optimize: 1 generations each; 12 games in all)" in out
+    rows = [ln for ln in out.splitlines() if re.match(r"100300000[01] ", ln)]
+    assert len(rows) == 2 and all(ln.split()[2] == "1" for ln in rows)  # one generation each
+    wins = [round(float(re.search(RATE, ln).group(1)) * 6 / 100) for ln in rows]  # 6 games each
+    pooled = float(re.search(r"pooled: " + RATE, out).group(1))
+    assert pooled == round(100 * sum(wins) / 12, 1)
+    assert ("target 50%: met" in out) == (pooled >= 50)
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
@@ -85,6 +98,7 @@ def test_h2h_and_the_tournament_read_one_round_robin(monkeypatch, capsys):
         (["ppo-pool", "--sections", "all"], "invalid choice: 'all'"),
         (["ppo-pool", "--games", "5"], "at least one game per kingdom (--kingdoms 10), got 5"),
         (["ppo-pool", "--minutes", "0"], "0 is out of range"),
+        (["ppo-pool", "--generations", "0"], "0 is out of range"),
         (["no-such-agent"], "argument agent:"),
     ],
 )
