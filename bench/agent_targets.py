@@ -31,21 +31,20 @@ win is a tie, counted apart). ``--games`` (default 4,000) is the games behind ea
    however loaded), for a bot; the agent plays it ``--games`` / K games per kingdom
    (``evaluate`` on that kingdom). Beside each kingdom's figure: the generations run and the
    found bot's own win rate against the kingdom's strongest library bot (the optimizer's
-   record, ``Result.against_strongest``), which says how strong an opponent the search
-   found. The figure pools the K kingdoms. Target: 50%.
+   record, ``Result.against_strongest``, over the kingdom's games or at least 100), which
+   says how strong an opponent the search found. The figure pools the K kingdoms. Target: 50%.
 5. ``engines``: the library bots that are engines (they name a village, a card giving +2
    Actions: the card table's +Actions column, as the engine's default play reads it, or
    Nobles by its choice; and draw, +2 Cards or more: the +Cards column, or Library and Nobles
-   by their effect) and beat Big Money Ultimate on their kingdom (``optimize.judge``,
-   ``--games`` games); for each, the agent's record against it on that kingdom
+   by their effect) and beat Big Money Ultimate on their kingdom (more wins than losses in
+   ``--games`` games, ``optimize.judge``); for each, the agent's record against it on that kingdom
    (``evaluate``, ``--games`` games) and the agent's mean buys per game there (the top cards).
    No target: the issue asks for the report. The library's bots are money-first; the ones
    that pass the test are listed with what they name.
 
 Each section draws its own seeds from ``--seed`` (section s from seed + (s - 1) x 1,000,000;
 the tournament hashes it with each table's bots), so no two sections replay each other's
-games. Only 2-player agents: the targets are the 2-player
-agent's.
+games. Only 2-player agents: the targets are the 2-player agent's.
 """
 
 from __future__ import annotations
