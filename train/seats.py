@@ -9,6 +9,9 @@ its (shaped) rewards, which rows' games ended and how.
                  other seats are answered in batches by whichever policy owns them, between
                  the learner's decisions, until every row waits for the learner again. One
                  VecGame, one forward pass per policy per round, no per-game Python env.
+``StrongestSeats`` PolicySeats whose other seats play each game's kingdom's expert
+                 (``KingdomExperts``): the strongest library bot whose cards are in it, or a
+                 strategy file's first bot that fits (the pool's ``"optimized"``, a .toml).
 
 Rewards: the game result (+1/0/-1, 0 when truncated) on the learner's last decision of a game,
 plus potential-based VP shaping (``dominion_env.shaping``), so each game's rewards still sum to
