@@ -785,7 +785,11 @@ def load_bot_file(name) -> list[Bot]:
     able to play some kingdom; ValueError naming the file and what is wrong. Reading the file
     runs no code (TOML is data; each rule is parsed by the strategy language)."""
     path = BOT_FILES.get(name, Path(name))
-    if not path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError as e:  # e.g. a name too long for the file system
+        raise ValueError(f"cannot read {str(path)[:200]!r}: {e.strerror}") from None
+    if not is_file:
         raise ValueError(
             f"no strategy file {str(path)!r} (not a file); give a .toml path of "
             f"[[bot]] tables or a shipped file's name ({', '.join(BOT_FILES)})"

@@ -14,6 +14,8 @@ on the same seeds. The training runs themselves:
     dominion train --steps 1200000 --bc-steps 500000 --seed 0 --out runs/opt \\
         --opponent "Big Money Ultimate:2" --opponent "Big Money:1" --opponent strongest:1 \\
         --opponent self:1 --opponent optimized:1
+
+(and the same pair with the defaults' 3M steps and 1.5M imitation: without --steps, --bc-steps).
 """
 
 import argparse

@@ -177,10 +177,14 @@ def test_a_bad_strategy_file_is_refused_before_any_work(tmp_path, monkeypatch, t
         evaluate(_tiny_agent(), [name], games=10)
 
 
-def test_a_folder_is_no_strategy_file(tmp_path):
+def test_a_folder_or_an_impossible_name_is_no_strategy_file(tmp_path):
     (tmp_path / "dir.toml").mkdir()
     with pytest.raises(ValueError, match="no strategy file"):
         load_bot_file(str(tmp_path / "dir.toml"))
+    with pytest.raises(ValueError, match="cannot read 'aaa.*': File name too long"):
+        load_bot_file("a" * 5000 + ".toml")
+    with pytest.raises(ValueError, match="no strategy file"):
+        load_bot_file("\x00.toml")
 
 
 @pytest.mark.parametrize("command", ["train", "evaluate"])
