@@ -1,8 +1,9 @@
 """Makes ``agents/optimized.toml``: the optimizer's per-kingdom bots that the training pool
 plays as the opponent ``"optimized"`` (issue 25 item 3).
 
-    nice -n 10 python bench/make_optimized_bots.py --minutes 0.6          # what shipped
-    python bench/make_optimized_bots.py --generations 12 --out /tmp/x.toml  # same on any machine
+    nice -n 10 python bench/make_optimized_bots.py --generations 60    # what shipped (18-145 s
+                                                                       # a kingdom, box shared)
+    python bench/make_optimized_bots.py --minutes 1 --out /tmp/x.toml  # a time budget instead
 
 For each kingdom (the seven recommended sets, then ``--random`` kingdoms
 ``random_kingdom(kingdom_seed + k)``), ``optimize`` searches on ``--seed`` for ``--minutes``
@@ -10,8 +11,9 @@ For each kingdom (the seven recommended sets, then ``--random`` kingdoms
 (``strongest_bot_for``) ``--judge-games`` games on ``--judge-seed``, a seed the search never
 drew from. A bot is kept only where its score (wins + ties / 2) is above 50% by more than
 1.96 standard errors: it beats that kingdom's strongest library bot. The figure is written in
-a comment above the bot, with the generations the search ran: ``optimize(kingdom, 2,
-generations=N, seed=...)`` gives that very bot again on any machine.
+a comment above the bot, with the generations the search ran: ``optimize(kingdom, 2, None,
+seed, generations=N)`` gives that very bot again on any machine (with ``--generations`` the
+script runs exactly that).
 
 The file's order is the pool's preference (``train.seats.KingdomExperts``: a game's other
 seats play the first bot of the file whose cards are all in its kingdom): bots that name more
