@@ -11,18 +11,22 @@ training.
 
 from .language import LanguageError
 from .library import (
+    BOT_FILES,
     BOTS,
     STRENGTH_ORDER,
     as_bot,
     bot_action,
     compile_bots,
     get_bot,
+    is_bot_file,
+    load_bot_file,
     strongest_bot_for,
     unknown_name,
 )
 from .strategy import Bot, Rule, bots_from_toml, compile_table, kingdom_for, load_bots
 
 __all__ = [
+    "BOT_FILES",
     "BOTS",
     "STRENGTH_ORDER",
     "Bot",
@@ -35,6 +39,8 @@ __all__ = [
     "compile_bots",
     "compile_table",
     "get_bot",
+    "is_bot_file",
+    "load_bot_file",
     "kingdom_for",
     "load_bots",
     "unknown_name",

@@ -82,13 +82,15 @@ the peers' rules stay; two Barons gained 9 points over Dominiate's single Baron 
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 
 import numpy as np
 
+from ..cards import KINGDOM_SIZE
 from ..engine.bots import BotTable
 from ..game import Game
 from ..names import action_name
-from .strategy import Bot, compile_table
+from .strategy import Bot, compile_table, load_bots
 
 # Dominiate's endgame ladder, used by most of its bots:
 #   "Duchy" if 0 < gainsToEndGame <= 5, "Estate" if 0 < gainsToEndGame <= 2
@@ -754,10 +756,53 @@ STRENGTH_ORDER = (
 )
 
 
-def strongest_bot_for(kingdom) -> Bot:
-    """The strongest library bot (``STRENGTH_ORDER``) whose cards are all in ``kingdom``."""
+def strongest_bot_for(kingdom, preferred=()) -> Bot:
+    """The first bot of ``preferred`` (a strategy file's bots, in the file's order) whose
+    cards are all in ``kingdom``; else the strongest library bot (``STRENGTH_ORDER``) whose
+    cards are."""
     have = set(kingdom)
+    for bot in preferred:
+        if set(bot.kingdom_cards()) <= have:
+            return bot
     for name in STRENGTH_ORDER:
         if set(BOTS[name].kingdom_cards()) <= have:
             return BOTS[name]
     raise AssertionError("Big Money needs no kingdom card")
+
+
+# Strategy files shipped beside the library, by the short name an opponent pool knows them by:
+# "optimized" holds the optimizer's per-kingdom bots (bench/make_optimized_bots.py).
+BOT_FILES = {"optimized": Path(__file__).with_name("optimized.toml")}
+
+
+def is_bot_file(name) -> bool:
+    """A strategy file's name as an opponent: a shipped file's (``BOT_FILES``) or a .toml path."""
+    return isinstance(name, str) and (name in BOT_FILES or name.endswith(".toml"))
+
+
+def load_bot_file(name) -> list[Bot]:
+    """The bots of a strategy file (a ``BOT_FILES`` name or a .toml path), in its order, each
+    able to play some kingdom; ValueError naming the file and what is wrong. Reading the file
+    runs no code (TOML is data; each rule is parsed by the strategy language)."""
+    path = BOT_FILES.get(name, Path(name))
+    try:
+        is_file = path.is_file()
+    except OSError as e:  # e.g. a name too long for the file system
+        raise ValueError(f"cannot read {str(path)[:200]!r}: {e.strerror}") from None
+    if not is_file:
+        raise ValueError(
+            f"no strategy file {str(path)!r} (not a file); give a .toml path of "
+            f"[[bot]] tables or a shipped file's name ({', '.join(BOT_FILES)})"
+        )
+    try:
+        bots = load_bots(path)
+    except OSError as e:
+        raise ValueError(f"cannot read {str(path)!r}: {e}") from None
+    for b in bots:
+        need = b.kingdom_cards()
+        if len(need) > KINGDOM_SIZE:  # it would fit no kingdom: never play, silently
+            raise ValueError(
+                f"{path}: bot {b.name!r} names {len(need)} kingdom cards ({', '.join(need)}); "
+                f"a kingdom holds {KINGDOM_SIZE}, so it could never play"
+            )
+    return bots

@@ -354,6 +354,7 @@ def no_training(monkeypatch):
         (["--opponent", "Big Mony"], "unknown opponent 'Big Mony'. Did you mean 'Big Money'"),
         (["--opponent", "Big Money:1", "--opponent", "big money:2"], "'Big Money' is named twice"),
         (["--opponent", "nowhere.pt"], "argument --opponent: no agent 'nowhere.pt'"),
+        (["--opponent", "nowhere.toml:2"], "opponent 'nowhere.toml': no strategy file"),
         (["--hidden", "a,b"], "argument --hidden: 'a,b': comma-separated layer widths"),
         (["--hidden", "0"], "hidden layer width must be an int 1..4096, got 0"),
         (["--hidden", "-3"], "hidden layer width must be an int 1..4096, got -3"),
@@ -469,6 +470,11 @@ def test_resume_needs_a_saved_run(tmp_path, capsys, no_training):
         (["--kingdom", "bots"], "argument --kingdom: 'random', a recommended set or 10 cards"),
         (["--opponent", "Nobody"], "argument --opponent: unknown opponent 'Nobody'"),
         (["--kingdom", "First Game"], "argument --opponent: 'strongest' plays random kingdoms"),
+        (["--opponent", "nowhere.toml"], "'nowhere.toml': no strategy file 'nowhere.toml'"),
+        (
+            ["--opponent", "optimized", "--kingdom", "Underlings"],
+            "argument --opponent: 'optimized' plays random kingdoms",
+        ),
     ],
 )
 def test_evaluate_arguments_are_checked_before_any_game(argv, says, saved_run, capsys, no_training):

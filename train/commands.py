@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..agents import BOTS, get_bot, unknown_name
+from ..agents import BOT_FILES, BOTS, get_bot, is_bot_file, load_bot_file, unknown_name
 from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import add_ray_option, executor_for
 from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, writable_dir
@@ -106,8 +106,9 @@ def add_train_parser(sub) -> None:
         "--opponent",
         action="append",
         metavar="NAME[:WEIGHT]",
-        help="a library bot, 'self' (past snapshots), 'strongest' (per kingdom) or an agent "
-        f"file, with an optional weight {MIN_WEIGHT:g} to {MAX_WEIGHT:g}; repeat (default: "
+        help="a library bot, 'self' (past snapshots), 'strongest' (per kingdom), an agent "
+        "file, or a strategy file (a .toml of bots, or 'optimized': per kingdom, its first bot "
+        f"that fits), with an optional weight {MIN_WEIGHT:g} to {MAX_WEIGHT:g}; repeat (default: "
         + ", ".join(f"{k}:{v:g}" for k, v in d.opponents.items())
         + ")",
     )
@@ -180,7 +181,7 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
     file's name may hold ':' (a Windows drive), so the weight is what follows the last one
     only when it reads as a number."""
     name, sep, weight = spec.rpartition(":")
-    if not sep or spec.endswith(".pt"):
+    if not sep or spec.endswith((".pt", ".toml")):
         name, weight = spec, "1"
     try:
         w = float(weight)
@@ -196,6 +197,8 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
         )
     if name.casefold() in (SELF, STRONGEST):
         return name.casefold(), w
+    if is_bot_file(name):  # its bots are read and checked with the config (_check_train)
+        return name, w
     if name.endswith(".pt") or name in shipped_agents():
         try:
             agent = load_agent(name)
@@ -208,7 +211,7 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
             )
         return name, w
     if name.casefold() not in {b.casefold() for b in BOTS}:
-        known = [*BOTS, SELF, STRONGEST, *shipped_agents()]
+        known = [*BOTS, SELF, STRONGEST, *shipped_agents(), *BOT_FILES]
         args.parser.error(f"argument --opponent: {unknown_name('opponent', name, known)}")
     return get_bot(name).name, w
 
@@ -400,7 +403,8 @@ def add_evaluate_parser(sub) -> None:
         "--opponent",
         action="append",
         metavar="BOT",
-        help="a library bot or 'strongest' (per random kingdom); repeat (default: "
+        help="a library bot, 'strongest' (per random kingdom) or a strategy file (a .toml of "
+        "bots, or 'optimized': per random kingdom, its first bot that fits); repeat (default: "
         + ", ".join(DEFAULT_EVAL)
         + ")",
     )
@@ -436,18 +440,23 @@ def _check_evaluate(args) -> None:
     args.kingdom_value = kingdom_arg(args.kingdom)
     names = []
     for name in args.opponent or DEFAULT_EVAL:
-        if name.casefold() == STRONGEST:
+        if name.casefold() == STRONGEST or is_bot_file(name):
             if args.kingdom != "random":
                 args.parser.error(
-                    f"argument --opponent: {STRONGEST!r} plays random kingdoms; --kingdom "
+                    f"argument --opponent: {name!r} plays random kingdoms; --kingdom "
                     f"must be 'random' with it, got {args.kingdom!r}"
                 )
-            names.append(STRONGEST)
+            if is_bot_file(name):
+                try:
+                    load_bot_file(name)
+                except ValueError as e:
+                    args.parser.error(f"argument --opponent: {name!r}: {e}")
+            names.append(STRONGEST if name.casefold() == STRONGEST else name)
             continue
         try:
             names.append(get_bot(name).name)
         except ValueError:
-            known = [*BOTS, STRONGEST]
+            known = [*BOTS, STRONGEST, *BOT_FILES]
             args.parser.error(f"argument --opponent: {unknown_name('opponent', name, known)}")
     args.opponents = names
 

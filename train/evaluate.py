@@ -6,7 +6,10 @@
 For each opponent: ``games`` games in learner mode (the bot in every other seat, the agent in
 a random seat per game), every game that starts played to its end. The opponent
 ``"strongest"`` is, on each random kingdom (``GAMES_PER_KINGDOM`` games each), the strongest
-library bot whose cards are all in it (``agents.STRENGTH_ORDER``). Reported per opponent:
+library bot whose cards are all in it (``agents.STRENGTH_ORDER``); a strategy file (a .toml
+path, or ``"optimized"``: ``agents.BOT_FILES``) plays the same random kingdoms with, on each,
+the file's first bot whose cards are all in it, else that strongest library bot (the training
+pool's ``KingdomExperts`` choice, ``agents.strongest_bot_for``). Reported per opponent:
 wins (sole winner), ties (a shared win), losses, truncated games, the win rate with its 95%
 Wilson interval, the agent's mean VP margin (its score minus the best other score at the
 end), the mean game length in turns per player, and the agent's buys per game by card.
@@ -23,7 +26,7 @@ from functools import partial
 
 import numpy as np
 
-from ..agents import compile_bots, strongest_bot_for
+from ..agents import compile_bots, is_bot_file, load_bot_file, strongest_bot_for
 from ..analysis.arena import wilson
 from ..analysis.executor import local_map
 from ..analysis.report import ci_fields
@@ -58,8 +61,20 @@ def evaluate(
         raise ValueError(
             f"agent {agent.name!r} plays {info.players}-player games; players={players}"
         )
+    files = {}
+    for name in opponents:
+        if is_bot_file(name):
+            if kingdom != "random":
+                raise ValueError(
+                    f"opponent {name!r} (a strategy file) plays random kingdoms; kingdom must "
+                    f"be 'random', got {kingdom!r}"
+                )
+            try:
+                files[name] = load_bot_file(name)
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"opponent {name!r}: {e}") from None
     return [
-        _against(agent, name, games, players, kingdom, seed, batch, turn_limit, map)
+        _against(agent, name, games, players, kingdom, seed, batch, turn_limit, map, files)
         for name in opponents
     ]
 
@@ -121,9 +136,9 @@ def _play_piece(piece, *, agent, players, turn_limit):
     return _play(agent, table, n, players, kingdom, seed, turn_limit)
 
 
-def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit, map) -> dict:
+def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit, map, files):
     pieces, faced = [], {}
-    if opponent == STRONGEST:
+    if opponent == STRONGEST or opponent in files:
         if kingdom != "random":
             raise ValueError(
                 f"opponent {STRONGEST!r} draws random kingdoms; kingdom must be "
@@ -131,7 +146,7 @@ def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit, 
             )
         for k, start in enumerate(range(0, games, GAMES_PER_KINGDOM)):
             cards = list(random_kingdom(seed + k))
-            bot = strongest_bot_for(cards)
+            bot = strongest_bot_for(cards, files.get(opponent, ()))
             faced[bot.name] = faced.get(bot.name, 0) + 1
             n = min(GAMES_PER_KINGDOM, games - start)
             pieces.append((compile_bots(bot), n, cards, seed + k))

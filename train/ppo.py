@@ -19,7 +19,12 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
   Training section for how they compare on the same time budget.
 * **an opponent pool** (``opponents``): library bots by weight, plus ``"self"``, frozen
   snapshots of the learner taken every ``snapshot_every`` steps (self-play against its past),
-  plus saved agents by path. Rows of the batch are split between them by weight.
+  plus ``"strongest"`` (the strongest library bot for each game's kingdom), plus saved agents
+  by path, plus strategy files (a ``.toml`` path of ``[[bot]]`` tables, or ``"optimized"``,
+  the optimizer's per-kingdom bots shipped in ``agents/optimized.toml``): on each game's
+  kingdom the other seats play the file's first bot whose cards are all in it, else the
+  strongest library bot (``seats.KingdomExperts``). A file is read (no code runs) and every
+  bot checked by ``check_config``. Rows of the batch are split between them by weight.
 
 One learner step is one decision of the learner. A rollout is ``rollout`` steps of every row;
 advantages by GAE(lambda) with gamma 1; ``epochs`` passes of clipped PPO over minibatches
@@ -66,7 +71,7 @@ import numba
 import numpy as np
 import torch
 
-from ..agents import compile_bots, get_bot
+from ..agents import compile_bots, get_bot, is_bot_file, load_bot_file
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
 from ..checks import check_choice, check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
@@ -145,7 +150,8 @@ class TrainConfig:
     minutes: float | None = None
     players: int = 2
     kingdom: object = "random"  # "random", a recommended set name, or 10 card names
-    # opponent -> weight: library bot names, "self" (past snapshots), or saved agent paths
+    # opponent -> weight: library bot names, "self" (past snapshots), "strongest", saved agent
+    # paths, strategy files (.toml paths, "optimized")
     opponents: dict = field(
         default_factory=lambda: {"Big Money Ultimate": 2, "Big Money": 1, STRONGEST: 1, SELF: 1}
     )
@@ -218,8 +224,22 @@ class Rollout:
 
 
 def _is_bot(name: str) -> bool:
-    """A library bot's name (else "self" or an agent file)."""
-    return name not in (SELF, STRONGEST) and not name.endswith(".pt")
+    """A library bot's name (else "self", "strongest", an agent file or a strategy file)."""
+    return name not in (SELF, STRONGEST) and not name.endswith(".pt") and not is_bot_file(name)
+
+
+def _bot_files(opponents: dict) -> dict:
+    """Strategy-file opponent -> its bots (``agents.load_bot_file``); a ValueError naming
+    the opponent, the file and the fault for a file that is missing, not TOML, holds no bot
+    or a bot the strategy language rejects."""
+    out = {}
+    for name, w in opponents.items():
+        if w > 0 and is_bot_file(name):
+            try:
+                out[name] = load_bot_file(name)
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"opponent {name!r}: {e}") from None
+    return out
 
 
 def _split_rows(num_envs: int, weights: dict) -> dict:
@@ -272,6 +292,7 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
     if not isinstance(cfg.device, str) or not DEVICE.fullmatch(cfg.device):
         raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {cfg.device!r}")
     _split_rows(cfg.num_envs, _pooled(cfg.opponents)[1])
+    _bot_files(cfg.opponents)
     return cfg
 
 
@@ -327,6 +348,7 @@ class Trainer:
         self.groups = []
         kw = dict(vp_shaping=cfg.vp_shaping, turn_limit=cfg.turn_limit)
         bots, pooled = _pooled(cfg.opponents)
+        files = _bot_files(cfg.opponents)
         for name, rows in _split_rows(cfg.num_envs, pooled).items():
             if name == "bots" and bots:
                 for b in bots:
@@ -336,6 +358,8 @@ class Trainer:
                 )
             elif name == STRONGEST:
                 group = StrongestSeats(rows, cfg.players, cfg.kingdom, STRONGEST, **kw)
+            elif name in files:
+                group = StrongestSeats(rows, cfg.players, cfg.kingdom, name, bots=files[name], **kw)
             elif name == SELF:
                 group = PolicySeats(
                     rows, cfg.players, cfg.kingdom, self._snapshot_policy, SELF, **kw

@@ -9,6 +9,9 @@ its (shaped) rewards, which rows' games ended and how.
                  other seats are answered in batches by whichever policy owns them, between
                  the learner's decisions, until every row waits for the learner again. One
                  VecGame, one forward pass per policy per round, no per-game Python env.
+``StrongestSeats`` PolicySeats whose other seats play each game's kingdom's expert
+                 (``KingdomExperts``): the strongest library bot whose cards are in it, or a
+                 strategy file's first bot that fits (the pool's ``"optimized"``, a .toml).
 
 Rewards: the game result (+1/0/-1, 0 when truncated) on the learner's last decision of a game,
 plus potential-based VP shaping (``dominion_env.shaping``), so each game's rewards still sum to
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents import STRENGTH_ORDER, compile_bots, strongest_bot_for
+from ..agents import BOTS, STRENGTH_ORDER, compile_bots, compile_table, strongest_bot_for
 from ..cards import NAMES, NUM_CARDS
 from ..engine.observation import O_IN_SUPPLY, obs_offsets
 from ..shaping import VPShaping, vp_potential
@@ -158,16 +161,31 @@ class PolicySeats:
 
 
 class KingdomExperts:
-    """The strongest library bot whose cards are in each row's kingdom
-    (``agents.strongest_bot_for``), as ids into one compiled table of the whole library, read
-    from the observation's ``in_supply`` piece (public: every viewer sees the same Supply)."""
+    """The expert for each row's kingdom: the first of ``bots`` (a strategy file's, in its
+    order) whose cards are all in it, else the strongest library bot whose cards are
+    (``agents.strongest_bot_for``), as ids into one compiled table (``bots`` then the whole
+    library), read from the observation's ``in_supply`` piece (public: every viewer sees the
+    same Supply)."""
 
-    def __init__(self, players: int):
-        self.table = compile_bots(list(STRENGTH_ORDER))
+    def __init__(self, players: int, bots=()):
+        self.bots = list(bots)
+        self.library = [BOTS[n] for n in STRENGTH_ORDER]
+        self.table = compile_table(self.bots + self.library)
         self.start = int(obs_offsets(players)[O_IN_SUPPLY])
         self._by_kingdom: dict[bytes, int] = {}
         self._packed = np.zeros((0, 0), np.uint8)  # each row's kingdom flags at the last call
         self._ids = np.zeros(0, np.int64)
+
+    def bot_id(self, cards) -> int:
+        """The table's id of the expert for a kingdom (card names)."""
+        bot = strongest_bot_for(cards, self.bots)
+        # by identity: a file's bot may share a library bot's name
+        mine = next((i for i, b in enumerate(self.bots) if b is bot), None)
+        return mine if mine is not None else len(self.bots) + STRENGTH_ORDER.index(bot.name)
+
+    def bot(self, b: int):
+        """The ``Bot`` of table id ``b``."""
+        return (self.bots + self.library)[b]
 
     def ids(self, obs: np.ndarray) -> np.ndarray:
         """(N,) bot id per row; only rows whose kingdom changed (a new game) are looked up."""
@@ -180,8 +198,7 @@ class KingdomExperts:
             key = packed[g].tobytes()
             b = self._by_kingdom.get(key)
             if b is None:
-                cards = [NAMES[c] for c in np.flatnonzero(flags[g])]
-                b = STRENGTH_ORDER.index(strongest_bot_for(cards).name)
+                b = self.bot_id([NAMES[c] for c in np.flatnonzero(flags[g])])
                 self._by_kingdom[key] = b
             self._ids[g] = b
         self._packed = packed
@@ -194,7 +211,8 @@ class KingdomExperts:
 
 
 class StrongestSeats(PolicySeats):
-    """Every other seat played by the strongest library bot for each game's kingdom."""
+    """Every other seat played by each game's kingdom's expert (``KingdomExperts``): the
+    strongest library bot, or with ``bots`` (a strategy file's) the first of them that fits."""
 
     def __init__(
         self,
@@ -205,8 +223,9 @@ class StrongestSeats(PolicySeats):
         *,
         vp_shaping: float,
         turn_limit: int = 100,
+        bots=(),
     ):
-        self.experts = KingdomExperts(players)
+        self.experts = KingdomExperts(players, bots)
         super().__init__(
             num_games, players, kingdom, None, label, vp_shaping=vp_shaping, turn_limit=turn_limit
         )

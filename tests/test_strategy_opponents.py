@@ -1,0 +1,219 @@
+"""Strategy files as training and evaluation opponents: per kingdom, the file's first bot whose
+cards are all in it, else the strongest library bot (``seats.KingdomExperts``); the shipped
+``optimized`` file; every bad file refused before any work, naming the opponent and the file."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+
+from dominion_env import VecGame  # noqa: E402
+from dominion_env.agents import (  # noqa: E402
+    BOT_FILES,
+    BOTS,
+    STRENGTH_ORDER,
+    compile_bots,
+    load_bot_file,
+    strongest_bot_for,
+)
+from dominion_env.cli import main as cli  # noqa: E402
+from dominion_env.engine.kingdoms import RECOMMENDED  # noqa: E402
+from dominion_env.train.evaluate import EVAL_SEED, GAMES_PER_KINGDOM, evaluate  # noqa: E402
+from dominion_env.train.policy import Agent, AgentInfo, PolicyNet  # noqa: E402
+from dominion_env.train.ppo import TrainConfig, Trainer, check_config, train  # noqa: E402
+from dominion_env.train.seats import KingdomExperts, StrongestSeats  # noqa: E402
+
+# The file's order is the preference. "Smithy" shares a library bot's name on purpose: the
+# file's own bot must be the one that plays.
+BOTS_TOML = """
+[[bot]]
+name = "Witch Cellar"
+rules = [["Province", "money > 15"], ["Witch", "count('Witch') < 2"],
+         ["Cellar", "count('Cellar') < 1"], "Gold", "Silver"]
+
+[[bot]]
+name = "Smithy"
+rules = ["Province", "Gold", ["Smithy", "count('Smithy') < 1"], ["Village", "count('Village') < 1"],
+         "Silver"]
+"""
+
+
+@pytest.fixture
+def bots_file(tmp_path):
+    path = tmp_path / "bots.toml"
+    path.write_text(BOTS_TOML)
+    return path
+
+
+@pytest.mark.parametrize(
+    "kingdom, expected",
+    [
+        ("Underlings", 0),  # Witch and Cellar: the file's first bot
+        ("First Game", 1),  # Smithy and Village, no Witch: the file's second
+        ("Victory Dance", "Costume Party"),  # neither fits: the strongest library bot
+        ("Hand Madness", "Torturer"),
+    ],
+)
+def test_the_files_first_fitting_bot_plays_each_kingdom(bots_file, kingdom, expected):
+    file_bots = load_bot_file(str(bots_file))
+    experts = KingdomExperts(2, file_bots)
+    want = expected if isinstance(expected, int) else 2 + STRENGTH_ORDER.index(expected)
+    assert experts.bot_id(list(RECOMMENDED[kingdom])) == want
+    if isinstance(expected, int):
+        assert experts.bot(want) is file_bots[expected]
+    else:
+        assert experts.bot(want) is BOTS[expected]
+    # read from each row's observation (its Supply), as the training seats do
+    vec = VecGame(8, 2, kingdom, opponents=compile_bots("Big Money"), scale_observations=True)
+    vec.reset(seed=3)
+    np.testing.assert_array_equal(experts.ids(vec.observation), np.full(8, want))
+
+
+def test_a_files_bot_named_like_a_library_bot_is_the_files(bots_file):
+    file_bots = load_bot_file(str(bots_file))
+    bot = strongest_bot_for(RECOMMENDED["First Game"], file_bots)
+    assert bot is file_bots[1] and bot.name == "Smithy" and bot is not BOTS["Smithy"]
+    assert bot.kingdom_cards() == ["Smithy", "Village"]
+    assert strongest_bot_for(RECOMMENDED["First Game"]) is BOTS["Smithy"]  # no file: library
+
+
+def test_the_shipped_optimized_file():
+    """Every bot is the optimizer's, with its judged figure in a comment above it."""
+    path = BOT_FILES["optimized"]
+    bots = load_bot_file("optimized")
+    text = path.read_text()
+    assert len(bots) == text.count("[[bot]]") == text.count("(its strongest library bot)")
+    assert len(bots) == N_OPTIMIZED
+    assert all(b.source.startswith("dominion optimize: kingdom ") for b in bots)
+    # each bot fits the kingdom it was found on (its source names it)
+    for b in bots:
+        kingdom = b.source.split("kingdom ")[1].split(";")[0].split(", ")
+        assert set(b.kingdom_cards()) <= set(kingdom)
+
+
+N_OPTIMIZED = 16  # of the 20 kingdoms bench/make_optimized_bots.py searched
+
+
+def _tiny_agent():
+    torch.manual_seed(0)
+    from dominion_env.engine.observation import obs_size
+
+    return Agent(PolicyNet(obs_size(2), (16,)), AgentInfo(name="tiny", players=2, hidden=(16,)))
+
+
+def test_training_against_a_strategy_file_smoke(bots_file, tmp_path):
+    name = str(bots_file)
+    cfg = TrainConfig(
+        steps=1024,
+        num_envs=32,
+        rollout=16,
+        epochs=1,
+        minibatch=256,
+        hidden=(16,),
+        bc_steps=0,
+        opponents={name: 1, "Big Money": 1, "optimized": 1},
+        log_every=512,
+        out=str(tmp_path / "run"),
+    )
+    t = train(cfg)
+    assert t.steps >= 1024
+    groups = {g.label: g for g in t.groups if isinstance(g, StrongestSeats)}
+    assert [b.name for b in groups[name].experts.bots] == ["Witch Cellar", "Smithy"]
+    assert groups["optimized"].experts.bots == load_bot_file("optimized")
+    rows = [h for h in t.history if "steps" in h]
+    assert f"win_rate[{name}]" in rows[-1] and "win_rate[optimized]" in rows[-1]
+
+
+def test_evaluate_against_a_strategy_file(tmp_path):
+    """A bot that names no kingdom card fits every kingdom: it plays every game."""
+    path = tmp_path / "money.toml"
+    path.write_text('[[bot]]\nname = "My Money"\nrules = ["Province", "Gold", "Silver"]\n')
+    (row,) = evaluate(_tiny_agent(), [str(path)], games=3 * GAMES_PER_KINGDOM, seed=EVAL_SEED)
+    assert row["opponent"] == str(path) and row["games"] == 30
+    assert row["kingdoms_per_bot"] == {"My Money": 3}
+    with pytest.raises(ValueError, match="plays random kingdoms"):
+        evaluate(_tiny_agent(), [str(path)], games=10, kingdom="First Game")
+
+
+BAD_FILES = [
+    # (file text or None: no file, what the error says)
+    (None, "no strategy file"),
+    ("[[bot]\nname = 'x'\n", "not valid TOML"),
+    ('title = "no bots"\n', "expected one or more \\[\\[bot\\]\\] tables"),
+    ("[[bot]]\nname = 'A'\nrules = [['Smithy', \"count('Smithy') <\"]]\n", "bot 'A', rule 1"),
+    ("[[bot]]\nname = 'A'\nrules = ['Smithy', 'No Such Card']\n", "No Such Card"),
+    ("[[bot]]\nname = 'A'\nrules = [['Smithy', \"__import__('os').system('x')\"]]\n", "bot 'A'"),
+    (
+        "[[bot]]\nname = 'Eleven'\nrules = ['Cellar', 'Chapel', 'Moat', 'Village', 'Workshop', "
+        "'Smithy', 'Militia', 'Moneylender', 'Remodel', 'Witch', 'Market']\n",
+        "names 11 kingdom cards .* could never play",
+    ),
+    (b"\xff\xfe\x00", "not a text file"),
+]
+
+
+@pytest.mark.parametrize("text, message", BAD_FILES)
+def test_a_bad_strategy_file_is_refused_before_any_work(tmp_path, monkeypatch, text, message):
+    path = tmp_path / "bad.toml"
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    elif text is not None:
+        path.write_text(text)
+    name = str(path)
+
+    def boom(*a, **k):
+        raise AssertionError("games were built before the settings were checked")
+
+    monkeypatch.setattr(StrongestSeats, "__init__", boom)
+    with pytest.raises(ValueError, match=f"opponent '{re.escape(name)}'.*{message}"):
+        check_config(TrainConfig(opponents={name: 1}, num_envs=8))
+    with pytest.raises(ValueError, match=f"opponent '{re.escape(name)}'.*{message}"):
+        Trainer(TrainConfig(opponents={name: 1}, num_envs=8))
+    with pytest.raises(ValueError, match=f"opponent '{re.escape(name)}'.*{message}"):
+        evaluate(_tiny_agent(), [name], games=10)
+
+
+def test_a_folder_or_an_impossible_name_is_no_strategy_file(tmp_path):
+    (tmp_path / "dir.toml").mkdir()
+    with pytest.raises(ValueError, match="no strategy file"):
+        load_bot_file(str(tmp_path / "dir.toml"))
+    with pytest.raises(ValueError, match="cannot read 'aaa.*': File name too long"):
+        load_bot_file("a" * 5000 + ".toml")
+    with pytest.raises(ValueError, match="no strategy file"):
+        load_bot_file("\x00.toml")
+
+
+@pytest.mark.parametrize("command", ["train", "evaluate"])
+def test_the_cli_refuses_a_bad_strategy_file_in_one_line(tmp_path, capsys, command):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "no bots"\n')
+    if command == "train":
+        argv = ["train", "--opponent", f"{bad}:2", "--out", str(tmp_path / "run")]
+    else:
+        argv = ["evaluate", "ppo-pool", "--opponent", str(bad)]
+    with pytest.raises(SystemExit) as e:
+        cli(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert str(bad) in err and "[[bot]]" in err and "Traceback" not in err
+
+
+def test_the_cli_takes_the_shipped_file_by_name(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli(["evaluate", "ppo-pool", "--opponent", "optimized", "--kingdom", "First Game"])
+    assert e.value.code == 2
+    assert "'optimized' plays random kingdoms" in capsys.readouterr().err
+    from dominion_env.train.commands import _opponent
+
+    class Args:
+        class parser:
+            @staticmethod
+            def error(msg):
+                raise AssertionError(msg)
+
+    assert _opponent(Args, "optimized:0.5", 2) == ("optimized", 0.5)
+    assert _opponent(Args, "C:\\bots.toml", 2) == ("C:\\bots.toml", 1.0)
