@@ -17,6 +17,17 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
 * **the network** (``network``): "mlp" (``policy.PolicyNet``, the default) or "cards"
   (``policy.CardSetNet``: the game's cards as a set, each embedded by id); see the README's
   Training section for how they compare on the same time budget.
+* **the search player as a teacher** (``dominion_env.search``; off by default, see the README's
+  Training section for what it measured): ``bc_expert="search:N"`` imitates the strongest bot
+  for ``bc_steps`` decisions (the search's own rollout policy), then the search at budget N in
+  the learner's seat for ``bc_search_steps`` decisions (phases "search data", "search
+  epochs"; its chosen actions are the targets); ``teacher_coef`` > 0 is expert iteration:
+  before each update, ``teacher_positions`` of the rollout's own positions (drawn before it,
+  their games copied from ``VecGame.state`` as the rollout reaches them; only those with a
+  choice) are searched at ``teacher_budget`` and every minibatch's loss adds ``teacher_coef``
+  x the cross-entropy of the policy there against the search's choices (``Teacher``). The
+  positions and the search's streams are keyed by (seed, steps so far), not by a generator's
+  state, so a run resumed from a checkpoint goes the same way each time.
 * **an opponent pool** (``opponents``): library bots by weight, plus ``"self"``, frozen
   snapshots of the learner taken every ``snapshot_every`` steps (self-play against its past),
   plus saved agents by path. Rows of the batch are split between them by weight.
@@ -32,13 +43,15 @@ non-zero entries (``sparse``: ~7% of them; the same function, ~15x less work); `
 puts the network (acting and learning) on a GPU, dense, while the games stay on the CPU.
 
 ``progress(steps, trainer)`` (``Trainer(progress=...)``) is called as the run moves through
-``PHASES``: ``trainer.phase`` names the phase, ``trainer.phase_done`` says how much of it is
+``PHASES`` (those it has: the search's two only with ``bc_expert="search:N"``): ``trainer.phase`` names the phase, ``trainer.phase_done`` says how much of it is
 done (0..1), ``steps`` the learner steps since the last call and ``trainer.seconds`` the training
 time so far (imitation's included): ``dominion train``'s bar shows all three.
 
 Logged while training (``progress.csv`` in ``out``): steps, minutes, the true win rate of the
 learner's finished training games against each opponent (stochastic policy; not the shaped
-return), mean game length in learner decisions, losses and entropy; ``curve.png`` plots the win
+return), mean game length in learner decisions, losses and entropy (with expert iteration also
+``teacher_loss``, ``teacher_agreement``: the policy's argmax against the search's choices, and
+``teacher_departures``: how often the search left its rollout bot's own choice); ``curve.png`` plots the win
 rates against steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt``
 resumes training (``resume=True``): the config, the net, Adam's state, the past snapshots and
 the history, as tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is
