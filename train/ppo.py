@@ -43,20 +43,21 @@ non-zero entries (``sparse``: ~7% of them; the same function, ~15x less work); `
 puts the network (acting and learning) on a GPU, dense, while the games stay on the CPU.
 
 ``progress(steps, trainer)`` (``Trainer(progress=...)``) is called as the run moves through
-``PHASES`` (those it has: the search's two only with ``bc_expert="search:N"``): ``trainer.phase`` names the phase, ``trainer.phase_done`` says how much of it is
-done (0..1), ``steps`` the learner steps since the last call and ``trainer.seconds`` the training
-time so far (imitation's included): ``dominion train``'s bar shows all three.
+``PHASES`` (those it has: the search's two only with ``bc_expert="search:N"``):
+``trainer.phase`` names the phase, ``trainer.phase_done`` says how much of it is done (0..1),
+``steps`` the learner steps since the last call and ``trainer.seconds`` the training time so
+far (imitation's included): ``dominion train``'s bar shows all three.
 
 Logged while training (``progress.csv`` in ``out``): steps, minutes, the true win rate of the
 learner's finished training games against each opponent (stochastic policy; not the shaped
 return), mean game length in learner decisions, losses and entropy (with expert iteration also
 ``teacher_loss``, ``teacher_agreement``: the policy's argmax against the search's choices, and
-``teacher_departures``: how often the search left its rollout bot's own choice); ``curve.png`` plots the win
-rates against steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt``
-resumes training (``resume=True``): the config, the net, Adam's state, the past snapshots and
-the history, as tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is
-checked against the config before anything is built, ``read_checkpoint``; ``saved_config(out)``
-reads a saved run's settings).
+``teacher_departures``: how often the search left its rollout bot's own choice); ``curve.png``
+plots the win rates against steps and minutes. ``out/agent.pt`` is the final agent,
+``out/checkpoint.pt`` resumes training (``resume=True``): the config, the net, Adam's state,
+the past snapshots and the history, as tensors plus JSON in ``tensorfile``'s layout (loading
+runs no code; each part is checked against the config before anything is built,
+``read_checkpoint``; ``saved_config(out)`` reads a saved run's settings).
 
 Every setting is checked by ``check_config`` before anything is built (the bounds ``MAX_*``
 below; TypeError/ValueError naming the setting and value). Ctrl-C during PPO saves the run so
