@@ -80,7 +80,11 @@ def main(argv=None):
             print(_row(res), flush=True)
     print(f"\n{os.cpu_count()} cores (shared: times are the load's too), {args.steps:,} PPO steps")
     print(_head(args.opponents))
-    base = {r["seed"]: r["seconds"] for r in results if r["variant"] == "defaults"}
+    base = {}  # the defaults' training seconds per seed: this call's, else an earlier one's
+    for seed in args.seeds:
+        earlier = Path(args.out) / "defaults" / f"seed_{seed}" / "result.json"
+        if earlier.exists():
+            base[seed] = json.loads(earlier.read_text())["seconds"]
     for r in results:
         extra = r["seconds"] / base[r["seed"]] if r["seed"] in base else float("nan")
         print(_row(r) + f"{extra:>8.2f}x")
