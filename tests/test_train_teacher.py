@@ -84,6 +84,7 @@ def test_expert_iteration_searches_the_learners_positions(tmp_path):
     for r in rows:
         assert np.isfinite(r["teacher_loss"]) and r["teacher_loss"] > 0
         assert 0 <= r["teacher_agreement"] <= 1 and 0 <= r["teacher_departures"] <= 1
+        assert r["teacher_seconds"] > 0
     # off (the default): no search, no column, the same run as before the setting existed
     off = Trainer(tiny_config(tmp_path, bc_steps=0, opponents={"Big Money": 1, "self": 1}))
     off.learn()
@@ -121,8 +122,10 @@ def test_a_resumed_run_with_the_teacher_reproduces(tmp_path):
     assert a.steps == b.steps == 2048
     for p, q in zip(a.net.parameters(), b.net.parameters(), strict=True):
         assert torch.equal(p, q)
-    strip = [{k: v for k, v in h.items() if k != "minutes"} for h in a.history]
-    assert strip == [{k: v for k, v in h.items() if k != "minutes"} for h in b.history]
+    timed = ("minutes", "teacher_seconds", "seconds")  # the clock's, not the run's
+    strip = [{k: v for k, v in h.items() if k not in timed} for h in a.history]
+    assert strip == [{k: v for k, v in h.items() if k not in timed} for h in b.history]
+    assert [h["teacher_loss"] for h in a.history if "steps" in h][-1] > 0
 
 
 def test_a_checkpoint_from_before_the_teacher_settings_reads_without_them(tmp_path):

@@ -51,13 +51,14 @@ far (imitation's included): ``dominion train``'s bar shows all three.
 Logged while training (``progress.csv`` in ``out``): steps, minutes, the true win rate of the
 learner's finished training games against each opponent (stochastic policy; not the shaped
 return), mean game length in learner decisions, losses and entropy (with expert iteration also
-``teacher_loss``, ``teacher_agreement``: the policy's argmax against the search's choices, and
-``teacher_departures``: how often the search left its rollout bot's own choice); ``curve.png``
-plots the win rates against steps and minutes. ``out/agent.pt`` is the final agent,
-``out/checkpoint.pt`` resumes training (``resume=True``): the config, the net, Adam's state,
-the past snapshots and the history, as tensors plus JSON in ``tensorfile``'s layout (loading
-runs no code; each part is checked against the config before anything is built,
-``read_checkpoint``; ``saved_config(out)`` reads a saved run's settings).
+``teacher_loss``; ``teacher_agreement``, the policy's argmax against the search's choices;
+``teacher_departures``, how often the search left its rollout bot's own choice; and
+``teacher_seconds``, the last rollout's search time); ``curve.png`` plots the win rates against
+steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt`` resumes training
+(``resume=True``): the config, the net, Adam's state, the past snapshots and the history, as
+tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is checked
+against the config before anything is built, ``read_checkpoint``; ``saved_config(out)`` reads a
+saved run's settings).
 
 Every setting is checked by ``check_config`` before anything is built (the bounds ``MAX_*``
 below; TypeError/ValueError naming the setting and value). Ctrl-C during PPO saves the run so
@@ -786,6 +787,7 @@ class Trainer:
         stats = {key: v / k for key, v in stats.items()}
         if taught:  # how often the search left its rollout bot's own choice
             stats["teacher_departures"] = teacher.departures / len(teacher.rows)
+            stats["teacher_seconds"] = teacher.seconds
         return stats
 
     def _log(self, stats: dict):
@@ -884,6 +886,7 @@ class Teacher:
         self.rows = np.zeros(0, np.int64)
         self.action = np.zeros(0, np.int64)
         self.departures = 0  # positions where the search left its rollout bot's own choice
+        self.seconds = 0.0  # the search's time
 
     def copy(self, t: int, groups, mask: np.ndarray) -> None:
         """Copy the games of this step's positions (``mask``: every row's legal actions)."""
@@ -903,6 +906,7 @@ class Teacher:
 
     def search(self, groups) -> None:
         """Search the copied positions, each group's with its games' config."""
+        t0 = time.perf_counter()
         rows, action = [], []
         for k in range(len(groups)):
             part = [c for c in self._copies if c[0] == k]
@@ -918,6 +922,7 @@ class Teacher:
             self.rows = np.concatenate(rows)
             self.action = np.concatenate(action)
         self._copies.clear()
+        self.seconds = time.perf_counter() - t0
 
 
 # -- checkpoint files (tensorfile's layout: tensors + JSON, loading runs no code) ----------
