@@ -6,8 +6,9 @@ trained once per variant and seed, one run at a time, then evaluated greedy on u
 
 Variants (``VARIANTS``): ``defaults``; ``search-bc`` (imitation of the strongest bot, then of
 the search at budget 200 on ``bc_search_steps`` decisions: ``bc_expert="search:200"``);
-``exit`` (expert iteration during PPO: ``teacher_coef`` 1, each rollout's 64 positions searched
-at budget 200); ``both``. ``--set KEY=JSON`` overrides a TrainConfig field in every variant.
+``exit`` (expert iteration during PPO: ``teacher_coef`` 0.1, each rollout's 64 positions
+searched at budget 200; ``--set teacher_coef=1`` for the weight that hurt); ``both``.
+``--set KEY=JSON`` overrides a TrainConfig field in every variant.
 
 The budget is learner steps, not minutes: where the box is shared and loaded, a timed budget
 would measure the load. Each run reports its training time all the same (imitation's
@@ -32,10 +33,10 @@ from train_seeds import CHILD  # noqa: E402  (the same child: train, then evalua
 VARIANTS = {
     "defaults": {},
     "search-bc": {"bc_expert": "search:200"},
-    "exit": {"teacher_coef": 1.0, "teacher_budget": 200, "teacher_positions": 64},
+    "exit": {"teacher_coef": 0.1, "teacher_budget": 200, "teacher_positions": 64},
     "both": {
         "bc_expert": "search:200",
-        "teacher_coef": 1.0,
+        "teacher_coef": 0.1,
         "teacher_budget": 200,
         "teacher_positions": 64,
     },
