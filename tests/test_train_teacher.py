@@ -144,7 +144,7 @@ def test_a_checkpoint_from_before_the_teacher_settings_reads_without_them(tmp_pa
         snapshots=[],
     )
     cfg = ppo.read_checkpoint(tmp_path / "checkpoint.pt")["config"]
-    assert (cfg.teacher_coef, cfg.teacher_budget, cfg.teacher_positions) == (0.0, 200, 32)
+    assert (cfg.teacher_coef, cfg.teacher_budget, cfg.teacher_positions) == (0.0, 200, 64)
     assert cfg.bc_search_steps == 16_384
 
 

@@ -209,7 +209,7 @@ class TrainConfig:
     # teacher_coef pulls the policy toward the search's choices (0: off)
     teacher_coef: float = 0.0
     teacher_budget: int = 200
-    teacher_positions: int = 32
+    teacher_positions: int = 64
     snapshot_every: int = 250_000
     max_snapshots: int = 5
     turn_limit: int = 100
