@@ -63,7 +63,13 @@ TRAIN_OPTIONS = {
     "--bc-steps": INT,
     "--eval-games": INT,
     "--kingdom": KINGDOM,
-    "--expert": st.sampled_from(["strongest", "Smithy", "Nobody", "self"]),
+    "--expert": st.sampled_from(
+        ["strongest", "Smithy", "Nobody", "self", "search", "search:8", "search:0", "Search:x"]
+    ),
+    "--bc-search-steps": INT,
+    "--teacher-coef": NUMBER,
+    "--teacher-budget": INT,
+    "--teacher-positions": INT,
     "--name": st.text(max_size=5),
     "--device": st.sampled_from(["cpu", "cuda", "cuda:0", "cuda:x", "gpu", "", "CPU"]),
 }

@@ -157,8 +157,9 @@ def test_progress_reports_every_phase_in_order(tmp_path):
     seen = []
     train(tiny_config(tmp_path), progress=lambda steps, t: seen.append((t.phase, t.phase_done)))
     phases = [p for p, _ in seen]
-    assert [p for k, p in enumerate(phases) if k == 0 or phases[k - 1] != p] == list(PHASES)
-    for phase in PHASES:
+    ran = [p for p in PHASES if not p.startswith("search")]  # a bot expert: no search phase
+    assert [p for k, p in enumerate(phases) if k == 0 or phases[k - 1] != p] == ran
+    for phase in ran:
         done = [d for p, d in seen if p == phase]
         assert done == sorted(done) and 0 <= done[0] and done[-1] <= 1
     assert seen[:2] == [("compile", 0.0), ("compile", 1.0)] and seen[-1] == ("PPO", 1.0)

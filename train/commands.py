@@ -33,10 +33,14 @@ from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import NETWORKS, load_agent, shipped_agents
 from .ppo import (
     DEFAULT_STEPS,
+    MAX_BC_SEARCH_STEPS,
     MAX_BC_STEPS,
+    MAX_BUDGET,
     MAX_MINUTES,
     MAX_NUM_ENVS,
     MAX_STEPS,
+    MAX_TEACHER_COEF,
+    MAX_TEACHER_POSITIONS,
     MAX_VP_SHAPING,
     MAX_WEIGHT,
     MIN_MINUTES,
@@ -150,7 +154,41 @@ def add_train_parser(sub) -> None:
         default=None,
         help=f"imitation warm start: expert decisions (0: none; default {d.bc_steps:,})",
     )
-    p.add_argument("--expert", default=None, help=f"the bot imitated first (default {d.bc_expert})")
+    p.add_argument(
+        "--expert",
+        default=None,
+        help="the bot imitated first, 'strongest' (per kingdom), or 'search:N': the strongest "
+        "bot, then the search at N simulations per decision for --bc-search-steps decisions "
+        f"(default {d.bc_expert})",
+    )
+    p.add_argument(
+        "--bc-search-steps",
+        type=int_in(0, MAX_BC_SEARCH_STEPS),
+        default=None,
+        help=f"with --expert search:N: the search's decisions imitated (default "
+        f"{d.bc_search_steps:,}; ~100 bot decisions' time each)",
+    )
+    p.add_argument(
+        "--teacher-coef",
+        type=number_in(0.0, MAX_TEACHER_COEF),
+        default=None,
+        help="expert iteration: the weight of a cross-entropy term pulling the policy toward "
+        f"the search's choices at some of each rollout's positions (0: off; default "
+        f"{d.teacher_coef:g})",
+    )
+    p.add_argument(
+        "--teacher-budget",
+        type=int_in(1, MAX_BUDGET - 1),
+        default=None,
+        help=f"expert iteration: the search's simulations per position (default "
+        f"{d.teacher_budget})",
+    )
+    p.add_argument(
+        "--teacher-positions",
+        type=int_in(1, MAX_TEACHER_POSITIONS),
+        default=None,
+        help=f"expert iteration: positions searched per rollout (default {d.teacher_positions})",
+    )
     p.add_argument("--out", default=d.out, help=f"the run's folder (default {d.out})")
     p.add_argument("--name", default=None, help="the agent's name (default: --out's folder)")
     p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
@@ -228,6 +266,10 @@ def _train_settings(args, d: TrainConfig) -> dict:
         ("network", "network"),
         ("vp_shaping", "vp_shaping"),
         ("bc_steps", "bc_steps"),
+        ("bc_search_steps", "bc_search_steps"),
+        ("teacher_coef", "teacher_coef"),
+        ("teacher_budget", "teacher_budget"),
+        ("teacher_positions", "teacher_positions"),
         ("name", "name"),
     ):
         if getattr(args, option) not in (None, ""):  # --name '': the default name
@@ -239,6 +281,8 @@ def _train_settings(args, d: TrainConfig) -> dict:
     if args.expert is not None:
         if args.expert.casefold() == STRONGEST:
             given["bc_expert"] = STRONGEST
+        elif _search_expert(args):
+            given["bc_expert"] = _search_expert(args).name
         else:
             try:
                 given["bc_expert"] = get_bot(args.expert).name
@@ -256,6 +300,15 @@ def _train_settings(args, d: TrainConfig) -> dict:
             opponents[name] = w
         given["opponents"] = opponents
     return given
+
+
+def _search_expert(args):
+    """--expert as a Search ('search' or 'search:N'), None for any other name; a bad budget
+    exits with status 2."""
+    try:
+        return parse_search_name(args.expert)
+    except ValueError as e:
+        args.parser.error(f"argument --expert: {e}")
 
 
 def _same(field: str, saved, given) -> bool:

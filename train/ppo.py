@@ -17,6 +17,17 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
 * **the network** (``network``): "mlp" (``policy.PolicyNet``, the default) or "cards"
   (``policy.CardSetNet``: the game's cards as a set, each embedded by id); see the README's
   Training section for how they compare on the same time budget.
+* **the search player as a teacher** (``dominion_env.search``; off by default, see the README's
+  Training section for what it measured): ``bc_expert="search:N"`` imitates the strongest bot
+  for ``bc_steps`` decisions (the search's own rollout policy), then the search at budget N in
+  the learner's seat for ``bc_search_steps`` decisions (phases "search data", "search
+  epochs"; its chosen actions are the targets); ``teacher_coef`` > 0 is expert iteration:
+  before each update, ``teacher_positions`` of the rollout's own positions (drawn before it,
+  their games copied from ``VecGame.state`` as the rollout reaches them; only those with a
+  choice) are searched at ``teacher_budget`` and every minibatch's loss adds ``teacher_coef``
+  x the cross-entropy of the policy there against the search's choices (``Teacher``). The
+  positions and the search's streams are keyed by (seed, steps so far), not by a generator's
+  state, so a run resumed from a checkpoint goes the same way each time.
 * **an opponent pool** (``opponents``): library bots by weight, plus ``"self"``, frozen
   snapshots of the learner taken every ``snapshot_every`` steps (self-play against its past),
   plus ``"strongest"`` (the strongest library bot for each game's kingdom), plus saved agents
@@ -37,18 +48,22 @@ non-zero entries (``sparse``: ~7% of them; the same function, ~15x less work); `
 puts the network (acting and learning) on a GPU, dense, while the games stay on the CPU.
 
 ``progress(steps, trainer)`` (``Trainer(progress=...)``) is called as the run moves through
-``PHASES``: ``trainer.phase`` names the phase, ``trainer.phase_done`` says how much of it is
-done (0..1), ``steps`` the learner steps since the last call and ``trainer.seconds`` the training
-time so far (imitation's included): ``dominion train``'s bar shows all three.
+``PHASES`` (those it has: the search's two only with ``bc_expert="search:N"``):
+``trainer.phase`` names the phase, ``trainer.phase_done`` says how much of it is done (0..1),
+``steps`` the learner steps since the last call and ``trainer.seconds`` the training time so
+far (imitation's included): ``dominion train``'s bar shows all three.
 
 Logged while training (``progress.csv`` in ``out``): steps, minutes, the true win rate of the
 learner's finished training games against each opponent (stochastic policy; not the shaped
-return), mean game length in learner decisions, losses and entropy; ``curve.png`` plots the win
-rates against steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt``
-resumes training (``resume=True``): the config, the net, Adam's state, the past snapshots and
-the history, as tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is
-checked against the config before anything is built, ``read_checkpoint``; ``saved_config(out)``
-reads a saved run's settings).
+return), mean game length in learner decisions, losses and entropy (with expert iteration also
+``teacher_loss``; ``teacher_agreement``, the policy's argmax against the search's choices;
+``teacher_departures``, how often the search left its rollout bot's own choice; and
+``teacher_seconds``, the last rollout's search time); ``curve.png`` plots the win rates against
+steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt`` resumes training
+(``resume=True``): the config, the net, Adam's state, the past snapshots and the history, as
+tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is checked
+against the config before anything is built, ``read_checkpoint``; ``saved_config(out)`` reads a
+saved run's settings).
 
 Every setting is checked by ``check_config`` before anything is built (the bounds ``MAX_*``
 below; TypeError/ValueError naming the setting and value). Ctrl-C during PPO saves the run so
@@ -76,6 +91,8 @@ from ..cards import MAX_PLAYERS, MIN_PLAYERS
 from ..checks import check_choice, check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
 from ..extras import require
+from ..search import parse_search_name
+from ..search.search import MAX_BUDGET, Search
 from . import PASSIVE_POOLS, sparse, tensorfile
 from .policy import (
     DEFAULT_EMBED,
@@ -95,8 +112,17 @@ from .tensorfile import AgentFileError
 
 DEFAULT_STEPS = 3_000_000
 # a run's phases, in order (``Trainer.phase``): building the games and compiling (or loading)
-# the engine's kernels; collecting the expert's decisions; learning them; then PPO
-PHASES = ("compile", "imitation data", "imitation epochs", "PPO")
+# the engine's kernels; collecting
+# the expert's decisions and learning them; with a search expert (``bc_expert="search:N"``) then
+# the search's decisions and learning those; then PPO. A run passes through those it has.
+PHASES = (
+    "compile",
+    "imitation data",
+    "imitation epochs",
+    "search data",
+    "search epochs",
+    "PPO",
+)
 DEVICE = re.compile(r"cpu|cuda(:\d{1,3})?")
 SELF = "self"
 STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
@@ -113,6 +139,10 @@ MAX_WIDTH = 4096  # hidden layer width
 MAX_LAYERS = 8
 MIN_WEIGHT, MAX_WEIGHT = 1e-6, 1e6  # opponent weights are relative: > 0, finite, summable
 MAX_VP_SHAPING = 1.0  # per VP of margin; 1 already outweighs the +-1 result of a game
+MAX_BC_SEARCH_STEPS = 1_000_000  # search-labelled decisions: ~14 ms each at budget 200 on a
+# loaded 2-core box, so a million is already days
+MAX_TEACHER_POSITIONS = 65_536  # positions searched per rollout (at most rollout x num_envs)
+MAX_TEACHER_COEF = 100.0
 _INT_BOUNDS = (  # (setting, low, high): ints
     ("steps", 1, MAX_STEPS),
     ("players", 2, 6),
@@ -127,6 +157,9 @@ _INT_BOUNDS = (  # (setting, low, high): ints
     ("turn_limit", 1, 100_000),
     ("torch_threads", 1, 1024),
     ("log_every", 1, MAX_STEPS),
+    ("bc_search_steps", 0, MAX_BC_SEARCH_STEPS),
+    ("teacher_budget", 1, MAX_BUDGET - 1),
+    ("teacher_positions", 1, MAX_TEACHER_POSITIONS),
 )
 _NUMBER_BOUNDS = (  # (setting, low, high): finite numbers
     ("lr", 0.0, 1.0),
@@ -137,6 +170,7 @@ _NUMBER_BOUNDS = (  # (setting, low, high): finite numbers
     ("vf_coef", 0.0, 100.0),
     ("max_grad_norm", 0.0, 1e6),
     ("vp_shaping", 0.0, MAX_VP_SHAPING),
+    ("teacher_coef", 0.0, MAX_TEACHER_COEF),
 )
 
 
@@ -171,8 +205,17 @@ class TrainConfig:
     network: str = "mlp"  # policy.NETWORKS: "mlp" (PolicyNet) or "cards" (CardSetNet)
     embed: int = DEFAULT_EMBED  # the card embedding's width ("cards")
     bc_steps: int = 1_500_000  # imitation: expert decisions to learn from (0: none)
-    bc_expert: str = STRONGEST  # a library bot, or "strongest" (per kingdom)
+    bc_expert: str = STRONGEST  # a library bot, "strongest" (per kingdom) or "search:N"
     bc_epochs: int = 4
+    # with bc_expert "search:N": after imitating the strongest bot for bc_steps decisions (the
+    # search's own rollout policy), imitate the search at budget N on this many decisions
+    bc_search_steps: int = 16_384
+    # expert iteration during PPO: each rollout, teacher_positions of the learner's own
+    # positions are searched at teacher_budget simulations and a cross-entropy term of weight
+    # teacher_coef pulls the policy toward the search's choices (0: off)
+    teacher_coef: float = 0.0
+    teacher_budget: int = 200
+    teacher_positions: int = 64
     snapshot_every: int = 250_000
     max_snapshots: int = 5
     turn_limit: int = 100
@@ -186,7 +229,14 @@ class TrainConfig:
 
 # settings added after checkpoints were first written: an older checkpoint lacks them and
 # reads as these values
-ADDED_SETTINGS = {"device": "cpu", **INFO_ADDED}  # INFO_ADDED: an MLP
+ADDED_SETTINGS = {
+    "device": "cpu",
+    **INFO_ADDED,  # an MLP
+    "bc_search_steps": TrainConfig.bc_search_steps,
+    "teacher_coef": 0.0,  # no expert iteration
+    "teacher_budget": TrainConfig.teacher_budget,
+    "teacher_positions": TrainConfig.teacher_positions,
+}
 
 
 class Rollout:
@@ -285,6 +335,12 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
         check_number(name, getattr(cfg, name), lo, hi)
     if cfg.gamma <= 0:
         raise ValueError(f"gamma must be a finite number in (0, 1], got {cfg.gamma!r}")
+    check_expert(cfg.bc_expert)
+    if cfg.teacher_coef > 0 and cfg.teacher_positions > cfg.rollout * cfg.num_envs:
+        raise ValueError(
+            f"teacher_positions={cfg.teacher_positions} is more than a rollout's "
+            f"{cfg.rollout * cfg.num_envs} positions (rollout x num_envs)"
+        )
     check_hidden(cfg.hidden)
     check_choice("network", cfg.network, NETWORKS)
     check_int("embed", cfg.embed, 1, MAX_EMBED)
@@ -312,6 +368,21 @@ def check_device(device: str) -> torch.device:
                 f"device(s), 0 to {torch.cuda.device_count() - 1}"
             )
     return torch.device(device)
+
+
+def check_expert(expert) -> str:
+    """``bc_expert``: a library bot's name, "strongest" or "search:N" (N simulations per
+    decision); a TypeError/ValueError naming it otherwise."""
+    if not isinstance(expert, str):
+        raise TypeError(
+            f"bc_expert must be a library bot's name, {STRONGEST!r} or 'search:N', got {expert!r}"
+        )
+    if expert != STRONGEST and parse_search_name(expert) is None:
+        try:
+            get_bot(expert)
+        except ValueError as e:
+            raise ValueError(f"bc_expert: {e} (or {STRONGEST!r}, or 'search:N')") from None
+    return expert
 
 
 def check_hidden(hidden) -> tuple:
@@ -447,65 +518,78 @@ class Trainer:
         """Warm start: behaviour cloning of ``bc_expert`` (a library bot, or "strongest": the
         strongest bot for each game's kingdom) on ``bc_steps`` of its decisions in the learner's
         seat, against the pool's bots (or itself); the policy head learns its actions, the value
-        head those games' shaped returns (the unfinished tail of the rollout is dropped)."""
+        head those games' shaped returns (the unfinished tail of the rollout is dropped).
+
+        With ``bc_expert="search:N"`` the bot imitated is "strongest" (the search's own
+        rollout policy), then the search at budget N plays the learner's seat for
+        ``bc_search_steps`` decisions and the policy learns its choices (every decision; the
+        value head only those whose game's result is in the data)."""
         cfg = self.cfg
-        if cfg.bc_steps <= 0:
-            return
+        search = parse_search_name(cfg.bc_expert, seed=cfg.seed)
+        if cfg.bc_steps > 0:
+            expert = STRONGEST if search is not None else cfg.bc_expert
+            self._imitate(expert, cfg.bc_steps, PHASES[1:3], 7919)
+        if search is not None and cfg.bc_search_steps > 0:
+            self._imitate(search, cfg.bc_search_steps, PHASES[3:5], 104729)
+
+    def _imitate(self, expert, decisions: int, phases, salt: int):
+        """Collect ``decisions`` of ``expert`` (a bot's name, "strongest" or a Search) in the
+        learner's seat and learn them (``bc_epochs``), reporting ``phases`` (data, epochs)."""
+        cfg = self.cfg
         t0, before = time.perf_counter(), self.seconds
-        n = min(cfg.num_envs, cfg.bc_steps)
-        t_len = max(1, cfg.bc_steps // n)
+        searched = isinstance(expert, Search)
+        n = min(cfg.num_envs, decisions)
+        t_len = max(1, decisions // n)
         every = max(1, t_len // 100)  # progress reports
-        if cfg.bc_expert == STRONGEST:  # per kingdom, against the training pool's bots
-            experts = KingdomExperts(cfg.players)
-            pool = {k: w for k, w in cfg.opponents.items() if w > 0 and _is_bot(k)} or {
-                "Big Money Ultimate": 1
-            }
-            seats = BotSeats(
-                n,
-                cfg.players,
-                cfg.kingdom,
-                list(pool),
-                list(pool.values()),
-                vp_shaping=cfg.vp_shaping,
-                turn_limit=cfg.turn_limit,
-            )
+        pool = {k: w for k, w in cfg.opponents.items() if w > 0 and _is_bot(k)}
+        experts = table = None
+        if expert == STRONGEST or searched:  # against the training pool's bots
+            experts = KingdomExperts(cfg.players) if not searched else None
+            pool = pool or {"Big Money Ultimate": 1}
         else:
-            experts = None
-            table = compile_bots(cfg.bc_expert)
-            seats = BotSeats(
-                n,
-                cfg.players,
-                cfg.kingdom,
-                [cfg.bc_expert],
-                [1.0],
-                vp_shaping=cfg.vp_shaping,
-                turn_limit=cfg.turn_limit,
-            )
-        obs, mask = seats.reset(cfg.seed + 7919)
+            table = compile_bots(expert)
+            pool = {expert: 1.0}
+        seats = BotSeats(
+            n,
+            cfg.players,
+            cfg.kingdom,
+            list(pool),
+            list(pool.values()),
+            vp_shaping=cfg.vp_shaping,
+            turn_limit=cfg.turn_limit,
+        )
+        obs, mask = seats.reset(cfg.seed + salt)
         buf = Rollout(t_len, n, self.obs_dim, mask.shape[1], self.sparse)
-        expert = np.zeros(n, np.int64)
+        action = np.zeros(n, np.int64)
+        rows = np.arange(n)
         for t in range(t_len):
-            if t == 1:  # the first step compiled (or loaded) the kernels
+            if t == 1 and self.phase == PHASES[0]:  # the first step compiled (or loaded) kernels
                 self._report(PHASES[0], 1.0)
-            if t >= 1 and (t - 1) % every == 0:
+            # a search step takes seconds: each is reported, from the first once compiled
+            ready = t >= 1 or (searched and self.phase != PHASES[0])
+            if ready and (searched or (t - 1) % every == 0):
                 self.seconds = before + time.perf_counter() - t0  # imitation is training time
-                self._report(PHASES[1], t / t_len)
+                self._report(phases[0], t / t_len)
             buf.put(t, obs, mask)
-            expert[:] = (
-                experts.actions(seats.vec)
-                if experts is not None
-                else seats.vec.bot_actions(table, 0)
-            )
-            buf.action[t] = expert
-            obs, mask, reward, done, _ = seats.step(expert)
+            if searched:
+                action[:] = expert.act_games(seats.vec, rows)
+            elif experts is not None:
+                action[:] = experts.actions(seats.vec)
+            else:
+                action[:] = seats.vec.bot_actions(table, 0)
+            buf.action[t] = action
+            obs, mask, reward, done, _ = seats.step(action)
             buf.reward[t] = reward
             buf.done[t] = done
         _, returns = buf.advantages(np.zeros(n, np.float32), 1.0, 1.0)
         # the last rows' games are unfinished: their returns lack the result; drop the tail
         keep = t_len - min(t_len // 2, 64)
-        forward = self._inputs(buf, keep)
-        a = self._tensor(buf.action[:keep].reshape(-1))
+        # a bot's decisions are cheap: its tail is dropped whole; the search's are not: the
+        # policy learns them all, the value head only the kept steps
+        forward = self._inputs(buf, t_len if searched else keep)
+        a = self._tensor(buf.action[: t_len if searched else keep].reshape(-1))
         ret = self._tensor(returns[:keep].reshape(-1))
+        valued = keep * n  # rows are numbered step-major: the first ``valued`` have returns
         with self._update_threads():
             batches = -(-len(a) // cfg.minibatch)
             for epoch in range(cfg.bc_epochs):
@@ -513,12 +597,16 @@ class Trainer:
                 for b, i in enumerate(range(0, len(a), cfg.minibatch)):
                     if b % max(1, batches // 20) == 0:
                         self.seconds = before + time.perf_counter() - t0
-                        self._report(PHASES[2], (epoch + b / batches) / cfg.bc_epochs)
+                        self._report(phases[1], (epoch + b / batches) / cfg.bc_epochs)
                     idx = perm[i : i + cfg.minibatch]
                     logits, value = forward(idx)
+                    if valued < len(a):
+                        v = idx < valued
+                        value_loss = ((value[v] - ret[idx[v]]) ** 2).sum() / v.sum().clamp(min=1)
+                    else:
+                        value_loss = ((value - ret[idx]) ** 2).mean()
                     loss = (
-                        torch.nn.functional.cross_entropy(logits, a[idx])
-                        + cfg.vf_coef * ((value - ret[idx]) ** 2).mean()
+                        torch.nn.functional.cross_entropy(logits, a[idx]) + cfg.vf_coef * value_loss
                     )
                     self.opt.zero_grad()
                     loss.backward()
@@ -534,7 +622,7 @@ class Trainer:
         self.history.append(
             {
                 "phase": "imitation",
-                "expert": cfg.bc_expert,
+                "expert": expert.name if searched else expert,
                 "decisions": int(len(a)),
                 "agreement": round(agree, 4),
                 "seconds": round(self.seconds, 1),
@@ -553,12 +641,15 @@ class Trainer:
             self.take_snapshot()
         t0 = time.perf_counter() - self.seconds
         while not self._finished():
-            obs, mask = self.collect(buf, obs, mask)
+            teacher = self._teacher() if cfg.teacher_coef > 0 else None
+            obs, mask = self.collect(buf, obs, mask, teacher)
+            if teacher is not None:
+                teacher.search(self.groups)
             adv, ret = self.advantages(buf, obs, mask)
-            stats = self.update(buf, adv, ret)
+            stats = self.update(buf, adv, ret, teacher)
             self.steps += cfg.rollout * n
             self.seconds = time.perf_counter() - t0
-            self._report(PHASES[3], self._done(), cfg.rollout * n)
+            self._report(PHASES[-1], self._done(), cfg.rollout * n)
             if self.steps >= next_snap:
                 self.take_snapshot()
                 next_snap += cfg.snapshot_every
@@ -567,14 +658,29 @@ class Trainer:
                 next_log += cfg.log_every
         return self
 
-    def collect(self, buf: Rollout, obs, mask):
+    def _teacher(self) -> Teacher:
+        """This rollout's positions for the search to label (expert iteration), drawn from
+        streams keyed by (seed, steps so far): a resumed run draws and searches the same."""
+        cfg = self.cfg
+        key = [cfg.seed, self.steps]
+        return Teacher(
+            Search(cfg.teacher_budget, seed=int(np.random.SeedSequence(key).generate_state(1)[0])),
+            np.random.default_rng(key).choice(
+                cfg.rollout * cfg.num_envs, cfg.teacher_positions, replace=False
+            ),
+            cfg.num_envs,
+        )
+
+    def collect(self, buf: Rollout, obs, mask, teacher: Teacher | None = None):
         """Fill ``buf`` with one rollout from the rows' decisions ``obs``/``mask``; returns the
-        decisions that follow it."""
+        decisions that follow it. ``teacher``: copies its positions' games as they come."""
         self.net.eval()
         for t in range(buf.reward.shape[0]):
             # the net reads the rollout's own (writable) copy: seats may hand back VecGame's
             # read-only views, which torch.from_numpy warns about
             buf.put(t, obs, mask)
+            if teacher is not None:
+                teacher.copy(t, self.groups, mask)
             a, logp, v = self._act(buf, t)
             buf.action[t] = a
             buf.logp[t] = logp
@@ -648,12 +754,14 @@ class Trainer:
         finally:
             torch.set_num_threads(self.cfg.torch_threads)
 
-    def update(self, buf: Rollout, adv, ret) -> dict:
-        """``epochs`` passes of clipped PPO over ``buf``: mean losses and entropy."""
+    def update(self, buf: Rollout, adv, ret, teacher: Teacher | None = None) -> dict:
+        """``epochs`` passes of clipped PPO over ``buf``: mean losses and entropy. With a
+        searched ``teacher``, every minibatch's loss adds ``teacher_coef`` x the cross-entropy
+        of the policy at the teacher's positions against the search's choices."""
         with self._update_threads():
-            return self._update_epochs(buf, adv, ret)
+            return self._update_epochs(buf, adv, ret, teacher)
 
-    def _update_epochs(self, buf: Rollout, adv, ret) -> dict:
+    def _update_epochs(self, buf: Rollout, adv, ret, teacher: Teacher | None = None) -> dict:
         cfg = self.cfg
         self.net.train()
         forward = self._inputs(buf)
@@ -664,6 +772,11 @@ class Trainer:
         ret_t = self._tensor(ret.reshape(-1))
         total = len(a)
         stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "n": 0}
+        taught = teacher is not None and len(teacher.rows) > 0
+        if taught:
+            t_rows = self._tensor(teacher.rows)
+            t_action = self._tensor(teacher.action)
+            stats.update(teacher_loss=0.0, teacher_agreement=0.0)
         for _ in range(cfg.epochs):
             perm = torch.randperm(total).to(self.device)
             for i in range(0, total, cfg.minibatch):
@@ -679,6 +792,13 @@ class Trainer:
                 pg = -torch.min(ratio * ad, ratio.clamp(1 - cfg.clip, 1 + cfg.clip) * ad).mean()
                 vl = ((value - ret_t[idx]) ** 2).mean()
                 loss = pg + cfg.vf_coef * vl - cfg.ent_coef * entropy
+                if taught:
+                    t_logits, _ = forward(t_rows)
+                    tl = torch.nn.functional.cross_entropy(t_logits, t_action)
+                    loss = loss + cfg.teacher_coef * tl
+                    stats["teacher_loss"] += tl.item()
+                    agree = (t_logits.argmax(-1) == t_action).float().mean()
+                    stats["teacher_agreement"] += agree.item()
                 self.opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
@@ -688,7 +808,11 @@ class Trainer:
                 stats["entropy"] += entropy.item()
                 stats["n"] += 1
         k = max(1, stats.pop("n"))
-        return {key: v / k for key, v in stats.items()}
+        stats = {key: v / k for key, v in stats.items()}
+        if taught:  # how often the search left its rollout bot's own choice
+            stats["teacher_departures"] = teacher.departures / len(teacher.rows)
+            stats["teacher_seconds"] = teacher.seconds
+        return stats
 
     def _log(self, stats: dict):
         row = {"steps": self.steps, "minutes": round(self.seconds / 60, 3)}
@@ -767,6 +891,62 @@ class Trainer:
             snap.load_state_dict(sd)
             t.snapshots.append(snap.eval())
         return t
+
+
+class Teacher:
+    """One rollout's positions for expert iteration: ``flat`` (step-major indices into the
+    rollout's T x N rows, drawn before it) whose games are copied as the rollout reaches them
+    (``copy``), then searched (``search``): ``rows`` are the positions kept (those with more
+    than one legal action: nothing to teach elsewhere) and ``action`` the search's choices."""
+
+    def __init__(self, searcher: Search, flat: np.ndarray, num_envs: int):
+        self.searcher = searcher
+        flat = np.sort(flat)
+        self.num_envs = num_envs
+        self._at = {
+            int(t): flat[flat // num_envs == t] % num_envs for t in np.unique(flat // num_envs)
+        }
+        self._copies: list[tuple] = []  # (group index, flat rows, states, masks)
+        self.rows = np.zeros(0, np.int64)
+        self.action = np.zeros(0, np.int64)
+        self.departures = 0  # positions where the search left its rollout bot's own choice
+        self.seconds = 0.0  # the search's time
+
+    def copy(self, t: int, groups, mask: np.ndarray) -> None:
+        """Copy the games of this step's positions (``mask``: every row's legal actions)."""
+        rows = self._at.get(t)
+        if rows is None:
+            return
+        rows = rows[mask[rows].sum(axis=1) > 1]
+        start = 0
+        for k, g in enumerate(groups):
+            mine = rows[(rows >= start) & (rows < start + g.num_games)]
+            if len(mine):
+                local = mine - start
+                self._copies.append(
+                    (k, t * self.num_envs + mine, g.vec.state[local].copy(), mask[mine].copy())
+                )
+            start += g.num_games
+
+    def search(self, groups) -> None:
+        """Search the copied positions, each group's with its games' config."""
+        t0 = time.perf_counter()
+        rows, action = [], []
+        for k in range(len(groups)):
+            part = [c for c in self._copies if c[0] == k]
+            if not part:
+                continue
+            states = np.concatenate([c[2] for c in part])
+            masks = np.concatenate([c[3] for c in part])
+            chosen, *_, default = self.searcher.search(states, masks, groups[k].vec.config)
+            rows += [c[1] for c in part]
+            action.append(chosen)
+            self.departures += int((chosen != default).sum())
+        if rows:
+            self.rows = np.concatenate(rows)
+            self.action = np.concatenate(action)
+        self._copies.clear()
+        self.seconds = time.perf_counter() - t0
 
 
 # -- checkpoint files (tensorfile's layout: tensors + JSON, loading runs no code) ----------
