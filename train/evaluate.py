@@ -138,7 +138,8 @@ def _play_piece(piece, *, agent, players, turn_limit):
 
 def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit, map, files):
     pieces, faced = [], {}
-    if opponent == STRONGEST or opponent in files:
+    # an opponent is a name (a bot, "strongest", a strategy file) or a Bot object (unhashable)
+    if isinstance(opponent, str) and (opponent == STRONGEST or opponent in files):
         if kingdom != "random":
             raise ValueError(
                 f"opponent {STRONGEST!r} draws random kingdoms; kingdom must be "
