@@ -15,29 +15,11 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
+from test_training_loop import tiny_config  # noqa: E402  (one tiny run's settings for both)
+
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.train import ppo  # noqa: E402
-from dominion_env.train.ppo import PHASES, TrainConfig, Trainer, train  # noqa: E402
-
-
-def tiny_config(tmp_path, **kw) -> TrainConfig:
-    return TrainConfig(
-        **{
-            "steps": 1024,
-            "num_envs": 32,
-            "rollout": 16,
-            "epochs": 1,
-            "minibatch": 256,
-            "hidden": (16,),
-            "bc_steps": 256,
-            "bc_epochs": 2,
-            "bc_expert": "Big Money",
-            "opponents": {"Big Money": 1},
-            "log_every": 512,
-            "out": str(tmp_path / "run"),
-            **kw,
-        }
-    )
+from dominion_env.train.ppo import PHASES, Trainer, train  # noqa: E402
 
 
 def test_the_search_is_imitated_after_the_strongest_bot(tmp_path):
