@@ -70,6 +70,7 @@ TRAIN_OPTIONS = {
     "--teacher-coef": NUMBER,
     "--teacher-budget": INT,
     "--teacher-positions": INT,
+    "--init": st.sampled_from(["ppo-pool", "ppo-3p", "missing.pt", "", "nothing"]),
     "--name": st.text(max_size=5),
     "--device": st.sampled_from(["cpu", "cuda", "cuda:0", "cuda:x", "gpu", "", "CPU"]),
 }

@@ -53,6 +53,7 @@ from .ppo import (
     check_config,
     check_device,
     check_hidden,
+    check_init,
     saved_config,
     train,
 )
@@ -169,6 +170,13 @@ def add_train_parser(sub) -> None:
         f"{d.bc_search_steps:,}; ~100 bot decisions' time each)",
     )
     p.add_argument(
+        "--init",
+        default=None,
+        metavar="AGENT",
+        help="start from a saved agent's weights (a shipped agent's name or an agent file) "
+        "instead of imitation: its players, network and layers are the run's",
+    )
+    p.add_argument(
         "--teacher-coef",
         type=number_in(0.0, MAX_TEACHER_COEF),
         default=None,
@@ -270,6 +278,7 @@ def _train_settings(args, d: TrainConfig) -> dict:
         ("teacher_coef", "teacher_coef"),
         ("teacher_budget", "teacher_budget"),
         ("teacher_positions", "teacher_positions"),
+        ("init", "init"),
         ("name", "name"),
     ):
         if getattr(args, option) not in (None, ""):  # --name '': the default name
@@ -299,7 +308,33 @@ def _train_settings(args, d: TrainConfig) -> dict:
                 )
             opponents[name] = w
         given["opponents"] = opponents
+    if args.init is not None:
+        given.update(_init_settings(args, given, players))
     return given
+
+
+def _init_settings(args, given: dict, players: int) -> dict:
+    """With --init: the agent's network and layers (where not given) and no imitation; an
+    imitation option beside it, or an agent that does not fit, exits with status 2."""
+    for option, field in (("--bc-steps", "bc_steps"), ("--expert", "bc_expert")):
+        if given.get(field):
+            args.parser.error(
+                f"argument {option}: --init {args.init!r} starts the run from that agent "
+                "instead of imitation; drop one of them"
+            )
+    try:
+        agent = load_agent(args.init)
+    except (ValueError, OSError) as e:
+        args.parser.error(f"argument --init: {e}")
+    info = agent.info
+    settings = {"network": info.network, "hidden": tuple(info.hidden), "embed": info.embed}
+    settings = {k: v for k, v in settings.items() if k not in given}
+    if info.players != players:
+        args.parser.error(
+            f"argument --init: agent {args.init!r} plays {info.players}-player games; "
+            f"this run has {players} players"
+        )
+    return {**settings, "bc_steps": 0}
 
 
 def _search_expert(args):
@@ -364,6 +399,11 @@ def _check_train(args) -> None:
         check_config(cfg)
     except (ValueError, TypeError) as e:  # e.g. more opponents than --num-envs rows
         args.parser.error(str(e))
+    if cfg.init is not None and not args.resume:
+        try:
+            check_init(cfg)
+        except ValueError as e:
+            args.parser.error(f"argument --init: {e}")
     try:
         check_device(cfg.device)
     except ValueError as e:

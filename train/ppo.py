@@ -14,6 +14,10 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
 * **imitation warm start** (``bc_steps``): the policy first copies a library bot's choices
   (the batched expert API, ``VecGame.bot_actions``) on games that bot plays, and its value head
   learns those games' returns; PPO then starts from a player that already wins some games.
+* **or a saved agent as the start** (``init``): the run starts from an agent's weights (a
+  shipped agent's name or an agent file, of the run's players, network and sizes) instead of
+  imitation (``bc_steps`` must then be 0): to train a shipped agent further, or on one
+  kingdom. Adam's state and the snapshots start fresh.
 * **the network** (``network``): "mlp" (``policy.PolicyNet``, the default) or "cards"
   (``policy.CardSetNet``: the game's cards as a set, each embedded by id); see the README's
   Training section for how they compare on the same time budget.
@@ -205,6 +209,8 @@ class TrainConfig:
     network: str = "mlp"  # policy.NETWORKS: "mlp" (PolicyNet) or "cards" (CardSetNet)
     embed: int = DEFAULT_EMBED  # the card embedding's width ("cards")
     bc_steps: int = 1_500_000  # imitation: expert decisions to learn from (0: none)
+    # start from this agent's weights (a shipped name or an agent file) instead of imitation
+    init: str | None = None
     bc_expert: str = STRONGEST  # a library bot, "strongest" (per kingdom) or "search:N"
     bc_epochs: int = 4
     # with bc_expert "search:N": after imitating the strongest bot for bc_steps decisions (the
@@ -236,6 +242,7 @@ ADDED_SETTINGS = {
     "teacher_coef": 0.0,  # no expert iteration
     "teacher_budget": TrainConfig.teacher_budget,
     "teacher_positions": TrainConfig.teacher_positions,
+    "init": None,  # started from imitation
 }
 
 
@@ -336,6 +343,16 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
     if cfg.gamma <= 0:
         raise ValueError(f"gamma must be a finite number in (0, 1], got {cfg.gamma!r}")
     check_expert(cfg.bc_expert)
+    if cfg.init is not None:
+        if not isinstance(cfg.init, str) or not cfg.init:
+            raise TypeError(
+                f"init must be None or an agent (a shipped name or a file), got {cfg.init!r}"
+            )
+        if cfg.bc_steps:
+            raise ValueError(
+                f"init={cfg.init!r} starts the run from that agent; imitation would overwrite "
+                f"it: set bc_steps=0 (got {cfg.bc_steps})"
+            )
     if cfg.teacher_coef > 0 and cfg.teacher_positions > cfg.rollout * cfg.num_envs:
         raise ValueError(
             f"teacher_positions={cfg.teacher_positions} is more than a rollout's "
@@ -392,6 +409,38 @@ def check_hidden(hidden) -> tuple:
             f"hidden must be 1 to {MAX_LAYERS} layer widths (a tuple of ints), got {hidden!r}"
         )
     return tuple(check_int("hidden layer width", h, 1, MAX_WIDTH) for h in hidden)
+
+
+def check_init(cfg: TrainConfig):
+    """The agent ``cfg.init`` names, loaded (no code runs), if it fits the run: the same
+    players, network and sizes, scaled observations; a ValueError naming ``init`` otherwise.
+    Checked when a run starts, not when it resumes (the weights are in the checkpoint)."""
+    agent = load_agent(cfg.init)  # a ValueError naming the file if it is not a valid agent
+    info = agent.info
+    mine = (
+        cfg.players,
+        cfg.network,
+        tuple(cfg.hidden),
+        cfg.embed if cfg.network == "cards" else None,
+    )
+    theirs = (
+        info.players,
+        info.network,
+        tuple(info.hidden),
+        info.embed if info.network == "cards" else None,
+    )
+    if mine != theirs or not info.scale_observations:
+        raise ValueError(
+            f"init={cfg.init!r} is an agent for players={info.players}, "
+            f"network={info.network!r}, hidden={tuple(info.hidden)}"
+            + (f", embed={info.embed}" if info.network == "cards" else "")
+            + ("" if info.scale_observations else ", unscaled observations")
+            + f"; this run has players={cfg.players}, network={cfg.network!r}, "
+            f"hidden={tuple(cfg.hidden)}"
+            + (f", embed={cfg.embed}" if cfg.network == "cards" else "")
+            + ": give the run the agent's settings"
+        )
+    return agent
 
 
 class Trainer:
@@ -513,6 +562,14 @@ class Trainer:
             np.concatenate(reward),
             np.concatenate(done),
         )
+
+    def warm_start(self):
+        """The start of a new run: the weights of ``init`` where it names an agent, else
+        imitation (``imitate``)."""
+        if self.cfg.init is None:
+            self.imitate()
+            return
+        self.net.load_state_dict(check_init(self.cfg).net.state_dict())
 
     def imitate(self):
         """Warm start: behaviour cloning of ``bc_expert`` (a library bot, or "strongest": the
@@ -1189,9 +1246,11 @@ def train(cfg: TrainConfig, progress=None, resume: bool = False) -> Trainer:
     if resume and (Path(cfg.out) / "checkpoint.pt").is_file():
         t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes, cfg.device)
     else:
+        if cfg.init is not None:
+            check_init(cfg)  # before the games are built and the kernels compile
         t = Trainer(cfg, progress)
         try:
-            t.imitate()
+            t.warm_start()
         except KeyboardInterrupt:
             raise Interrupted(t, {}) from None
     try:
