@@ -167,6 +167,23 @@ def test_progress_reports_every_phase_in_order(tmp_path):
     assert data == [t / 8 for t in range(1, 8)]  # 256 decisions: 8 steps of 32 games
 
 
+def test_a_long_run_saves_itself_as_it_goes_and_the_saves_change_nothing(tmp_path, monkeypatch):
+    plain = train(tiny_config(tmp_path / "plain", bc_steps=0, steps=2048))
+    monkeypatch.setattr(ppo, "SAVE_EVERY_SECONDS", 0.0)  # a save after every rollout but the last
+    saved = []
+
+    def progress(steps, t):
+        path = tmp_path / "saving" / "run" / "checkpoint.pt"
+        if t.phase == "PPO" and path.is_file():
+            saved.append(ppo.read_checkpoint(path)["steps"])
+
+    saving = train(tiny_config(tmp_path / "saving", bc_steps=0, steps=2048), progress=progress)
+    assert sorted(set(saved)) == [512, 1024, 1536]  # read at the next rollout's report
+    for p, q in zip(plain.net.parameters(), saving.net.parameters(), strict=True):
+        assert torch.equal(p, q)
+    assert ppo.read_checkpoint(tmp_path / "saving" / "run" / "checkpoint.pt")["steps"] == 2048
+
+
 def test_the_bar_names_each_phase(tmp_path, capsys):
     out = tmp_path / "run"
     argv = "--steps 1024 --num-envs 32 --hidden 16 --bc-steps 256 --eval-games 0 --expert"

@@ -63,7 +63,8 @@ return), mean game length in learner decisions, losses and entropy (with expert 
 ``teacher_loss``; ``teacher_agreement``, the policy's argmax against the search's choices;
 ``teacher_departures``, how often the search left its rollout bot's own choice; and
 ``teacher_seconds``, the last rollout's search time); ``curve.png`` plots the win rates against
-steps and minutes. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt`` resumes training
+steps and minutes. The run saves all of it every ``SAVE_EVERY_SECONDS`` (10 minutes) of PPO
+and at the end. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt`` resumes training
 (``resume=True``): the config, the net, Adam's state, the past snapshots and the history, as
 tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is checked
 against the config before anything is built, ``read_checkpoint``; ``saved_config(out)`` reads a
@@ -147,6 +148,10 @@ MAX_BC_SEARCH_STEPS = 1_000_000  # search-labelled decisions: ~14 ms each at bud
 # loaded 2-core box, so a million is already days
 MAX_TEACHER_POSITIONS = 65_536  # positions searched per rollout (at most rollout x num_envs)
 MAX_TEACHER_COEF = 100.0
+# a run saves itself (agent, checkpoint, progress.csv, curve) this often while PPO runs, so a
+# crash or a killed job loses at most this much training and a long run's curve can be read
+# while it goes; the saves only read the run's state, so they change nothing in it
+SAVE_EVERY_SECONDS = 600.0
 _INT_BOUNDS = (  # (setting, low, high): ints
     ("steps", 1, MAX_STEPS),
     ("players", 2, 6),
@@ -697,6 +702,7 @@ class Trainer:
         if not self.snapshots:
             self.take_snapshot()
         t0 = time.perf_counter() - self.seconds
+        next_save = self.seconds + SAVE_EVERY_SECONDS
         while not self._finished():
             teacher = self._teacher() if cfg.teacher_coef > 0 else None
             obs, mask = self.collect(buf, obs, mask, teacher)
@@ -713,6 +719,9 @@ class Trainer:
             if self.steps >= next_log or self._finished():
                 self._log(stats)
                 next_log += cfg.log_every
+            if self.seconds >= next_save and not self._finished():
+                self.save()
+                next_save = self.seconds + SAVE_EVERY_SECONDS
         return self
 
     def _teacher(self) -> Teacher:
