@@ -32,6 +32,7 @@ from ..search import parse_search_name
 from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import NETWORKS, load_agent, shipped_agents
 from .ppo import (
+    ALL_BOTS,
     DEFAULT_STEPS,
     MAX_BC_SEARCH_STEPS,
     MAX_BC_STEPS,
@@ -111,9 +112,10 @@ def add_train_parser(sub) -> None:
         "--opponent",
         action="append",
         metavar="NAME[:WEIGHT]",
-        help="a library bot, 'self' (past snapshots), 'strongest' (per kingdom), an agent "
-        "file, or a strategy file (a .toml of bots, or 'optimized': per kingdom, its first bot "
-        f"that fits), with an optional weight {MIN_WEIGHT:g} to {MAX_WEIGHT:g}; repeat (default: "
+        help="a library bot, 'self' (past snapshots), 'strongest' (per kingdom), 'all bots' "
+        "(every library bot on its own kingdom), an agent file, or a strategy file (a .toml of "
+        "bots, or 'optimized': per kingdom, its first bot that fits), with an optional weight "
+        f"{MIN_WEIGHT:g} to {MAX_WEIGHT:g}; repeat (default: "
         + ", ".join(f"{k}:{v:g}" for k, v in d.opponents.items())
         + ")",
     )
@@ -241,7 +243,7 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
             f"argument --opponent: {spec!r}: the weight must be a finite number "
             f"{MIN_WEIGHT:g} to {MAX_WEIGHT:g}, got {weight}"
         )
-    if name.casefold() in (SELF, STRONGEST):
+    if name.casefold() in (SELF, STRONGEST, ALL_BOTS):
         return name.casefold(), w
     if is_bot_file(name):  # its bots are read and checked with the config (_check_train)
         return name, w
@@ -257,7 +259,7 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
             )
         return name, w
     if name.casefold() not in {b.casefold() for b in BOTS}:
-        known = [*BOTS, SELF, STRONGEST, *shipped_agents(), *BOT_FILES]
+        known = [*BOTS, SELF, STRONGEST, ALL_BOTS, *shipped_agents(), *BOT_FILES]
         args.parser.error(f"argument --opponent: {unknown_name('opponent', name, known)}")
     return get_bot(name).name, w
 

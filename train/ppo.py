@@ -34,7 +34,9 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
   state, so a run resumed from a checkpoint goes the same way each time.
 * **an opponent pool** (``opponents``): library bots by weight, plus ``"self"``, frozen
   snapshots of the learner taken every ``snapshot_every`` steps (self-play against its past),
-  plus ``"strongest"`` (the strongest library bot for each game's kingdom), plus saved agents
+  plus ``"strongest"`` (the strongest library bot for each game's kingdom), plus ``"all
+  bots"`` (every library bot but Random, each on its own kingdom: ``dominion tournament``'s
+  tables, ``seats.LibrarySeats``; random kingdoms only), plus saved agents
   by path, plus strategy files (a ``.toml`` path of ``[[bot]]`` tables, or ``"optimized"``,
   the optimizer's per-kingdom bots shipped in ``agents/optimized.toml``): on each game's
   kingdom the other seats play the file's first bot whose cards are all in it, else the
@@ -111,8 +113,9 @@ from .policy import (
     net_shapes,
     sample,
     save_agent,
+    shipped_agents,
 )
-from .seats import BotSeats, KingdomExperts, PolicySeats, StrongestSeats
+from .seats import LIBRARY_BOTS, BotSeats, KingdomExperts, LibrarySeats, PolicySeats, StrongestSeats
 from .tensorfile import AgentFileError
 
 DEFAULT_STEPS = 3_000_000
@@ -131,6 +134,7 @@ PHASES = (
 DEVICE = re.compile(r"cpu|cuda(:\d{1,3})?")
 SELF = "self"
 STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
+ALL_BOTS = "all bots"  # every library bot but Random, each on its own kingdom (LibrarySeats)
 
 # Bounds of the settings (``check_config``; the CLI's options say the same). The caps are far
 # past any useful run and keep every count inside what memory and the clocks can hold.
@@ -285,9 +289,45 @@ class Rollout:
         return adv, adv + self.value
 
 
+def opponent_kind(name: str) -> str:
+    """What an opponent's name names: "self", "strongest", "all bots", "file" (a strategy
+    file), "agent" (an agent file or a shipped agent's name) or "bot" (a library bot)."""
+    if name in (SELF, STRONGEST, ALL_BOTS):
+        return name
+    if is_bot_file(name):
+        return "file"
+    if name.endswith(".pt") or name in shipped_agents():
+        return "agent"
+    return "bot"
+
+
 def _is_bot(name: str) -> bool:
-    """A library bot's name (else "self", "strongest", an agent file or a strategy file)."""
-    return name not in (SELF, STRONGEST) and not name.endswith(".pt") and not is_bot_file(name)
+    return opponent_kind(name) == "bot"
+
+
+def _check_opponents(cfg) -> None:
+    """Every opponent names something that plays this run's games: a known bot, an agent
+    for its players, "all bots" only on random kingdoms; a ValueError naming it otherwise."""
+    for name in cfg.opponents:
+        kind = opponent_kind(name)
+        if kind == "bot":
+            try:
+                get_bot(name)
+            except ValueError as e:
+                raise ValueError(f"opponents: {e}") from None
+        elif kind == "agent":
+            players = load_agent(name).info.players  # a ValueError naming a bad file
+            if players != cfg.players:
+                raise ValueError(
+                    f"opponents: agent {name!r} plays {players}-player games; this run has "
+                    f"players={cfg.players}"
+                )
+        elif kind == ALL_BOTS:
+            if not (isinstance(cfg.kingdom, str) and cfg.kingdom == "random"):
+                raise ValueError(
+                    f"opponents: {ALL_BOTS!r} plays each library bot on its own kingdom; "
+                    f"this run's kingdom is {cfg.kingdom!r} (name the bots instead)"
+                )
 
 
 def _bot_files(opponents: dict) -> dict:
@@ -369,7 +409,14 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
     check_seed(cfg.seed)
     if not isinstance(cfg.device, str) or not DEVICE.fullmatch(cfg.device):
         raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {cfg.device!r}")
-    _split_rows(cfg.num_envs, _pooled(cfg.opponents)[1])
+    rows = _split_rows(cfg.num_envs, _pooled(cfg.opponents)[1])
+    if rows.get(ALL_BOTS, len(LIBRARY_BOTS)) < len(LIBRARY_BOTS):
+        raise ValueError(
+            f"opponents: {ALL_BOTS!r} needs a row for each of its {len(LIBRARY_BOTS)} bots; "
+            f"num_envs={cfg.num_envs} at these weights gives it {rows[ALL_BOTS]} (raise num_envs "
+            "or its weight)"
+        )
+    _check_opponents(cfg)
     _bot_files(cfg.opponents)
     return cfg
 
@@ -485,6 +532,8 @@ class Trainer:
                 group = StrongestSeats(rows, cfg.players, cfg.kingdom, STRONGEST, **kw)
             elif name in files:
                 group = StrongestSeats(rows, cfg.players, cfg.kingdom, name, bots=files[name], **kw)
+            elif name == ALL_BOTS:
+                group = LibrarySeats(rows, cfg.players, LIBRARY_BOTS, **kw)
             elif name == SELF:
                 group = PolicySeats(
                     rows, cfg.players, cfg.kingdom, self._snapshot_policy, SELF, **kw

@@ -9,6 +9,9 @@ its (shaped) rewards, which rows' games ended and how.
                  other seats are answered in batches by whichever policy owns them, between
                  the learner's decisions, until every row waits for the learner again. One
                  VecGame, one forward pass per policy per round, no per-game Python env.
+``LibrarySeats``  every library bot but Random, each on its own kingdom
+                 (``agents.kingdom_for``: the table ``dominion tournament`` deals it), one
+                 BotSeats per bot, the rows split evenly: the pool's ``"all bots"``.
 ``StrongestSeats`` PolicySeats whose other seats play each game's kingdom's expert
                  (``KingdomExperts``): the strongest library bot whose cards are in it, or a
                  strategy file's first bot that fits (the pool's ``"optimized"``, a .toml).
@@ -22,7 +25,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents import BOTS, STRENGTH_ORDER, compile_bots, compile_table, strongest_bot_for
+from ..agents import (
+    BOTS,
+    STRENGTH_ORDER,
+    compile_bots,
+    compile_table,
+    kingdom_for,
+    strongest_bot_for,
+)
 from ..cards import NAMES, NUM_CARDS
 from ..engine.observation import O_IN_SUPPLY, obs_offsets
 from ..shaping import VPShaping, vp_potential
@@ -81,6 +91,49 @@ class BotSeats:
         first = np.where(seats[:, 0] >= 0, seats[:, 0], seats[:, 1])
         fin = Finished(self.vec.learner_rewards[ended].copy(), [self.labels[b] for b in first])
         return out.observation, out.action_mask, reward, done, fin
+
+
+# the library's bots that play to win (Random is a baseline, not an opponent to learn from)
+LIBRARY_BOTS = tuple(b for b in BOTS if b != "Random")
+
+
+class LibrarySeats:
+    """Each of ``bots`` (library names) on its own kingdom (``kingdom_for``), in learner mode:
+    one ``BotSeats`` per bot, ``num_games`` rows split evenly among them (each at least one).
+    Finished games are labelled "all bots"."""
+
+    label = "all bots"
+
+    def __init__(self, num_games: int, players: int, bots, *, vp_shaping: float, turn_limit=100):
+        if num_games < len(bots):
+            raise ValueError(f"{len(bots)} bots need at least as many rows, got {num_games}")
+        sizes = [len(r) for r in np.array_split(np.arange(num_games), len(bots))]
+        self.parts = [
+            BotSeats(
+                n,
+                players,
+                kingdom_for([BOTS[b]]),
+                [b],
+                [1.0],
+                vp_shaping=vp_shaping,
+                turn_limit=turn_limit,
+            )
+            for b, n in zip(bots, sizes, strict=True)
+        ]
+        self.num_games = num_games
+
+    def reset(self, seed: int):
+        outs = [p.reset(seed * 1000 + k) for k, p in enumerate(self.parts)]
+        return np.concatenate([o for o, _ in outs]), np.concatenate([m for _, m in outs])
+
+    def step(self, actions: np.ndarray):
+        parts, start = [], 0
+        for p in self.parts:
+            parts.append(p.step(actions[start : start + p.num_games]))
+            start += p.num_games
+        obs, mask, reward, done = (np.concatenate([q[i] for q in parts]) for i in range(4))
+        result = np.concatenate([q[4].result for q in parts])
+        return obs, mask, reward, done, Finished(result, [self.label] * len(result))
 
 
 class PolicySeats:
