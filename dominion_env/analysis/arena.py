@@ -99,7 +99,7 @@ def play_games(
     size = min(chunk, n_games)
     starts = range(0, n_games, size)
     pieces = [(first, seat_bot[first : first + size]) for first in starts]
-    play = partial(_play_chunk, bot_table=bot_table, cfg=cfg, setup=setup, seed=seed)
+    play = partial(play_chunk, bot_table=bot_table, cfg=cfg, setup=setup, seed=seed)
     reward, turns, status = [], [], []
     for r, t, st in map(play, pieces):
         reward.append(r)
@@ -112,7 +112,7 @@ def play_games(
     )
 
 
-def _play_chunk(piece, *, bot_table, cfg, setup, seed):
+def play_chunk(piece, *, bot_table, cfg, setup, seed):
     """Games first .. first + n - 1 of the run seeded ``seed``, n = len(seat_bot): a piece of
     work an executor runs anywhere. Returns (reward (n, P), turns (n,), status (n,))."""
     first, seat_bot = piece

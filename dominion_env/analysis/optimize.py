@@ -79,7 +79,7 @@ from ..checks import check_int, check_number, check_seed
 from ..engine.config import make_config, make_setup
 from ..engine.kingdoms import random_kingdom, resolve_kingdom
 from ..engine.layout import TERMINATED
-from .arena import MAX_TURN_LIMIT, _play_chunk, play_games, summarize
+from .arena import MAX_TURN_LIMIT, play_chunk, play_games, summarize
 from .executor import local_map
 
 MAX_POPULATION = 1024
@@ -295,7 +295,7 @@ def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map
     seeded ``seed`` against opponent o (the same deal, first hands and shuffles until the bots'
     decks differ), so two bots' scores differ by what they do more than by their luck: a small
     improvement shows in fewer games. Each bot's games are pieces of at most ``CHUNK`` games
-    for ``map`` (``arena._play_chunk``: ``arena.play_games`` numbers a run's games from 0 in one
+    for ``map`` (``arena.play_chunk``: ``arena.play_games`` numbers a run's games from 0 in one
     sequence, where these repeat the numbers for every bot)."""
     nb, no = len(bots), len(opponents)
     table = compile_table(list(bots) + list(opponents))
@@ -309,7 +309,7 @@ def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map
         pieces += [(first, mine[first : first + CHUNK]) for first in range(0, n, CHUNK)]
     setup = make_setup(players, kingdom)
     cfg = make_config(players, turn_limit=turn_limit, first_player=0)
-    play = partial(_play_chunk, bot_table=table, cfg=cfg, setup=setup, seed=seed)
+    play = partial(play_chunk, bot_table=table, cfg=cfg, setup=setup, seed=seed)
     out = list(map(play, pieces))
     reward = np.concatenate([r for r, _, _ in out])
     done = np.concatenate([st for _, _, st in out]) == TERMINATED
