@@ -1,6 +1,7 @@
-"""A run that starts from a saved agent (``TrainConfig.init``, ``dominion train --init``):
-the weights are the agent's when PPO starts, imitation does not run, an agent that does not
-fit the run is refused at the public face, and a resumed run does not need the agent again.
+"""PPO's knobs on the command line, and a run that starts from a saved agent
+(``TrainConfig.init``, ``dominion train --init``): the weights are the agent's when PPO
+starts, imitation does not run, an agent that does not fit the run is refused at the public
+face, and a resumed run does not need the agent again.
 """
 
 from __future__ import annotations
@@ -142,3 +143,30 @@ def test_the_cli_names_a_missing_agent(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli(["train", "--init", "no-such-agent", "--out", str(tmp_path / "run")])
     assert "argument --init: no agent 'no-such-agent'" in capsys.readouterr().err
+
+
+def test_the_cli_takes_ppos_knobs(tmp_path):
+    out = tmp_path / "run"
+    argv = "--steps 512 --num-envs 32 --hidden 16 --bc-steps 0 --eval-games 0 --epochs 2 "
+    argv += "--minibatch 128 --lr 0.001 --ent-coef 0.02"
+    assert cli(["train", *argv.split(), "--opponent", "Big Money", "--out", str(out)]) == 0
+    cfg = ppo.read_checkpoint(out / "checkpoint.pt")["config"]
+    assert (cfg.epochs, cfg.minibatch, cfg.lr, cfg.ent_coef) == (2, 128, 0.001, 0.02)
+
+
+@pytest.mark.parametrize(
+    "option, value, allowed",
+    [
+        ("--epochs", "0", "1 to 1,000"),
+        ("--minibatch", "2.5", "1 to 10,000,000"),
+        ("--lr", "nan", "0 to 1"),
+        ("--ent-coef", "-1", "0 to 100"),
+    ],
+)
+def test_the_cli_refuses_ppos_knobs_out_of_range(tmp_path, capsys, option, value, allowed):
+    with pytest.raises(SystemExit) as e:
+        cli(["train", option, value, "--out", str(tmp_path / "run")])
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert (
+        e.value.code == 2 and f"argument {option}: " in last and value in last and allowed in last
+    )

@@ -34,6 +34,7 @@ from .policy import NETWORKS, load_agent, shipped_agents
 from .ppo import (
     ALL_BOTS,
     DEFAULT_STEPS,
+    INT_BOUNDS,
     MAX_BC_SEARCH_STEPS,
     MAX_BC_STEPS,
     MAX_BUDGET,
@@ -46,6 +47,7 @@ from .ppo import (
     MAX_WEIGHT,
     MIN_MINUTES,
     MIN_WEIGHT,
+    NUMBER_BOUNDS,
     PHASES,
     SELF,
     STRONGEST,
@@ -151,6 +153,23 @@ def add_train_parser(sub) -> None:
         default=None,
         help=f"potential-based shaping per VP, 0 to {MAX_VP_SHAPING:g} (default {d.vp_shaping})",
     )
+    # PPO's own knobs, bounded as ``check_config`` bounds them
+    bounds = {n: (lo, hi) for n, lo, hi in (*INT_BOUNDS, *NUMBER_BOUNDS)}
+    for field, kind, what in (
+        ("epochs", int_in, "passes over each rollout"),
+        ("minibatch", int_in, "rows per gradient step"),
+        ("lr", number_in, "Adam's learning rate"),
+        ("ent_coef", number_in, "the entropy bonus's weight"),
+    ):
+        lo, hi = bounds[field]
+        p.add_argument(
+            "--" + field.replace("_", "-"),
+            type=kind(lo, hi),
+            default=None,
+            help=f"PPO: {what}, {lo:,} to {hi:,} (default {getattr(d, field):,})"
+            if kind is int_in
+            else f"PPO: {what}, {lo:g} to {hi:g} (default {getattr(d, field):g})",
+        )
     p.add_argument(
         "--bc-steps",
         type=int_in(0, MAX_BC_STEPS, " (imitation keeps every decision in memory)"),
@@ -275,6 +294,10 @@ def _train_settings(args, d: TrainConfig) -> dict:
         ("hidden", "hidden"),
         ("network", "network"),
         ("vp_shaping", "vp_shaping"),
+        ("epochs", "epochs"),
+        ("minibatch", "minibatch"),
+        ("lr", "lr"),
+        ("ent_coef", "ent_coef"),
         ("bc_steps", "bc_steps"),
         ("bc_search_steps", "bc_search_steps"),
         ("teacher_coef", "teacher_coef"),

@@ -156,7 +156,7 @@ MAX_TEACHER_COEF = 100.0
 # crash or a killed job loses at most this much training and a long run's curve can be read
 # while it goes; the saves only read the run's state, so they change nothing in it
 SAVE_EVERY_SECONDS = 600.0
-_INT_BOUNDS = (  # (setting, low, high): ints
+INT_BOUNDS = (  # (setting, low, high): ints
     ("steps", 1, MAX_STEPS),
     ("players", 2, 6),
     ("num_envs", 1, MAX_NUM_ENVS),
@@ -174,7 +174,7 @@ _INT_BOUNDS = (  # (setting, low, high): ints
     ("teacher_budget", 1, MAX_BUDGET - 1),
     ("teacher_positions", 1, MAX_TEACHER_POSITIONS),
 )
-_NUMBER_BOUNDS = (  # (setting, low, high): finite numbers
+NUMBER_BOUNDS = (  # (setting, low, high): finite numbers
     ("lr", 0.0, 1.0),
     ("gamma", 0.0, 1.0),
     ("lam", 0.0, 1.0),
@@ -376,14 +376,14 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
             raise TypeError(f"opponents: a name must be a string, got {k!r}")
         # weight 0 would drop the opponent silently; above MAX_WEIGHT the sum loses the others
         check_number(f"opponent weight for {k!r}", w, MIN_WEIGHT, MAX_WEIGHT)
-    for name, lo, hi in _INT_BOUNDS:
+    for name, lo, hi in INT_BOUNDS:
         v = getattr(cfg, name)
         if v is None and name == "steps":
             continue
         check_int(name, v, lo, hi)
     if cfg.minutes is not None:
         check_number("minutes", cfg.minutes, MIN_MINUTES, MAX_MINUTES)
-    for name, lo, hi in _NUMBER_BOUNDS:
+    for name, lo, hi in NUMBER_BOUNDS:
         check_number(name, getattr(cfg, name), lo, hi)
     if cfg.gamma <= 0:
         raise ValueError(f"gamma must be a finite number in (0, 1], got {cfg.gamma!r}")
