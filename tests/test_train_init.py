@@ -10,7 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
-from test_training_loop import tiny_config  # noqa: E402  (the tiny run's settings)
+from test_training_loop import read_without, tiny_config  # noqa: E402  (shared with it)
 
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.train import ppo  # noqa: E402
@@ -60,20 +60,7 @@ def test_a_resumed_run_does_not_need_the_agent_it_started_from(tmp_path, tiny_ag
 
 
 def test_a_checkpoint_from_before_init_reads_as_a_run_from_imitation(tmp_path):
-    t = Trainer(tiny_config(tmp_path, bc_steps=0))
-    config = ppo.asdict(t.cfg)
-    del config["init"]
-    ppo.write_checkpoint(
-        tmp_path / "checkpoint.pt",
-        config=config,
-        net=t.net.state_dict(),
-        opt=t.opt.state_dict(),
-        steps=0,
-        seconds=0.0,
-        history=[],
-        snapshots=[],
-    )
-    assert ppo.read_checkpoint(tmp_path / "checkpoint.pt")["config"].init is None
+    assert read_without(tmp_path, "init").init is None
 
 
 @pytest.mark.parametrize(

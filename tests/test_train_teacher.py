@@ -8,14 +8,12 @@ in the README, never asserted here.
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
-from test_training_loop import tiny_config  # noqa: E402  (one tiny run's settings for both)
+from test_training_loop import read_without, tiny_config  # noqa: E402  (shared with it)
 
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.train import ppo  # noqa: E402
@@ -111,21 +109,8 @@ def test_a_resumed_run_with_the_teacher_reproduces(tmp_path):
 
 
 def test_a_checkpoint_from_before_the_teacher_settings_reads_without_them(tmp_path):
-    t = Trainer(tiny_config(tmp_path, bc_steps=0))
-    config = dataclasses.asdict(t.cfg)
-    for k in ("bc_search_steps", "teacher_coef", "teacher_budget", "teacher_positions"):
-        del config[k]
-    ppo.write_checkpoint(
-        tmp_path / "checkpoint.pt",
-        config=config,
-        net=t.net.state_dict(),
-        opt=t.opt.state_dict(),
-        steps=0,
-        seconds=0.0,
-        history=[],
-        snapshots=[],
-    )
-    cfg = ppo.read_checkpoint(tmp_path / "checkpoint.pt")["config"]
+    added = ("bc_search_steps", "teacher_coef", "teacher_budget", "teacher_positions")
+    cfg = read_without(tmp_path, *added)
     assert (cfg.teacher_coef, cfg.teacher_budget, cfg.teacher_positions) == (0.0, 200, 64)
     assert cfg.bc_search_steps == 16_384
 

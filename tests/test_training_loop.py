@@ -136,10 +136,12 @@ def test_cuda_where_there_is_none_is_a_clear_error(tmp_path, capsys):
     assert not (tmp_path / "run").exists()
 
 
-def test_a_checkpoint_from_before_the_device_setting_reads_as_cpu(tmp_path):
+def read_without(tmp_path, *settings) -> TrainConfig:
+    """The config read back from a checkpoint written without ``settings`` (an older run's)."""
     t = Trainer(tiny_config(tmp_path, bc_steps=0))
     config = dataclasses.asdict(t.cfg)
-    del config["device"]
+    for k in settings:
+        del config[k]
     ppo.write_checkpoint(
         tmp_path / "checkpoint.pt",
         config=config,
@@ -150,7 +152,11 @@ def test_a_checkpoint_from_before_the_device_setting_reads_as_cpu(tmp_path):
         history=[],
         snapshots=[],
     )
-    assert ppo.read_checkpoint(tmp_path / "checkpoint.pt")["config"].device == "cpu"
+    return ppo.read_checkpoint(tmp_path / "checkpoint.pt")["config"]
+
+
+def test_a_checkpoint_from_before_the_device_setting_reads_as_cpu(tmp_path):
+    assert read_without(tmp_path, "device").device == "cpu"
 
 
 def test_progress_reports_every_phase_in_order(tmp_path):
