@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -531,6 +534,29 @@ def test_ctrl_c_in_training_saves_the_run(tmp_path, monkeypatch, capsys):
         "progress.csv",
         "progress.json",
     ]
+
+
+def test_sigterm_in_training_saves_the_run_as_ctrl_c_does(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    from dominion_env.train.ppo import Trainer
+
+    def learn(self):
+        self.steps = 64
+        os.kill(os.getpid(), signal.SIGTERM)  # a job scheduler's stop, mid-PPO
+        time.sleep(5)  # the handler raises before this ends
+        raise AssertionError("SIGTERM did not stop the run")
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr(Trainer, "learn", learn)
+    out = tmp_path / "run"
+    argv = ["train", "--out", str(out), "--num-envs", "4", "--hidden", "8", "--bc-steps", "0"]
+    assert cli.main([*argv, "--quiet", "--opponent", "Big Money"]) == 143
+    assert capsys.readouterr().err == (
+        f"dominion train: terminated (SIGTERM) after 64 learner steps; saved the run in {out} "
+        "(continue it with --resume)\n"
+    )
+    assert (out / "checkpoint.pt").is_file()
+    assert signal.getsignal(signal.SIGTERM) is before  # the handler is put back
 
 
 def test_a_closed_stdout_ends_quietly():

@@ -9,14 +9,17 @@ and what is allowed. The bounds are ``ppo``'s (``check_config``), the CLI's game
 
 ``train --resume`` continues the run saved in ``--out`` with that run's settings: a setting
 given explicitly that differs from the saved one is refused (the message names both values);
-``--steps`` and ``--minutes`` are new totals. Ctrl-C during PPO saves the run so far
-(``ppo.Interrupted``) and exits with status 130.
+``--steps`` and ``--minutes`` are new totals. ``train --init AGENT`` starts a new run from
+a saved agent instead of imitation. Ctrl-C during PPO saves the run so far
+(``ppo.Interrupted``) and exits with status 130; SIGTERM does the same and exits with 143.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -436,6 +439,23 @@ def _check_train(args) -> None:
     args.cfg = cfg
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt(stopped: list):
+    """SIGTERM (a job scheduler's or ``kill``'s stop) saves the run as Ctrl-C does: the
+    handler raises KeyboardInterrupt and notes it in ``stopped``; the old handler comes back
+    after. A shell starts background jobs with SIGINT ignored, so SIGTERM is how they stop."""
+
+    def handler(signum, frame):
+        stopped.append(signum)
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 def run_train(args) -> int:
     cfg = args.cfg
     timed_run = cfg.minutes is not None
@@ -467,8 +487,10 @@ def run_train(args) -> int:
                 )
             bar.refresh()
 
+        stopped = []
         try:
-            trainer = train(cfg, progress=progress, resume=args.resume)
+            with _terminate_as_interrupt(stopped):
+                trainer = train(cfg, progress=progress, resume=args.resume)
         except Interrupted as e:
             saved = (
                 f"saved the run in {cfg.out} (continue it with --resume)"
@@ -476,11 +498,12 @@ def run_train(args) -> int:
                 else "nothing saved (it stopped during imitation)"
             )
             bar.close()
+            how = "terminated (SIGTERM)" if stopped else "interrupted"
             print(
-                f"dominion train: interrupted after {e.trainer.steps} learner steps; {saved}",
+                f"dominion train: {how} after {e.trainer.steps} learner steps; {saved}",
                 file=sys.stderr,
             )
-            return 130
+            return 128 + (signal.SIGTERM if stopped else signal.SIGINT)
         except (ValueError, TypeError, NotImplementedError) as e:
             raise SystemExit(str(e)) from None
     print(
