@@ -46,6 +46,12 @@ Version history
            against the strongest library bot (its results change for a seed); ``dominion
            train`` refuses an ``--out`` holding a run unless ``--overwrite``; ``--ray`` without
            Ray is a usage error
+    0.8.0  the same games (VecGame v6); a new ``ppo-pool``: the old one trained 62 minutes
+           further (44M learner steps, ``dominion train --init ppo-pool``) with every library
+           bot on its own kingdom in the pool (``--opponent "all bots"``), so its games change
+           for a seed; training starts from a saved agent (``--init``), takes PPO's knobs on
+           the command line, saves itself every 10 minutes and on SIGTERM; a shipped agent's
+           name is a training opponent (it raised "unknown bot")
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
@@ -67,4 +73,4 @@ __all__ = [
     "RECOMMENDED",
     "random_kingdom",
 ]
-__version__ = "0.7.0"
+__version__ = "0.8.0"

@@ -3,7 +3,9 @@ format 2 (``train.tensorfile``), and write what each one was, in format 1, to
 ``tests/golden/shipped_agents.json``: a digest of its weights and its greedy actions on a fixed
 batch of observations. ``tests/test_agent_files.py`` checks the converted agents against it.
 The agents shipped then were ppo-pool, ppo-3p and ppo-4p; later ones were saved in format 2, so
-this script is not to be run again (format 2 files are not torch pickles).
+this script is not to be run again (format 2 files are not torch pickles). ppo-pool was
+replaced in 0.8.0 (trained further from the converted one, ``dominion train --init``), so
+its entry was dropped from the JSON.
 
     python tests/golden/convert_shipped_agents.py
 """
