@@ -49,6 +49,14 @@ def test_a_run_from_an_agent_trains_and_saves_where_it_was_started(tmp_path, tin
     assert any(not torch.equal(after.net.state_dict()[k], w) for k, w in start.items())
 
 
+def test_a_run_reads_the_agent_it_starts_from_once(tmp_path, tiny_agent, monkeypatch):
+    loads = []
+    real = ppo.load_agent
+    monkeypatch.setattr(ppo, "load_agent", lambda name: loads.append(name) or real(name))
+    train(tiny_config(tmp_path, init=str(tiny_agent), bc_steps=0, steps=256))
+    assert loads == [str(tiny_agent)]  # checked before the games are built, then used as is
+
+
 def test_a_resumed_run_does_not_need_the_agent_it_started_from(tmp_path, tiny_agent):
     copy = tmp_path / "start.pt"
     copy.write_bytes(tiny_agent.read_bytes())

@@ -617,13 +617,14 @@ class Trainer:
             np.concatenate(done),
         )
 
-    def warm_start(self):
-        """The start of a new run: the weights of ``init`` where it names an agent, else
+    def warm_start(self, init=None):
+        """The start of a new run: the weights of ``init`` where it names an agent (``init``:
+        that agent as ``check_init`` returned it, else it is loaded and checked here), else
         imitation (``imitate``)."""
         if self.cfg.init is None:
             self.imitate()
             return
-        self.net.load_state_dict(check_init(self.cfg).net.state_dict())
+        self.net.load_state_dict((init or check_init(self.cfg)).net.state_dict())
 
     def imitate(self):
         """Warm start: behaviour cloning of ``bc_expert`` (a library bot, or "strongest": the
@@ -1304,11 +1305,11 @@ def train(cfg: TrainConfig, progress=None, resume: bool = False) -> Trainer:
     if resume and (Path(cfg.out) / "checkpoint.pt").is_file():
         t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes, cfg.device)
     else:
-        if cfg.init is not None:
-            check_init(cfg)  # before the games are built and the kernels compile
+        # the agent to start from, checked before the games are built and the kernels compile
+        init = check_init(cfg) if cfg.init is not None else None
         t = Trainer(cfg, progress)
         try:
-            t.warm_start()
+            t.warm_start(init)
         except KeyboardInterrupt:
             raise Interrupted(t, {}) from None
     try:
