@@ -9,6 +9,9 @@ Figures (learner steps per second; a learner step is one decision of the learner
     env only        VecGame in learner mode (bots inside the step), scaled observations, random
                     legal actions: the engine's share
     inference       the policy's batched masked sampling on those observations (``act``, dense)
+    update ceiling  (the MLP) the update's work that no input trick removes: forward and
+                    backward of the layers above the first on ``minibatch`` rows, ``epochs``
+                    times per learner step, on the update's threads: no update runs faster
     rollout         ppo.Trainer.collect: env + inference, as the trainer collects a rollout
     update          ppo.Trainer.update alone on that rollout (``epochs`` passes of PPO)
     whole loop      ppo.Trainer.learn: rollout + PPO update, the figure that counts
@@ -57,6 +60,23 @@ def rate(fn, steps_per_call: int, seconds: float, at_least: int = 1) -> tuple[fl
     return steps / (time.perf_counter() - t0), 1e6 * (time.process_time() - c0) / steps
 
 
+def above_first_layer(trainer, cfg, seconds) -> tuple[float, float]:
+    """The MLP's layers above the first, forward and backward, as the update runs them."""
+    net = trainer.net
+    h = torch.randn(cfg.minibatch, net.trunk[0].out_features, requires_grad=True)
+    mask = torch.ones(cfg.minibatch, net.pi.out_features, dtype=torch.bool)
+
+    def one_minibatch():
+        logits, value = net.heads(net.trunk[1:](h), mask)
+        (torch.log_softmax(logits, -1).mean() + value.mean()).backward()
+
+    torch.set_num_threads(trainer.update_threads)
+    try:  # a learner step is `epochs` rows of minibatches
+        return rate(one_minibatch, cfg.minibatch / cfg.epochs, seconds)
+    finally:
+        torch.set_num_threads(cfg.torch_threads)
+
+
 def main(argv=None):
     d = TrainConfig()
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -86,6 +106,8 @@ def main(argv=None):
     obs, mask = vec.observation.copy(), vec.action_mask.copy()
     infer = rate(lambda: trainer.net.act(obs, mask), n, args.seconds)
     figures = {"env only": env, "inference": infer}
+    if hasattr(trainer.net, "trunk"):
+        figures["update ceiling"] = above_first_layer(trainer, cfg, args.seconds)
 
     per_update = cfg.rollout * n
     threads = trainer.update_threads
@@ -139,6 +161,10 @@ def main(argv=None):
         f"\nwhole loop: {whole[-1]:,.0f} learner steps/s, {whole[-1] / whole[0]:.2f}x the "
         f"baseline's {whole[0]:,.0f}; env only / whole loop = {env[0] / whole[-1]:.1f}"
     )
+    if "update ceiling" in figures:  # the rollout as measured, the update at its ceiling
+        roll = list(loops.values())[-1][0][0]
+        top = 1 / (1 / roll + 1 / figures["update ceiling"][0])
+        print(f"the loop's ceiling on this box (that rollout, the update at its ceiling): {top:,.0f}")
     if args.sb3:
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.vec_env import VecMonitor
@@ -150,7 +176,7 @@ def main(argv=None):
             "MlpPolicy",
             venv,
             n_steps=32,
-            batch_size=4096,
+            batch_size=cfg.minibatch,
             n_epochs=3,
             policy_kwargs={"net_arch": list(hidden)},
             verbose=0,
