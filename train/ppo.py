@@ -206,7 +206,7 @@ class TrainConfig:
     rollout: int = 32
     epochs: int = 3
     # 2048: two gradient steps where 4096 took one, for the same work; +2.1 points against
-    # BMU in five minutes on each of 5 seeds (README, "Three settings tried")
+    # BMU in five minutes on each of 5 seeds (README, "Settings tried on the five-minute job")
     minibatch: int = 2048
     lr: float = 3e-4
     gamma: float = 1.0
@@ -626,7 +626,8 @@ class Trainer:
         if self.cfg.init is None:
             self.imitate()
             return
-        self.net.load_state_dict((init or check_init(self.cfg)).net.state_dict())
+        agent = init if init is not None else check_init(self.cfg)
+        self.net.load_state_dict(agent.net.state_dict())
 
     def imitate(self):
         """Warm start: behaviour cloning of ``bc_expert`` (a library bot, or "strongest": the
