@@ -164,7 +164,7 @@ def main(argv=None):
     if "update ceiling" in figures:  # the rollout as measured, the update at its ceiling
         roll = list(loops.values())[-1][0][0]
         top = 1 / (1 / roll + 1 / figures["update ceiling"][0])
-        print(f"the loop's ceiling on this box (that rollout, the update at its ceiling): {top:,.0f}")
+        print(f"the loop's ceiling here (that rollout, the update at its ceiling): {top:,.0f}")
     if args.sb3:
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.vec_env import VecMonitor
