@@ -44,7 +44,7 @@ import torch  # noqa: E402
 
 from dominion_env import VecGame  # noqa: E402
 from dominion_env.agents import compile_bots  # noqa: E402
-from dominion_env.train.policy import NETWORKS  # noqa: E402
+from dominion_env.train.policy import NETWORKS, PolicyNet  # noqa: E402
 from dominion_env.train.ppo import Rollout, TrainConfig, Trainer  # noqa: E402
 
 
@@ -106,7 +106,7 @@ def main(argv=None):
     obs, mask = vec.observation.copy(), vec.action_mask.copy()
     infer = rate(lambda: trainer.net.act(obs, mask), n, args.seconds)
     figures = {"env only": env, "inference": infer}
-    if hasattr(trainer.net, "trunk"):
+    if isinstance(trainer.net, PolicyNet):  # the card-set network has no such split
         figures["update ceiling"] = above_first_layer(trainer, cfg, args.seconds)
 
     per_update = cfg.rollout * n
