@@ -54,7 +54,8 @@ Version history
            name is a training opponent (it raised "unknown bot")
     0.8.1  the same games (VecGame v6) and agents; ``dominion train``'s default minibatch is
            2048 (was 4096: +2.1 points against Big Money Ultimate in five minutes, each of 5
-           seeds), so a default run's weights change for a seed; ``--init`` reads its agent once
+           seeds), so a default run's weights change for a seed; ``train()`` reads its ``init``
+           agent once (the CLI reads it once more, to take its layers before the run's config)
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
