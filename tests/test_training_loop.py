@@ -18,7 +18,7 @@ from dominion_env import VecGame  # noqa: E402
 from dominion_env.agents import compile_bots  # noqa: E402
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.engine.observation import obs_size  # noqa: E402
-from dominion_env.train import ppo, sparse  # noqa: E402
+from dominion_env.train import device, ppo, sparse  # noqa: E402
 from dominion_env.train.policy import PolicyNet, sample  # noqa: E402
 from dominion_env.train.ppo import PHASES, TrainConfig, Trainer, train  # noqa: E402
 
@@ -99,9 +99,10 @@ def test_sparse_forward_and_gradients_are_the_dense_layers():
     assert g1[0].abs().sum() > 0  # the first layer's weights do get a gradient
 
 
-def test_cpu_is_the_default_and_takes_the_sparse_path(tmp_path):
+@pytest.mark.skipif(not NO_CUDA, reason="this machine has CUDA: auto resolves to it")
+def test_auto_is_the_default_and_takes_the_cpu_and_sparse_path_without_cuda(tmp_path):
     t = Trainer(tiny_config(tmp_path))
-    assert TrainConfig().device == "cpu"
+    assert TrainConfig().device == "auto" and device.resolve("auto") == "cpu"
     assert t.device == torch.device("cpu") and t.sparse
     assert t.update_threads >= t.cfg.torch_threads == 1
     assert torch.get_num_threads() == 1  # the rollout's threads
@@ -115,7 +116,8 @@ def test_cpu_is_the_default_and_takes_the_sparse_path(tmp_path):
 
 
 def test_bad_device_settings_are_refused_before_any_work(tmp_path):
-    with pytest.raises(ValueError, match=r"device must be 'cpu', 'cuda' or 'cuda:N', got 'gpu'"):
+    allowed = r"device must be 'auto', 'cpu', 'cuda' or 'cuda:N'"
+    with pytest.raises(ValueError, match=allowed + r", got 'gpu'"):
         Trainer(tiny_config(tmp_path, device="gpu"))
     with pytest.raises(ValueError, match=r"device must be .* got 0"):
         Trainer(tiny_config(tmp_path, device=0))
@@ -282,3 +284,58 @@ def test_the_update_takes_more_threads_only_where_both_pools_sleep(first, passiv
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == [str(passive)]
+
+
+def pretend_cuda(monkeypatch):
+    """This machine as one with a GPU, for the choices made before any work (nothing runs)."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=0: "Pretend GPU")
+
+
+def test_auto_resolves_to_what_the_machine_has(monkeypatch):
+    assert device.resolve("cpu") == "cpu" and device.resolve("cuda:1") == "cuda:1"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert device.resolve("auto") == "cpu" and device.sizes_for("auto", ()) == {}
+    assert device.describe("auto") == "cpu"
+    pretend_cuda(monkeypatch)
+    assert device.resolve("auto") == "cuda"
+    assert device.check_device("auto") == torch.device("cuda")
+    assert device.describe("auto") == "cuda (Pretend GPU)"
+    assert device.sizes_for("auto", ()) == device.CUDA_SIZES
+    assert device.sizes_for("cuda", {"num_envs": 64}) == {
+        "minibatch": device.CUDA_SIZES["minibatch"]
+    }
+    assert device.sizes_for("cpu", ()) == {}
+    with pytest.raises(ValueError, match=r"this machine has 1 CUDA device\(s\), 0 to 0"):
+        device.check_device("cuda:1")
+
+
+def test_the_cli_takes_a_gpus_sizes_unless_given_and_says_what_it_chose(
+    tmp_path, monkeypatch, capsys
+):
+    from dominion_env.cli import parse_args
+
+    pretend_cuda(monkeypatch)
+
+    def checked(*argv):
+        return parse_args(["train", "--out", str(tmp_path / "run"), *argv])
+
+    args = checked("--steps", "64")
+    assert (args.cfg.num_envs, args.cfg.minibatch) == (4096, 2048)
+    assert args.cfg.device == "auto" and args.chosen == device.CUDA_SIZES
+    args = checked("--steps", "64", "--num-envs", "64", "--minibatch", "128")
+    assert (args.cfg.num_envs, args.cfg.minibatch) == (64, 128) and args.chosen == {}
+    args = checked("--steps", "64", "--device", "cpu")
+    assert (args.cfg.num_envs, args.cfg.minibatch) == (512, 2048) and args.chosen == {}
+
+
+def test_evaluate_takes_a_device_and_refuses_a_bad_one(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli(["evaluate", "ppo-pool", "--device", "gpu", "--games", "1"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "Traceback" not in err
+    assert err.splitlines()[-1] == (
+        "dominion evaluate: error: argument --device: device must be 'auto', 'cpu', 'cuda' or "
+        "'cuda:N', got 'gpu'"
+    )

@@ -32,6 +32,7 @@ from ..analysis.executor import add_ray_option, executor_for
 from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, writable_dir
 from ..engine.kingdoms import kingdom_arg
 from ..search import parse_search_name
+from .device import CUDA_SIZES, check_device, describe, sizes_for
 from .evaluate import EVAL_SEED, evaluate, format_table
 from .policy import NETWORKS, load_agent, shipped_agents
 from .ppo import (
@@ -57,7 +58,6 @@ from .ppo import (
     Interrupted,
     TrainConfig,
     check_config,
-    check_device,
     check_hidden,
     check_init,
     saved_config,
@@ -232,8 +232,11 @@ def add_train_parser(sub) -> None:
     p.add_argument(
         "--device",
         default=None,
-        help="where the network acts and learns: cpu (the default), cuda or cuda:N; the games "
-        "run on the CPU (a resumed run may change it)",
+        help="where the network acts and learns: auto (the default: cuda where present, else "
+        "cpu), cpu, cuda or cuda:N; the games run on the CPU (a resumed run may change it). "
+        "On a GPU a new run takes "
+        + ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in CUDA_SIZES.items())
+        + " unless given",
     )
     p.add_argument(
         "--eval-games",
@@ -420,6 +423,12 @@ def _check_train(args) -> None:
             cfg.name = out.name
     if args.device is not None:  # not a setting of the run: a resumed run may move
         cfg.device = args.device
+    try:
+        check_device(cfg.device)
+    except ValueError as e:
+        args.parser.error(f"argument --device: {e}")
+    args.chosen = {} if args.resume else sizes_for(cfg.device, given)
+    cfg = replace(cfg, **args.chosen)  # a GPU's sizes, where not given
     why = writable_dir(out)
     if why:
         args.parser.error(f"argument --out: {args.out!r} cannot take the run: {why}")
@@ -432,10 +441,6 @@ def _check_train(args) -> None:
             check_init(cfg)
         except ValueError as e:
             args.parser.error(f"argument --init: {e}")
-    try:
-        check_device(cfg.device)
-    except ValueError as e:
-        args.parser.error(f"argument --device: {e}")
     args.cfg = cfg
 
 
@@ -461,6 +466,13 @@ def run_train(args) -> int:
     timed_run = cfg.minutes is not None
     total = int(cfg.minutes * 60) if timed_run else (cfg.steps or DEFAULT_STEPS)
     unit = "s" if timed_run else "step"
+    if not args.quiet:  # what "auto" became, and the sizes it chose (the rest: the config)
+        chosen = ", ".join(f"{k} {v}" for k, v in getattr(args, "chosen", {}).items())
+        print(
+            f"dominion train: device {describe(cfg.device)}"
+            + (f"; for this GPU: {chosen}" if chosen else ""),
+            file=sys.stderr,
+        )
     timed = "{l_bar}{bar}| {n_fmt}/{total_fmt} s [{elapsed}<{remaining}{postfix}]"
     with tqdm(
         total=total,
@@ -556,6 +568,12 @@ def add_evaluate_parser(sub) -> None:
     )
     p.add_argument("--seed", type=SEED, default=EVAL_SEED, help="0 to 2**63-1")
     p.add_argument("--json", action="store_true", help="one JSON object per opponent per line")
+    p.add_argument(
+        "--device",
+        default="auto",
+        help="where the agent's network runs: auto (the default: cuda where present, else "
+        "cpu), cpu, cuda or cuda:N",
+    )
     add_ray_option(p)
     p.set_defaults(run=run_evaluate, check=_check_evaluate, parser=p)
 
@@ -566,6 +584,12 @@ def _check_evaluate(args) -> None:
         args.agent_resolved = agent = search or load_agent(args.agent)
     except (ValueError, OSError) as e:
         args.parser.error(f"argument agent: {e}")
+    try:
+        device = check_device(args.device)
+    except ValueError as e:
+        args.parser.error(f"argument --device: {e}")
+    if search is None:
+        agent.to(device)
     if search is not None:
         args.players = 2 if args.players is None else args.players
     elif args.players is None:

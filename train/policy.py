@@ -273,6 +273,15 @@ class Agent:
     def seed(self, seed: int) -> None:
         self.generator.manual_seed(int(seed))
 
+    def to(self, device) -> "Agent":
+        """The agent with its network on ``device`` (a torch device or its name): it reads
+        observations from the CPU and returns actions there wherever it runs; its sampling
+        stream moves too (a generator lives on one device)."""
+        device = torch.device(device)
+        self.net.to(device)
+        self.generator = torch.Generator(device).manual_seed(self.generator.initial_seed())
+        return self
+
 
 def save_agent(net: nn.Module, info: AgentInfo, path) -> Path:
     """Write ``net`` and ``info`` to ``path`` (``tensorfile``'s layout, format 2)."""

@@ -50,8 +50,9 @@ Numba's env: on 2 cores their thread pools otherwise fight. The update and the i
 never run beside the env, so torch takes as many threads as Numba's pool there
 (``update_threads``; one where a pool started before ``OMP_WAIT_POLICY=PASSIVE`` was set, see
 ``dominion_env.train``). On the CPU the network's first layer reads only the observation's
-non-zero entries (``sparse``: ~7% of them; the same function, ~15x less work); ``device="cuda"``
-puts the network (acting and learning) on a GPU, dense, while the games stay on the CPU.
+non-zero entries (``sparse``: ~7% of them; the same function, ~15x less work); on a GPU
+(``device`` "auto", the default, where CUDA is present; or "cuda") the network acts and learns
+there, dense, while the games stay on the CPU (``device.py``).
 
 ``progress(steps, trainer)`` (``Trainer(progress=...)``) is called as the run moves through
 ``PHASES`` (those it has: the search's two only with ``bc_expert="search:N"``):
@@ -84,7 +85,6 @@ import csv
 import dataclasses
 import json
 import math
-import re
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -101,6 +101,7 @@ from ..extras import require
 from ..search import parse_search_name
 from ..search.search import MAX_BUDGET, Search
 from . import PASSIVE_POOLS, sparse, tensorfile
+from .device import AUTO, check_device, check_device_name
 from .policy import (
     DEFAULT_EMBED,
     INFO_ADDED,
@@ -131,7 +132,6 @@ PHASES = (
     "search epochs",
     "PPO",
 )
-DEVICE = re.compile(r"cpu|cuda(:\d{1,3})?")
 SELF = "self"
 STRONGEST = "strongest"  # the strongest library bot for each game's kingdom
 ALL_BOTS = "all bots"  # every library bot but Random, each on its own kingdom (LibrarySeats)
@@ -241,7 +241,9 @@ class TrainConfig:
     log_every: int = 100_000  # learner steps between progress rows
     out: str = "runs/agent"
     name: str = "agent"
-    device: str = "cpu"  # where the network acts and learns ("cuda", "cuda:N"); games: CPU
+    # where the network acts and learns ("auto": CUDA if present, "cpu", "cuda", "cuda:N",
+    # ``device.py``); the games run on the CPU
+    device: str = AUTO
 
 
 # settings added after checkpoints were first written: an older checkpoint lacks them and
@@ -409,8 +411,7 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
     check_choice("network", cfg.network, NETWORKS)
     check_int("embed", cfg.embed, 1, MAX_EMBED)
     check_seed(cfg.seed)
-    if not isinstance(cfg.device, str) or not DEVICE.fullmatch(cfg.device):
-        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {cfg.device!r}")
+    check_device_name(cfg.device)
     rows = _split_rows(cfg.num_envs, _pooled(cfg.opponents)[1])
     if rows.get(ALL_BOTS, len(LIBRARY_BOTS)) < len(LIBRARY_BOTS):
         raise ValueError(
@@ -421,24 +422,6 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
     _check_opponents(cfg)
     _bot_files(cfg.opponents)
     return cfg
-
-
-def check_device(device: str) -> torch.device:
-    """``device`` (a checked setting) as a torch device, if this machine has it: a
-    ValueError naming it otherwise (CUDA needs a GPU and a torch built with CUDA)."""
-    if device.startswith("cuda"):
-        if not torch.cuda.is_available():
-            raise ValueError(
-                f"device {device!r}: CUDA is not available here (torch {torch.__version__}, "
-                f"built with CUDA: {torch.version.cuda is not None}); use device 'cpu'"
-            )
-        index = int(device[5:] or 0)
-        if index >= torch.cuda.device_count():
-            raise ValueError(
-                f"device {device!r}: this machine has {torch.cuda.device_count()} CUDA "
-                f"device(s), 0 to {torch.cuda.device_count() - 1}"
-            )
-    return torch.device(device)
 
 
 def check_expert(expert) -> str:
