@@ -1,4 +1,4 @@
-"""Issue 25 item 4's scorecard: a 2-player agent against each of its targets, on seeds
+"""The 2-player scorecard: an agent against each of the project's targets, on seeds
 training never used (training draws its seeds below 10**8).
 
     python bench/agent_targets.py ppo-pool                              # every section
@@ -39,7 +39,7 @@ win is a tie, counted apart). ``--games`` (default 4,000) is the games behind ea
    by their effect) and beat Big Money Ultimate on their kingdom (more wins than losses in
    ``--games`` games, ``optimize.judge``); for each, the agent's record against it on that kingdom
    (``evaluate``, ``--games`` games) and the agent's mean buys per game there (the top cards).
-   No target: the issue asks for the report. The library's bots are money-first; the ones
+   No target: a report of what it plays. The library's bots are money-first; the ones
    that pass the test are listed with what they name.
 
 Each section draws its own seeds from ``--seed`` (section s from seed + (s - 1) x 1,000,000;
@@ -335,7 +335,7 @@ def main(argv=None) -> int:
         "optimizer": card.optimizer,
         "engines": card.engines,
     }
-    print(f"{card.agent.name}: the targets of issue 25 item 4, seed {args.seed}")
+    print(f"{card.agent.name}: the 2-player targets, seed {args.seed}")
     for name in SECTIONS:
         if name in args.sections:
             start = time.perf_counter()

@@ -12,8 +12,8 @@ Each case runs in a fresh process (a crash in one cannot hide another) and is cl
     silent    accepted: the command or call went on (or was still working at the timeout)
     crash     any other exception or exit status, with a traceback
 
-The cases are the reproductions of issue 21 and their neighbours; the figures go in the notes,
-before and after a change, from the same script.
+The cases are reproductions of bad inputs found from outside, and their neighbours; the
+figures go in the notes, before and after a change, from the same script.
 """
 
 from __future__ import annotations

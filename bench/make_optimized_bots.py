@@ -1,5 +1,5 @@
 """Makes ``agents/optimized.toml``: the optimizer's per-kingdom bots that the training pool
-plays as the opponent ``"optimized"`` (issue 25 item 3).
+plays as the opponent ``"optimized"``.
 
     nice -n 10 python bench/make_optimized_bots.py --generations 60    # what shipped (18-145 s
                                                                        # a kingdom, box shared)

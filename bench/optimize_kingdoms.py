@@ -1,4 +1,4 @@
-"""Issue 22's optimizer target: on random kingdoms (2 players), the bot ``dominion optimize``
+"""The optimizer's figure: on random kingdoms (2 players), the bot ``dominion optimize``
 finds within the time budget against the strongest library bot for that kingdom, judged on
 games the search never saw.
 

@@ -1,4 +1,4 @@
-"""What the optimizer's bots add to the training pool (issue 25 item 3): agents trained with
+"""What the optimizer's bots add to the training pool: agents trained with
 and without ``optimized`` in the pool, played greedy on seeds training never used.
 
     python bench/pool_optimized.py runs/base/agent.pt runs/opt/agent.pt --games 4000

@@ -1,4 +1,4 @@
-"""What the search player adds as a teacher (issue 25 item 3): the same learner-step budget,
+"""What the search player adds as a teacher: the same learner-step budget,
 trained once per variant and seed, one run at a time, then evaluated greedy on unseen seeds.
 
     python bench/teacher.py --steps 1000000 --seeds 0 --eval-games 1000

@@ -86,7 +86,7 @@ Version history
         learner_seat, learner_rewards; action -1 skips a game. The observation gains the
         ``known_top`` piece (the viewer's known top-of-deck cards), so obs_size grows by 64.
         Games and rewards are unchanged from v1.
-    v3  speed (issue 3's batch-4096 target): the state record holds each draw pile's
+    v3  speed (batches of 4,096 games): the state record holds each draw pile's
         composition (``deck_count``), card counts are int8 and card ids uint8, hot fields
         come first; the step prefetches the records a few games ahead; reset and step are one
         kernel. ``Game.set_scenario`` refuses a game with more than 127 copies of a card.
@@ -98,7 +98,7 @@ Version history
         ``shaped_rewards``, ``scores``, ``decision_kind``, ``turn_number``; illegal actions
         raise ``IllegalActionError``. Games, observations, masks and rewards for a seed are
         unchanged from v3, bit for bit (hashed before and after).
-    v5  nothing silent (issue 15), records and conventions (issues 16, 17). Every game for a
+    v5  nothing silent, game records and the ecosystem's conventions. Every game for a
         seed changes: each (seed, game index) gets its own streams through a mixing
         function (``zones.seed_game``; before, game i+k's stream was game i's shifted by k
         draws, so neighbouring games were correlated), and the random policy, the bots and
@@ -112,7 +112,7 @@ Version history
         views; actions, seeds and options are checked strictly (``checks``); ``snapshot`` /
         ``restore`` / ``clone``. Masks, zones and the v4 part of the observation follow the
         same rules as v4 (hashed through the merges that did not change the streams).
-    v6  what the rules keep hidden stays hidden (issue 21): a discard of several cards
+    v6  what the rules keep hidden stays hidden: a discard of several cards
         (Cellar, Militia's and Torturer's victims, Secret Chamber, Poacher, Sentry) shows the
         others its count and its top card only, and Scout's put-back order is its owner's
         (``engine/zones.py``). Games, masks, rewards and the observation's layout are those of

@@ -1,6 +1,6 @@
 """``bench/agent_targets.py``: the scorecard's sections print a figure, an interval, the target
 and a verdict that agrees with them; bad arguments end it with status 2. The figures for the
-shipped agent are measured by the script and reported in the README, never asserted here."""
+shipped agent are measured by the script and reported on the docs site, never asserted here."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_bots_and_engines_print_figures_intervals_and_verdicts(capsys):
     assert targets.main(["ppo-pool", "--games", "20", "--sections", "bots", "engines"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0] == "ppo-pool: the targets of issue 25 item 4, seed 1000000000"
+    assert lines[0] == "ppo-pool: the 2-player targets, seed 1000000000"
     assert "== 1. against Big Money" in out and "== 5. engine bots" in out
     assert "== 2." not in out and "== 4." not in out  # only the sections asked for
     rows = [ln for ln in lines if re.match(r"(Big Money|strongest)", ln)]

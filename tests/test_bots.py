@@ -431,8 +431,9 @@ def test_every_bot_beats_random(bot):
 # 4. the bots rewritten after the peers or with play rules
 # ---------------------------------------------------------------------------------------------
 
-# bots whose rules changed for issue 22 (peer transcriptions, play rules, retuned): each
-# compiles, reads back from its TOML, and plays legal actions at every decision of whole games
+# bots whose rules changed when checked against peer simulators (transcriptions, play rules,
+# retuned): each compiles, reads back from its TOML, and plays legal actions at every
+# decision of whole games
 REWRITTEN = [
     "Smithy",
     "Big Smithy",

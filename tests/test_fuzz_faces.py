@@ -1,4 +1,4 @@
-"""Property-based fuzzing of the public faces (issue 15): whatever a caller passes, a face either
+"""Property-based fuzzing of the public faces: whatever a caller passes, a face either
 behaves validly or raises a clear error of a documented type (TypeError, ValueError;
 ``IllegalActionError`` is a ValueError) from the face itself, never from deep inside numpy or a
 kernel; after an error the object is unchanged (its full state arrays compared) and a legal

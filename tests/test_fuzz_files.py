@@ -1,4 +1,4 @@
-"""Property-based fuzzing of what is read from files and snapshots (issue 21): record JSON,
+"""Property-based fuzzing of what is read from files and snapshots: record JSON,
 snapshot arrays and snapshot ``.npz`` files with bytes flipped, cut short or values replaced.
 Each is either accepted and valid (a restored VecGame passes the audit's checks and plays a
 legal step after which it still does; a record replays or is refused by the replay) or refused

@@ -1,4 +1,4 @@
-"""Fuzzing what a person types at ``dominion play``'s prompt (issue 21): any line, unicode
+"""Fuzzing what a person types at ``dominion play``'s prompt: any line, unicode
 digits, control characters, NUL bytes, huge numbers, blank lines, is either a legal action or
 answered with a message and asked again; never an exception, never the end of the game (only
 "quit"/"exit" leave, on purpose). The raw bytes of a line are read without error too.

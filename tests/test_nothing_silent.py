@@ -1,4 +1,4 @@
-"""Nothing silent (issue 15): positions the engine cannot hold are refused before anything
+"""Nothing silent: positions the engine cannot hold are refused before anything
 changes, an opponent policy that fails cannot hand its decision to the learner, returned
 buffers cannot be written, and bad arguments get a clear error at the public face."""
 
@@ -414,7 +414,7 @@ def test_registered_env_refuses_bad_actions_too():
         env.step(2.7)
 
 
-# -- VecGame's own arguments and calls (issue 21) ---------------------------------------------
+# -- VecGame's own arguments and calls -----------------------------------------------------
 
 
 def test_huge_opponent_weights_are_shares_like_any_other():
@@ -482,7 +482,7 @@ def test_calls_before_reset_say_so():
     assert vec.random_actions().shape == (3,)
 
 
-# -- env constructors (issue 21) --------------------------------------------------------------
+# -- env constructors ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

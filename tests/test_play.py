@@ -237,7 +237,7 @@ def test_an_agent_for_another_table_size_is_refused(name, players, tmp_path, mon
     assert list(tmp_path.iterdir()) == []  # refused before a record is written
 
 
-# -- leaving early and resuming (issue 21: dominion play never loses a game) -----------------
+# -- leaving early and resuming (dominion play never loses a game) --------------------------
 
 
 def spawn(args, cwd):

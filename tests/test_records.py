@@ -342,7 +342,7 @@ def test_pettingzoo_env_records_games(tmp_path):
     assert rec["result"]["status"] in ("terminated", "truncated")
 
 
-# -- files and meta that are not records (issue 21) -------------------------------------------
+# -- files and meta that are not records ---------------------------------------------------
 
 
 def test_load_names_the_file_it_refuses(tmp_path):

@@ -388,7 +388,7 @@ def test_views_handed_out_are_of_the_clones_and_unpickled_arrays():
         assert shown(other) != shown(vec)
 
 
-# -- restore checks the games it is given (issue 21) ----------------------------------------
+# -- restore checks the games it is given ------------------------------------------------
 
 
 def edited(snap: Snapshot, edit) -> Snapshot:

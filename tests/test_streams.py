@@ -1,4 +1,4 @@
-"""Every game of a run draws from streams of its own (issue 15, item 1).
+"""Every game of a run draws from streams of its own.
 
 splitmix64 advances its state by a constant, so streams whose starting states are near each
 other replay each other's draws shifted. The first seeding (seed*C1 + index*C2) made game i+k's

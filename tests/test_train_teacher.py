@@ -1,9 +1,9 @@
-"""The search player as a teacher (issue 25 item 3): imitation of the search
+"""The search player as a teacher: imitation of the search
 (``bc_expert="search:N"``) and expert iteration during PPO (``teacher_coef``): a smoke run of
 each, the checks of their settings, and a resumed run that reproduces.
 
 What each piece adds to an agent's strength is measured by ``bench/teacher.py`` and reported
-in the README, never asserted here.
+on the docs site, never asserted here.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     from dominion_env.train import TrainConfig, train
     result = train(TrainConfig(steps=2_000_000, opponents={"Big Money Ultimate": 1}))
 
-The recipe, and why each piece is there (each was measured; see the README's Training section):
+The recipe, and why each piece is there (each was measured: docs/results/training.md):
 
 * **gamma = 1** (no discount per decision): with a per-decision discount a losing learner's best
   move is to delay its -1 by inventing decisions (Cellar loops, PASS), and games balloon to
@@ -19,12 +19,12 @@ The recipe, and why each piece is there (each was measured; see the README's Tra
   imitation (``bc_steps`` must then be 0): to train a shipped agent further, or on one
   kingdom. Adam's state and the snapshots start fresh.
 * **the network** (``network``): "mlp" (``policy.PolicyNet``, the default) or "cards"
-  (``policy.CardSetNet``: the game's cards as a set, each embedded by id); see the README's
-  Training section for how they compare on the same time budget.
-* **the search player as a teacher** (``dominion_env.search``; off by default, see the README's
-  Training section for what it measured): ``bc_expert="search:N"`` imitates the strongest bot
-  for ``bc_steps`` decisions (the search's own rollout policy), then the search at budget N in
-  the learner's seat for ``bc_search_steps`` decisions (phases "search data", "search
+  (``policy.CardSetNet``: the game's cards as a set, each embedded by id); see
+  docs/results/training.md for how they compare on the same time budget.
+* **the search player as a teacher** (``dominion_env.search``; off by default;
+  docs/results/training.md has what it measured): ``bc_expert="search:N"`` imitates the
+  strongest bot for ``bc_steps`` decisions (the search's own rollout policy), then the search
+  at budget N in the learner's seat for ``bc_search_steps`` decisions (phases "search data", "search
   epochs"; its chosen actions are the targets); ``teacher_coef`` > 0 is expert iteration:
   before each update, ``teacher_positions`` of the rollout's own positions (drawn before it,
   their games copied from ``VecGame.state`` as the rollout reaches them; only those with a
@@ -206,7 +206,7 @@ class TrainConfig:
     rollout: int = 32
     epochs: int = 3
     # 2048: two gradient steps where 4096 took one, for the same work; +2.1 points against
-    # BMU in five minutes on each of 5 seeds (README, "Settings tried on the five-minute job")
+    # BMU in five minutes on each of 5 seeds (docs/results/training.md)
     minibatch: int = 2048
     lr: float = 3e-4
     gamma: float = 1.0

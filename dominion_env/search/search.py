@@ -82,7 +82,8 @@ from ..engine.layout import (
 from ..names import action_name
 from .rollout import Rows, as_bytes, default_kernel, rollout_kernel
 
-DEFAULT_BUDGET = 800  # simulations per decision: median decision time under 50 ms (README)
+# simulations per decision: median decision time under 50 ms (docs/results/search.md)
+DEFAULT_BUDGET = 800
 MAX_BUDGET = 1 << 20  # a decision's simulations are numbered below this (their stream index)
 MARGIN_CLIP = 20  # VP: the tie-break's reach
 DEFAULT_MARGIN_WEIGHT = 0.01  # value per VP of margin: 20 VP is worth a fifth of a win
