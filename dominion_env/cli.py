@@ -509,7 +509,7 @@ def _add_training_commands(sub) -> None:
     only when one of them is asked for, so the other commands run without torch."""
     if importlib.util.find_spec("torch") is None:
         needs_torch = f"needs the train extra: {install_hint('torch')}"
-        for name in ("train", "evaluate"):
+        for name in ("train", "evaluate", "scorecard"):
             sub.add_parser(name, help=needs_torch).set_defaults(
                 run=lambda args: sys.exit(f"dominion {args.command} {needs_torch}")
             )
@@ -518,6 +518,7 @@ def _add_training_commands(sub) -> None:
 
     commands.add_train_parser(sub)
     commands.add_evaluate_parser(sub)
+    commands.add_scorecard_parser(sub)
 
 
 # ---------------------------------------------------------------------------------------------

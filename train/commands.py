@@ -650,3 +650,60 @@ def run_evaluate(args) -> int:
         )
         print(format_table(rows))
     return 0
+
+
+def add_scorecard_parser(sub) -> None:
+    p = sub.add_parser(
+        "scorecard",
+        help="any player measured by one fixed, versioned protocol (for papers)",
+        description="Measure a player by the scorecard's protocol (dominion_env.train.scorecard:"
+        " fixed seeds, kingdoms, opponents and games): against Big Money, Big Money Ultimate "
+        "and the strongest bot per random kingdom; head to head against every library bot on "
+        "its own kingdom; the all-bots tournament's rank and score; with 3 to 6 players, wins "
+        "against Big Money Ultimate in every other seat. The protocol's version is printed.",
+    )
+    p.add_argument(
+        "player",
+        help="a shipped agent, an agent file, a library bot, FILE.toml[:BOT] or search[:N]",
+    )
+    p.add_argument(
+        "--quick", action="store_true", help="the same protocol with fewer games (wider CIs)"
+    )
+    p.add_argument("--json", action="store_true", help="print the scorecard as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_ray_option(p)
+    p.set_defaults(run=run_scorecard, check=_check_scorecard, parser=p)
+
+
+def _check_scorecard(args) -> None:
+    from .scorecard import resolve
+
+    try:
+        args.player_resolved = resolve(args.player)
+    except (ValueError, OSError) as e:
+        args.parser.error(f"argument player: {e}")
+
+
+def run_scorecard(args) -> int:
+    from .scorecard import SECTIONS, format_scorecard, scorecard, table_sizes
+
+    player = args.player_resolved
+    steps = (3 if 2 in table_sizes(player) else 0) + sum(p > 2 for p in table_sizes(player))
+    with tqdm(total=steps, disable=args.quiet, unit="part", file=sys.stderr) as bar:
+        started = []
+
+        def progress(label):  # a piece of work begins: the one before it is done
+            if started:
+                bar.update(1)
+            started.append(label)
+            bar.set_description(label[:60])
+
+        try:
+            card = scorecard(
+                player, args.quick, SECTIONS, map=executor_for(args.ray), progress=progress
+            )
+        except (ValueError, TypeError, ImportError) as e:
+            raise SystemExit(str(e)) from None
+        bar.update(bar.total - bar.n)
+    print(json.dumps(card) if args.json else format_scorecard(card))
+    return 0
