@@ -26,6 +26,7 @@ from dominion_env.agents import BOTS  # noqa: E402
 from dominion_env.cards import NAMES  # noqa: E402
 from dominion_env.cli import resolve_player  # noqa: E402
 from dominion_env.engine.layout import DECK_LEN, HAND, KNOWN_TOP  # noqa: E402
+from dominion_env.names import log_lines  # noqa: E402
 from dominion_env.web import create_app  # noqa: E402
 
 KNOWN = list(BOTS)
@@ -327,6 +328,78 @@ def test_a_watched_game_shows_any_seat_or_everything(client):
     }
     r = client.post(f"/api/games/{gid}/advance", json={"steps": 1, "step": end["step"]})
     assert r.status_code == 409 and "over" in r.json()["error"]
+
+
+def _watch_each_step(client, view, steps: int):
+    """Advance a watched game one decision at a time (``steps`` at most), yielding after each."""
+    gid = view["id"]
+    step = view["step"]
+    for _ in range(steps):
+        r = client.post(f"/api/games/{gid}/advance", json={"steps": 1, "step": step})
+        assert r.status_code == 200, r.text
+        if r.json()["over"]:
+            return
+        step = r.json()["step"]
+        yield step
+
+
+def test_a_seats_vp_are_what_it_knows_after_a_masquerade_pass(client):
+    # with 3 players, a pass between the two others is unseen: the true VP would tell the card
+    body = {"players": ["Masquerade"] * 3, "kingdom": "Victory Dance", "seed": 4}
+    view = new_game(client, mode="watch", **body)
+    table = client.tables.get(view["id"])
+    g = table.game
+    differ = turns = 0
+    for _ in _watch_each_step(client, view, 120):
+        new_turn = len(table.vp) > turns
+        turns = len(table.vp)
+        for p in range(3):
+            seen = client.get(f"/api/games/{view['id']}?view={p}").json()
+            known = [int(v) for v in g.observation_pieces(p)["vp"]]
+            assert [s["vp"] for s in seen["seats"]] == known
+            if new_turn:  # the VP history's point of this turn too
+                assert seen["vp"][-1] == [g.turn["turn_number"], known]
+            differ += known != g.scores()
+        everything = client.get(f"/api/games/{view['id']}").json()
+        assert [s["vp"] for s in everything["seats"]] == g.scores()
+    assert differ > 0  # some pass hid a Victory card from a seat
+    r = client.post(f"/api/games/{view['id']}/advance", json={"steps": 1000, "step": table.moves})
+    assert r.json()["over"]
+    for p in range(3):  # the end shows every seat the true score
+        seen = client.get(f"/api/games/{view['id']}?view={p}").json()
+        assert [s["vp"] for s in seen["seats"]] == g.scores() == seen["vp"][-1][1]
+
+
+def test_with_two_players_a_seat_knows_the_true_vp(client):
+    body = {"players": ["Masquerade"] * 2, "kingdom": "Victory Dance", "seed": 4}
+    view = new_game(client, mode="watch", **body)
+    g = client.tables.get(view["id"]).game
+    for _ in _watch_each_step(client, view, 150):
+        for p in range(2):
+            seen = client.get(f"/api/games/{view['id']}?view={p}").json()
+            assert [s["vp"] for s in seen["seats"]] == g.scores()
+
+
+def test_a_watcher_polling_mid_discard_sees_no_more_than_the_final_log(client):
+    # Militia's victims discard one card per decision: each pick shows as the top card so
+    # far until the next one covers it, so a poll between picks must not get it
+    body = {"players": ["Militia", "Militia", "Big Money"], "kingdom": "First Game", "seed": 1}
+    view = new_game(client, mode="watch", **body)
+    g = client.tables.get(view["id"]).game
+    sent = {p: [] for p in range(3)}  # (first row, rows sent, rows logged, lines) per poll
+    since = dict.fromkeys(range(3), 0)
+    for _ in _watch_each_step(client, view, 300):
+        for p in range(3):
+            seen = client.get(f"/api/games/{view['id']}?view={p}&since={since[p]}").json()
+            sent[p].append((since[p], seen["events"], len(g.log_events()), seen["log"]))
+            since[p] = seen["events"]
+    final = g.log_events()
+    held = 0
+    for p in range(3):
+        for lo, hi, n, lines in sent[p]:
+            assert lines == log_lines(final[lo:hi], p), (p, lo, hi)
+            held += hi < n
+    assert held > 10  # polls came between the picks of a discard
 
 
 # -- records and the store -----------------------------------------------------------------------
