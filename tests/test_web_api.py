@@ -28,6 +28,7 @@ from dominion_env.cli import resolve_player  # noqa: E402
 from dominion_env.engine.layout import DECK_LEN, HAND, KNOWN_TOP  # noqa: E402
 from dominion_env.names import log_lines  # noqa: E402
 from dominion_env.web import create_app  # noqa: E402
+from dominion_env.web.app import running  # noqa: E402
 
 KNOWN = list(BOTS)
 NEW = {"mode": "play", "players": ["Big Money"], "kingdom": "First Game", "seed": 3}
@@ -151,6 +152,10 @@ def test_a_bad_answer_is_refused_and_changes_nothing(client, body, status, words
         (b"[1, 2]", 400, "must be a JSON object, got list"),
         (b"\xff\xfe", 400, "not JSON"),
         (b"{" + b'"a": 1,' * 5000 + b'"b": 2}', 413, "at most 16384"),
+        (b"[" * 16_000, 400, "nests too deeply"),
+        (b'{"a":' * 2500 + b"1" + b"}" * 2500, 400, "nests too deeply"),
+        (b'{"seat": 0, "action": 70, "step": ' + b"9" * 5000 + b"}", 400, "5000 digits"),
+        (b'{"seat": -' + b"1" * 31 + b', "action": 70, "step": 1}', 400, "31 digits; at most 30"),
     ],
 )
 def test_a_malformed_body_is_refused(client, raw, status, words):
@@ -161,6 +166,34 @@ def test_a_malformed_body_is_refused(client, raw, status, words):
     )
     assert r.status_code == status and words in r.json()["error"], r.text
     assert _state(client, view) == before
+    r = client.post("/api/games", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == status and words in r.json()["error"], r.text
+    assert list(client.tables.tables) == [view["id"]]
+
+
+def test_a_body_past_the_limit_is_refused_before_it_is_read(client):
+    json_ = {"content-type": "application/json"}
+    # streamed with no Content-Length: refused as it passes the limit
+    chunks = iter([b" " * 10_000] * 100)
+    r = client.post("/api/games", content=chunks, headers=json_)
+    assert r.status_code == 413 and "over 16384 bytes" in r.json()["error"], r.text
+    for length, words in [("99999999999", "over 10**9"), ("16385", "16385 bytes"), ("x", "")]:
+        r = client.post("/api/games", content=b"{}", headers={**json_, "content-length": length})
+        assert r.status_code == (400 if words == "" else 413), r.text
+        assert words in r.json()["error"]
+    assert client.tables.tables == {}
+    # a real server answers a declared megabyte at once, before the client sends it
+    with running(create_app(resolve_player, KNOWN)) as url:
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=30) as sock:
+            sock.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"
+            )
+            answer = ""
+            while not answer.endswith("}"):  # the headers, then the JSON error
+                answer += sock.recv(4096).decode()
+    assert answer.startswith("HTTP/1.1 413") and "at most 16384" in answer, answer
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,10 @@ shipped in ``static/`` (nothing fetched from elsewhere: it works offline).
     GET  /api/records                   the records folder's games, newest first
     GET  /replay/{name}                 a record in the replay viewer (analysis.replay)
 
-Errors are JSON {"error": message} with a 4xx status, and change nothing. Bots and agents
+Errors are JSON {"error": message} with a 4xx status, and change nothing. A body is
+at most ``MAX_BODY`` bytes (413: refused by its Content-Length, or as it streams in, before
+the rest is read), and JSON too deeply nested or with an integer of more than ``MAX_DIGITS``
+digits is a 400. Bots and agents
 answer in a worker thread (``run_in_threadpool``), so a slow agent holds up only its own game.
 Another site's page in the user's browser gets nowhere: POST bodies must be application/json
 (which a cross-site request cannot send without a preflight this server never grants), and a
@@ -46,6 +49,7 @@ from starlette.staticfiles import StaticFiles  # noqa: E402
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16_384  # bytes: every request body is a few small fields
+MAX_DIGITS = 30  # digits of a JSON integer in a body
 # the page loads only what the server ships: no remote script, style, font or image
 PAGE_CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
 
@@ -56,16 +60,44 @@ async def _body(request: Request) -> dict:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise WebError(415, f"the body must be sent as application/json, got {kind or 'none'!r}")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise WebError(413, f"the body is {len(raw)} bytes; at most {MAX_BODY}")
+    raw = await _read_body(request)
     try:
-        body = json.loads(raw)
+        body = json.loads(raw, parse_int=_json_int)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise WebError(400, f"the body is not JSON: {e}") from None
+    except RecursionError:  # the parser recurses once per nested array or object
+        raise WebError(400, "the body is not JSON this server reads: it nests too deeply") from None
     if not isinstance(body, dict):
         raise WebError(400, f"the body must be a JSON object, got {type(body).__name__}")
     return body
+
+
+async def _read_body(request: Request) -> bytes:
+    """The body, refused (413) past ``MAX_BODY`` bytes before the rest is read: by its
+    Content-Length when given, else as it streams in."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not (length.isascii() and length.isdigit()):
+            raise WebError(400, f"Content-Length must be a number of bytes, got {length[:20]!r}")
+        if len(length) > 9 or int(length) > MAX_BODY:
+            size = length if len(length) <= 9 else "over 10**9"
+            raise WebError(413, f"the body is {size} bytes; at most {MAX_BODY}")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise WebError(413, f"the body is over {MAX_BODY} bytes; at most {MAX_BODY}")
+    return bytes(raw)
+
+
+def _json_int(text: str) -> int:
+    # every number the API takes fits in 19 digits (a seed below 2**63); a longer one would
+    # only cost time to convert (and past 4300 digits Python refuses it)
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise WebError(
+            400, f"the body has a number of {len(text.lstrip('-'))} digits; at most {MAX_DIGITS}"
+        )
+    return int(text)
 
 
 def _fields(body: dict, required: tuple[str, ...], optional: dict | None = None) -> list:
