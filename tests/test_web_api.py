@@ -262,6 +262,48 @@ def test_another_sites_page_can_neither_post_nor_rebind(tmp_path, client):
         assert local.get("/api/options", headers={"host": "evil.example:8000"}).status_code == 400
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "127.255.0.9", "::1", "localhost"])
+def test_every_loopback_address_is_this_machine_only_and_checks_the_host(
+    tmp_path, monkeypatch, capsys, host
+):
+    import uvicorn
+
+    from dominion_env.web import app as web_app
+
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append((app, kw)))
+    web_app.serve(resolve_player, KNOWN, tmp_path, host, 8123)
+    ((app, kw),) = served
+    assert kw["host"] == host
+    shown = f"[{host}]" if ":" in host else host
+    line = capsys.readouterr().out
+    assert line.startswith(f"dominion serve: open http://{shown}:8123/ (listening on {host}: ")
+    assert "this machine only" in line
+    with TestClient(app, base_url=f"http://{shown}:8123") as local:
+        for name in {shown, "localhost", "127.0.0.1", "[::1]"}:
+            r = local.get("/api/options", headers={"host": f"{name}:8123"})
+            assert r.status_code == 200, name
+        for name in ("evil.example:8123", "127.0.0.1.evil.example", "[::2]:8123", "10.0.0.1"):
+            assert local.get("/api/options", headers={"host": name}).status_code == 400, name
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.1"])
+def test_a_host_others_can_reach_needs_public(tmp_path, monkeypatch, capsys, host):
+    import uvicorn
+
+    from dominion_env.web import app as web_app
+
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    with pytest.raises(ValueError, match=f"host '{re.escape(host)}' is not a loopback address"):
+        web_app.serve(resolve_player, KNOWN, tmp_path, host, 8123)
+    assert served == [] and capsys.readouterr().out == ""
+    web_app.serve(resolve_player, KNOWN, tmp_path, host, 8123, public=True)
+    assert "the network" in capsys.readouterr().out
+    with TestClient(served[0]) as anywhere:  # any Host: the user chose to serve others
+        assert anywhere.get("/api/options", headers={"host": "box.lan"}).status_code == 200
+
+
 def test_a_record_that_does_not_replay_is_a_400(client):
     client.folder.mkdir(parents=True)
     (client.folder / "bad.json").write_text(json.dumps({"format": "something else"}))
@@ -558,6 +600,8 @@ def test_an_agent_plays_a_seat(client):
         (["--port", "{busy}"], "cannot listen on 127.0.0.1 port {busy}"),
         (["--agent", "{file}"], "argument --agent: '{file}' is not a saved agent's .pt file"),
         (["--agent", "{file}.pt"], "argument --agent: "),
+        (["--host", "0.0.0.0"], "argument --host: '0.0.0.0' is not a loopback address"),
+        (["--host", "::"], "argument --host: '::' is not a loopback address"),
     ],
 )
 def test_serve_arguments_are_checked_before_serving(tmp_path, capsys, argv, words):
@@ -573,6 +617,17 @@ def test_serve_arguments_are_checked_before_serving(tmp_path, capsys, argv, word
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("dominion serve: error: ") and words.format(**fill) in err[-1]
+
+
+def test_serve_public_takes_an_address_others_can_reach(tmp_path):
+    from dominion_env import cli
+
+    with socket.socket() as s:
+        s.bind(("0.0.0.0", 0))
+        port = s.getsockname()[1]
+    argv = ["serve", "--host", "0.0.0.0", "--port", str(port), "--records", str(tmp_path)]
+    assert cli.parse_args([*argv, "--public"]).public
+    assert not cli.parse_args(["serve", *argv[3:]]).public  # 0.0.0.0 alone is refused above
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch, capsys):

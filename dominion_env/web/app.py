@@ -19,12 +19,15 @@ digits is a 400. Bots and agents
 answer in a worker thread (``run_in_threadpool``), so a slow agent holds up only its own game.
 Another site's page in the user's browser gets nowhere: POST bodies must be application/json
 (which a cross-site request cannot send without a preflight this server never grants), and a
-server on the loopback address answers only Host 127.0.0.1 or localhost (no DNS rebinding).
+server on a loopback address (any of 127.0.0.0/8, ::1) answers only Host headers naming this
+machine (no DNS rebinding: ``allowed_hosts``). ``serve`` binds another address only when told
+``public=True`` (``dominion serve --public``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import socket
 import threading
@@ -239,17 +242,48 @@ def running(app, host: str = "127.0.0.1"):
         sock.close()
 
 
-def serve(resolve, known, records=None, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the app with uvicorn until interrupted, saying where to open it."""
-    uvicorn = require("uvicorn", "dominion serve")
-    loopback = host in ("127.0.0.1", "localhost")
-    app = create_app(
-        resolve, known, records, hosts=["127.0.0.1", "localhost"] if loopback else None
+def loopback(host: str) -> bool:
+    """Whether every address ``host`` names is this machine's own: 127.0.0.0/8 or ::1
+    (``localhost`` and the like resolve to those); a name that does not resolve is not."""
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        return False
+    return bool(infos) and all(
+        ipaddress.ip_address(info[4][0].split("%")[0]).is_loopback for info in infos
     )
-    where = "this machine only" if host in ("127.0.0.1", "localhost", "::1") else "the network"
-    shown = f"[{host}]" if ":" in host else host  # an IPv6 address in a URL
+
+
+def allowed_hosts(host: str) -> list[str] | None:
+    """The Host headers a server bound to ``host`` answers: on a loopback address, only the
+    names of this machine (the address itself, localhost, 127.0.0.1, [::1]; any port), so
+    that a page of another site cannot reach it through a name it controls (DNS
+    rebinding); None (any) on an address other machines reach (``serve(public=True)``)."""
+    if not loopback(host):
+        return None
+    return sorted({_url_host(host).lower(), "localhost", "127.0.0.1", "[::1]"})
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host  # an IPv6 address in a URL or Host header
+
+
+def serve(
+    resolve, known, records=None, host: str = "127.0.0.1", port: int = 8000, public: bool = False
+) -> None:
+    """Run the app with uvicorn until interrupted, saying where to open it. ``host`` must be
+    a loopback address unless ``public`` (anyone who reaches the server can start games)."""
+    uvicorn = require("uvicorn", "dominion serve")
+    hosts = allowed_hosts(host)
+    if hosts is None and not public:
+        raise ValueError(
+            f"host {host!r} is not a loopback address (127.0.0.0/8, ::1, localhost): other "
+            "machines could reach the server; pass public=True (--public) to serve them"
+        )
+    app = create_app(resolve, known, records, hosts=hosts)
+    where = "the network" if hosts is None else "this machine only"
     print(
-        f"dominion serve: open http://{shown}:{port}/ (listening on {host}: {where}; "
+        f"dominion serve: open http://{_url_host(host)}:{port}/ (listening on {host}: {where}; "
         f"records in {records or 'nowhere'}); Ctrl+C stops it",
         flush=True,
     )
