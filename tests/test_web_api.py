@@ -1,7 +1,9 @@
 """``dominion serve``'s API through Starlette's TestClient: a whole game by requests checked
 against its saved record, every bad request (4xx, a message, nothing changed), what a seat
-may see (raw responses unchanged when another seat's hidden cards change), watching, records,
-the store's cap, and a slow agent that holds up only its own game."""
+may see (raw responses unchanged when another seat's hidden cards change; VP and log as the
+seat knows them), watching, records, the store's cap, a slow agent that holds up only its own
+game, the addresses served, and fuzzed bodies and names (hypothesis: deep JSON, huge numbers,
+oversize bodies, control characters)."""
 
 from __future__ import annotations
 
@@ -13,10 +15,13 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="dominion serve needs the web extra")
 from starlette.testclient import TestClient  # noqa: E402
@@ -28,7 +33,7 @@ from dominion_env.cli import resolve_player  # noqa: E402
 from dominion_env.engine.layout import DECK_LEN, HAND, KNOWN_TOP  # noqa: E402
 from dominion_env.names import log_lines  # noqa: E402
 from dominion_env.web import create_app  # noqa: E402
-from dominion_env.web.app import running  # noqa: E402
+from dominion_env.web.app import MAX_BODY, MAX_DIGITS, running  # noqa: E402
 
 KNOWN = list(BOTS)
 NEW = {"mode": "play", "players": ["Big Money"], "kingdom": "First Game", "seed": 3}
@@ -733,3 +738,104 @@ def test_no_odd_field_value_gets_past_the_checks(client):
             ("advance", "step", "5"),
         }
     )
+
+
+# -- fuzzing the bodies and names ------------------------------------------------------------
+
+FUZZ = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+FIELDS = st.sampled_from(["seat", "action", "step", "since", "players", "seed", "kingdom"])
+
+
+def _nested(depth: int, objects: bool, leaf: bytes = b"1") -> bytes:
+    if objects:
+        return b'{"a":' * depth + leaf + b"}" * depth
+    return b"[" * depth + leaf + b"]" * depth
+
+
+def _with(key: str, value: bytes, base=None) -> bytes:
+    """A body of ``base``'s fields (an act's by default) with ``key`` set to raw ``value``."""
+    fields = {**(base or {"seat": 0, "action": 70, "step": 0}), key: None}  # step 0: stale
+    text = json.dumps(fields).encode()
+    return text.replace(f'"{key}": null'.encode(), f'"{key}": '.encode() + value)
+
+
+NAME_TEXT = st.text(
+    st.characters(codec="utf-8", categories=["Cc", "Cf", "Zl", "Zp", "Zs", "Lu", "Ll", "Nd"]),
+    max_size=40,
+)
+BODIES = st.one_of(
+    # deep JSON: nested arrays or objects, as the whole body or as a field's value
+    st.builds(_nested, st.integers(1, 5000), st.booleans()),
+    st.builds(lambda k, d, o: _with(k, _nested(d, o)), FIELDS, st.integers(1, 5000), st.booleans()),
+    # huge numbers: integers of up to 6000 digits, signed, or as floats with an exponent
+    st.builds(
+        lambda k, n, sign, tail: _with(k, sign + b"7" * n + tail),
+        FIELDS,
+        st.integers(1, 6000),
+        st.sampled_from([b"", b"-"]),
+        st.sampled_from([b"", b".5", b"e9999", b"E-400"]),
+    ),
+    # oversize bodies: a fine answer padded with spaces to around the limit, and far past it
+    st.builds(
+        lambda n: _with("since", b" " * n + b"0"), st.integers(MAX_BODY - 100, MAX_BODY + 100)
+    ),
+    st.integers(MAX_BODY + 1, 20 * MAX_BODY).map(lambda n: b"[" + b"0," * (n // 2) + b"0]"),
+    # control characters (and other odd ones) in names: players, kingdoms, actions, modes
+    st.builds(
+        lambda k, t: _with(k, json.dumps([t] if k == "players" else t).encode(), NEW),
+        st.sampled_from(["players", "kingdom", "mode"]),
+        NAME_TEXT,
+    ),
+    st.builds(lambda t: _with("action", json.dumps(t).encode()), NAME_TEXT),
+)
+
+
+def _digits(raw: bytes) -> int:
+    return max((len(m) for m in re.findall(rb"\d+", raw)), default=0)
+
+
+@FUZZ
+@given(raw=BODIES)
+def test_no_body_gets_a_server_error(client, raw):
+    """Any body to a new game or an answer: a 200, or a 4xx with a message that changed
+    nothing; past the size limit a 413, with a number too long to read a 400."""
+    if not hasattr(client, "fuzzed"):  # one game for all the examples (the client is shared)
+        client.fuzzed = new_game(client)
+    view = client.fuzzed
+    before = _state(client, view)
+    held = set(client.tables.tables)
+    json_ = {"content-type": "application/json"}
+    for path in ("/api/games", f"/api/games/{view['id']}/act"):
+        r = client.post(path, content=raw, headers=json_)
+        assert r.status_code == 200 or (400 <= r.status_code < 500 and r.json()["error"]), r.text
+        if len(raw) > MAX_BODY:
+            assert r.status_code == 413, r.text
+        elif _digits(raw.split(b"e")[0].split(b"E")[0]) > MAX_DIGITS:
+            assert r.status_code == 400 and "digits" in r.json()["error"], r.text
+        if r.status_code != 200:
+            assert _state(client, view) == before and set(client.tables.tables) >= held
+        if path == "/api/games" and r.status_code == 200:
+            held.add(r.json()["id"])
+    assert _state(client, view) == before  # every answer is to step 0, long past
+
+
+@FUZZ
+@given(text=NAME_TEXT)
+def test_odd_names_in_paths_and_queries_get_a_4xx(client, text):
+    if not hasattr(client, "fuzzed"):  # one game for all the examples (the client is shared)
+        client.fuzzed = new_game(client, mode="watch", players=["Big Money"] * 2)
+    gid = client.fuzzed["id"]
+    quoted = urllib.parse.quote(text, safe="")
+    for path in (
+        f"/api/games/{gid}?view={quoted}",
+        f"/api/games/{gid}?since={quoted}",
+        f"/api/games/{quoted}",
+        f"/replay/{quoted}.json",
+    ):
+        r = client.get(path)
+        assert r.status_code == 200 or (400 <= r.status_code < 500 and r.json()["error"]), path
