@@ -739,9 +739,21 @@ def _add_serve(sub) -> None:
         help="play and watch games in the browser (the web extra)",
         description="Serve a page to play bots and trained agents, watch them play each other "
         "and open the records of past games in the replay viewer (see dominion_env/web). "
-        "It listens on 127.0.0.1 (this machine only) unless --host says otherwise.",
+        "It listens on 127.0.0.1 (this machine only) unless --host says otherwise; an "
+        "address other machines can reach needs --public.",
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1); a loopback one (127.0.0.0/8, ::1, "
+        "localhost) answers only pages that name this machine",
+    )
+    p.add_argument(
+        "--public",
+        action="store_true",
+        help="allow a --host other machines can reach (0.0.0.0, a LAN address): anyone who "
+        "reaches it can start and play games and open the records",
+    )
     p.add_argument("--port", type=_int_in(1, 65535), default=8000, help="port (default 8000)")
     p.add_argument(
         "--records",
@@ -767,6 +779,13 @@ def _check_serve(args) -> None:
         infos = socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as e:
         args.parser.error(f"argument --host: {args.host!r} is not an address here: {e}")
+    from .web.app import loopback  # starlette is there (checked above)
+
+    if not args.public and not loopback(args.host):
+        args.parser.error(
+            f"argument --host: {args.host!r} is not a loopback address (127.0.0.0/8, ::1, "
+            "localhost): other machines could reach the server; add --public to serve them"
+        )
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:  # in use or not ours: say so now
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
@@ -798,7 +817,7 @@ def _serve(args) -> int:
         return args.saved[name] if name in args.saved else resolve_player(name)
 
     try:
-        serve(resolve, known, args.records, args.host, args.port)
+        serve(resolve, known, args.records, args.host, args.port, public=args.public)
     except KeyboardInterrupt:
         pass
     return 0

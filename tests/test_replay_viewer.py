@@ -1,6 +1,7 @@
 """The replay viewer page in a real headless Chromium (selenium): stepping by decision and by
-turn, switching views, what each view shows. A screenshot is kept in tests/artifacts/ (ignored
-by git) and its path printed.
+turn, switching views, what each view shows, a page whose names would break careless
+embedding (and, without a browser, that such names stay text in the page). A screenshot is
+kept in tests/artifacts/ (ignored by git) and its path printed.
 
 Needs the system's chromium and chromedriver (Debian: ``apt-get install chromium
 chromium-driver``; ``.ci/run`` installs them and sets DOMINION_REQUIRE_BROWSER=1, so that there
@@ -8,6 +9,8 @@ a missing browser fails instead of skipping)."""
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import shutil
 from pathlib import Path
@@ -41,6 +44,41 @@ def _driver():
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,1500"):
         opts.add_argument(a)
     return webdriver.Chrome(service=Service(chromedriver), options=opts)
+
+
+# names a record may hold that would break a page embedding them carelessly: a comment or a
+# script opened or closed inside the data's <script>, control characters, JavaScript's line
+# terminators, the page template's own placeholders, HTML entities and quotes
+ODD_NAMES = [
+    "<!--<script>",
+    "</script><script>document.title='owned'</script>",
+    "a\x00b\x07\x1f\x7f\u2028c\u2029d\r\n",
+    "%DATA% %SCRIPT% %TITLE%",
+    "&lt;b&gt; & <b>bold</b> \"'`",
+]
+
+
+def _odd_record(names=ODD_NAMES[:2]):
+    g = Game("First Game", 2, 3)
+    for _ in range(12):
+        g.step(g.legal_actions()[0])
+    return g.record(players=[{"kind": "bot", "name": n} for n in names])
+
+
+@pytest.mark.parametrize("name", ODD_NAMES)
+def test_any_name_stays_text_in_the_page(name):
+    rec = _odd_record([name, "Big Money"])
+    page = replay.html(rec)
+    # the template's pieces each once: nothing in a name ends, opens or fills one
+    assert page.count("<script") == 2 and page.count("</script>") == 2
+    assert page.count("<!--") == 0 and page.count("<title>") == 1
+    start = page.index('<script id="replay-data" type="application/json">')
+    data = page[start:].split(">", 1)[1].split("</script>", 1)[0]
+    assert not set(data) & set("<>&\u2028\u2029")
+    assert json.loads(data)["players"] == rec["players"]
+    assert html.unescape(page.split("<title>")[1].split("</title>")[0]).endswith(
+        f"P0 ({name}) vs P1 (Big Money)"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +141,24 @@ def test_step_turn_and_views(page):
     assert driver.save_screenshot(str(shot))
     print(f"\nreplay viewer screenshot: {shot}")
     assert shot.stat().st_size > 10_000
+
+
+def test_a_page_with_odd_names_draws(page, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    driver, _ = page
+    rec = _odd_record()
+    driver.get(replay.write_html(rec, tmp_path / "odd.html").as_uri())
+    try:
+        text = lambda id_: driver.find_element(By.ID, id_).text  # noqa: E731
+        n = len(rec["decisions"])
+        assert text("position").startswith(f"step 0 / {n}")  # the script ran and drew
+        driver.find_element(By.ID, "last").click()
+        assert text("position").startswith(f"step {n} / {n}")
+        assert ODD_NAMES[0] in text("seat0") and "document.title" in text("seat1")
+        assert driver.title.endswith(f"P0 ({ODD_NAMES[0]}) vs P1 ({ODD_NAMES[1]})")
+    finally:
+        driver.back()
 
 
 def test_page_needs_no_network(page):

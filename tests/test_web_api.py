@@ -1,7 +1,9 @@
 """``dominion serve``'s API through Starlette's TestClient: a whole game by requests checked
 against its saved record, every bad request (4xx, a message, nothing changed), what a seat
-may see (raw responses unchanged when another seat's hidden cards change), watching, records,
-the store's cap, and a slow agent that holds up only its own game."""
+may see (raw responses unchanged when another seat's hidden cards change; VP and log as the
+seat knows them), watching, records, the store's cap, a slow agent that holds up only its own
+game, the addresses served, and fuzzed bodies and names (hypothesis: deep JSON, huge numbers,
+oversize bodies, control characters)."""
 
 from __future__ import annotations
 
@@ -13,10 +15,13 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="dominion serve needs the web extra")
 from starlette.testclient import TestClient  # noqa: E402
@@ -26,7 +31,9 @@ from dominion_env.agents import BOTS  # noqa: E402
 from dominion_env.cards import NAMES  # noqa: E402
 from dominion_env.cli import resolve_player  # noqa: E402
 from dominion_env.engine.layout import DECK_LEN, HAND, KNOWN_TOP  # noqa: E402
+from dominion_env.names import log_lines  # noqa: E402
 from dominion_env.web import create_app  # noqa: E402
+from dominion_env.web.app import MAX_BODY, MAX_DIGITS, running  # noqa: E402
 
 KNOWN = list(BOTS)
 NEW = {"mode": "play", "players": ["Big Money"], "kingdom": "First Game", "seed": 3}
@@ -150,6 +157,10 @@ def test_a_bad_answer_is_refused_and_changes_nothing(client, body, status, words
         (b"[1, 2]", 400, "must be a JSON object, got list"),
         (b"\xff\xfe", 400, "not JSON"),
         (b"{" + b'"a": 1,' * 5000 + b'"b": 2}', 413, "at most 16384"),
+        (b"[" * 16_000, 400, "nests too deeply"),
+        (b'{"a":' * 2500 + b"1" + b"}" * 2500, 400, "nests too deeply"),
+        (b'{"seat": 0, "action": 70, "step": ' + b"9" * 5000 + b"}", 400, "5000 digits"),
+        (b'{"seat": -' + b"1" * 31 + b', "action": 70, "step": 1}', 400, "31 digits; at most 30"),
     ],
 )
 def test_a_malformed_body_is_refused(client, raw, status, words):
@@ -160,6 +171,34 @@ def test_a_malformed_body_is_refused(client, raw, status, words):
     )
     assert r.status_code == status and words in r.json()["error"], r.text
     assert _state(client, view) == before
+    r = client.post("/api/games", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == status and words in r.json()["error"], r.text
+    assert list(client.tables.tables) == [view["id"]]
+
+
+def test_a_body_past_the_limit_is_refused_before_it_is_read(client):
+    json_ = {"content-type": "application/json"}
+    # streamed with no Content-Length: refused as it passes the limit
+    chunks = iter([b" " * 10_000] * 100)
+    r = client.post("/api/games", content=chunks, headers=json_)
+    assert r.status_code == 413 and "over 16384 bytes" in r.json()["error"], r.text
+    for length, words in [("99999999999", "over 10**9"), ("16385", "16385 bytes"), ("x", "")]:
+        r = client.post("/api/games", content=b"{}", headers={**json_, "content-length": length})
+        assert r.status_code == (400 if words == "" else 413), r.text
+        assert words in r.json()["error"]
+    assert client.tables.tables == {}
+    # a real server answers a declared megabyte at once, before the client sends it
+    with running(create_app(resolve_player, KNOWN)) as url:
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=30) as sock:
+            sock.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"
+            )
+            answer = ""
+            while not answer.endswith("}"):  # the headers, then the JSON error
+                answer += sock.recv(4096).decode()
+    assert answer.startswith("HTTP/1.1 413") and "at most 16384" in answer, answer
 
 
 @pytest.mark.parametrize(
@@ -226,6 +265,48 @@ def test_another_sites_page_can_neither_post_nor_rebind(tmp_path, client):
     with TestClient(app, base_url="http://127.0.0.1:8000") as local:
         assert local.get("/api/options").status_code == 200
         assert local.get("/api/options", headers={"host": "evil.example:8000"}).status_code == 400
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "127.255.0.9", "::1", "localhost"])
+def test_every_loopback_address_is_this_machine_only_and_checks_the_host(
+    tmp_path, monkeypatch, capsys, host
+):
+    import uvicorn
+
+    from dominion_env.web import app as web_app
+
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append((app, kw)))
+    web_app.serve(resolve_player, KNOWN, tmp_path, host, 8123)
+    ((app, kw),) = served
+    assert kw["host"] == host
+    shown = f"[{host}]" if ":" in host else host
+    line = capsys.readouterr().out
+    assert line.startswith(f"dominion serve: open http://{shown}:8123/ (listening on {host}: ")
+    assert "this machine only" in line
+    with TestClient(app, base_url=f"http://{shown}:8123") as local:
+        for name in {shown, "localhost", "127.0.0.1", "[::1]"}:
+            r = local.get("/api/options", headers={"host": f"{name}:8123"})
+            assert r.status_code == 200, name
+        for name in ("evil.example:8123", "127.0.0.1.evil.example", "[::2]:8123", "10.0.0.1"):
+            assert local.get("/api/options", headers={"host": name}).status_code == 400, name
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.1"])
+def test_a_host_others_can_reach_needs_public(tmp_path, monkeypatch, capsys, host):
+    import uvicorn
+
+    from dominion_env.web import app as web_app
+
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    with pytest.raises(ValueError, match=f"host '{re.escape(host)}' is not a loopback address"):
+        web_app.serve(resolve_player, KNOWN, tmp_path, host, 8123)
+    assert served == [] and capsys.readouterr().out == ""
+    web_app.serve(resolve_player, KNOWN, tmp_path, host, 8123, public=True)
+    assert "the network" in capsys.readouterr().out
+    with TestClient(served[0]) as anywhere:  # any Host: the user chose to serve others
+        assert anywhere.get("/api/options", headers={"host": "box.lan"}).status_code == 200
 
 
 def test_a_record_that_does_not_replay_is_a_400(client):
@@ -327,6 +408,78 @@ def test_a_watched_game_shows_any_seat_or_everything(client):
     }
     r = client.post(f"/api/games/{gid}/advance", json={"steps": 1, "step": end["step"]})
     assert r.status_code == 409 and "over" in r.json()["error"]
+
+
+def _watch_each_step(client, view, steps: int):
+    """Advance a watched game one decision at a time (``steps`` at most), yielding after each."""
+    gid = view["id"]
+    step = view["step"]
+    for _ in range(steps):
+        r = client.post(f"/api/games/{gid}/advance", json={"steps": 1, "step": step})
+        assert r.status_code == 200, r.text
+        if r.json()["over"]:
+            return
+        step = r.json()["step"]
+        yield step
+
+
+def test_a_seats_vp_are_what_it_knows_after_a_masquerade_pass(client):
+    # with 3 players, a pass between the two others is unseen: the true VP would tell the card
+    body = {"players": ["Masquerade"] * 3, "kingdom": "Victory Dance", "seed": 4}
+    view = new_game(client, mode="watch", **body)
+    table = client.tables.get(view["id"])
+    g = table.game
+    differ = turns = 0
+    for _ in _watch_each_step(client, view, 120):
+        new_turn = len(table.vp) > turns
+        turns = len(table.vp)
+        for p in range(3):
+            seen = client.get(f"/api/games/{view['id']}?view={p}").json()
+            known = [int(v) for v in g.observation_pieces(p)["vp"]]
+            assert [s["vp"] for s in seen["seats"]] == known
+            if new_turn:  # the VP history's point of this turn too
+                assert seen["vp"][-1] == [g.turn["turn_number"], known]
+            differ += known != g.scores()
+        everything = client.get(f"/api/games/{view['id']}").json()
+        assert [s["vp"] for s in everything["seats"]] == g.scores()
+    assert differ > 0  # some pass hid a Victory card from a seat
+    r = client.post(f"/api/games/{view['id']}/advance", json={"steps": 1000, "step": table.moves})
+    assert r.json()["over"]
+    for p in range(3):  # the end shows every seat the true score
+        seen = client.get(f"/api/games/{view['id']}?view={p}").json()
+        assert [s["vp"] for s in seen["seats"]] == g.scores() == seen["vp"][-1][1]
+
+
+def test_with_two_players_a_seat_knows_the_true_vp(client):
+    body = {"players": ["Masquerade"] * 2, "kingdom": "Victory Dance", "seed": 4}
+    view = new_game(client, mode="watch", **body)
+    g = client.tables.get(view["id"]).game
+    for _ in _watch_each_step(client, view, 150):
+        for p in range(2):
+            seen = client.get(f"/api/games/{view['id']}?view={p}").json()
+            assert [s["vp"] for s in seen["seats"]] == g.scores()
+
+
+def test_a_watcher_polling_mid_discard_sees_no_more_than_the_final_log(client):
+    # Militia's victims discard one card per decision: each pick shows as the top card so
+    # far until the next one covers it, so a poll between picks must not get it
+    body = {"players": ["Militia", "Militia", "Big Money"], "kingdom": "First Game", "seed": 1}
+    view = new_game(client, mode="watch", **body)
+    g = client.tables.get(view["id"]).game
+    sent = {p: [] for p in range(3)}  # (first row, rows sent, rows logged, lines) per poll
+    since = dict.fromkeys(range(3), 0)
+    for _ in _watch_each_step(client, view, 300):
+        for p in range(3):
+            seen = client.get(f"/api/games/{view['id']}?view={p}&since={since[p]}").json()
+            sent[p].append((since[p], seen["events"], len(g.log_events()), seen["log"]))
+            since[p] = seen["events"]
+    final = g.log_events()
+    held = 0
+    for p in range(3):
+        for lo, hi, n, lines in sent[p]:
+            assert lines == log_lines(final[lo:hi], p), (p, lo, hi)
+            held += hi < n
+    assert held > 10  # polls came between the picks of a discard
 
 
 # -- records and the store -----------------------------------------------------------------------
@@ -452,6 +605,8 @@ def test_an_agent_plays_a_seat(client):
         (["--port", "{busy}"], "cannot listen on 127.0.0.1 port {busy}"),
         (["--agent", "{file}"], "argument --agent: '{file}' is not a saved agent's .pt file"),
         (["--agent", "{file}.pt"], "argument --agent: "),
+        (["--host", "0.0.0.0"], "argument --host: '0.0.0.0' is not a loopback address"),
+        (["--host", "::"], "argument --host: '::' is not a loopback address"),
     ],
 )
 def test_serve_arguments_are_checked_before_serving(tmp_path, capsys, argv, words):
@@ -467,6 +622,17 @@ def test_serve_arguments_are_checked_before_serving(tmp_path, capsys, argv, word
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("dominion serve: error: ") and words.format(**fill) in err[-1]
+
+
+def test_serve_public_takes_an_address_others_can_reach(tmp_path):
+    from dominion_env import cli
+
+    with socket.socket() as s:
+        s.bind(("0.0.0.0", 0))
+        port = s.getsockname()[1]
+    argv = ["serve", "--host", "0.0.0.0", "--port", str(port), "--records", str(tmp_path)]
+    assert cli.parse_args([*argv, "--public"]).public
+    assert not cli.parse_args(["serve", *argv[3:]]).public  # 0.0.0.0 alone is refused above
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch, capsys):
@@ -572,3 +738,104 @@ def test_no_odd_field_value_gets_past_the_checks(client):
             ("advance", "step", "5"),
         }
     )
+
+
+# -- fuzzing the bodies and names ------------------------------------------------------------
+
+FUZZ = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+FIELDS = st.sampled_from(["seat", "action", "step", "since", "players", "seed", "kingdom"])
+
+
+def _nested(depth: int, objects: bool, leaf: bytes = b"1") -> bytes:
+    if objects:
+        return b'{"a":' * depth + leaf + b"}" * depth
+    return b"[" * depth + leaf + b"]" * depth
+
+
+def _with(key: str, value: bytes, base=None) -> bytes:
+    """A body of ``base``'s fields (an act's by default) with ``key`` set to raw ``value``."""
+    fields = {**(base or {"seat": 0, "action": 70, "step": 0}), key: None}  # step 0: stale
+    text = json.dumps(fields).encode()
+    return text.replace(f'"{key}": null'.encode(), f'"{key}": '.encode() + value)
+
+
+NAME_TEXT = st.text(
+    st.characters(codec="utf-8", categories=["Cc", "Cf", "Zl", "Zp", "Zs", "Lu", "Ll", "Nd"]),
+    max_size=40,
+)
+BODIES = st.one_of(
+    # deep JSON: nested arrays or objects, as the whole body or as a field's value
+    st.builds(_nested, st.integers(1, 5000), st.booleans()),
+    st.builds(lambda k, d, o: _with(k, _nested(d, o)), FIELDS, st.integers(1, 5000), st.booleans()),
+    # huge numbers: integers of up to 6000 digits, signed, or as floats with an exponent
+    st.builds(
+        lambda k, n, sign, tail: _with(k, sign + b"7" * n + tail),
+        FIELDS,
+        st.integers(1, 6000),
+        st.sampled_from([b"", b"-"]),
+        st.sampled_from([b"", b".5", b"e9999", b"E-400"]),
+    ),
+    # oversize bodies: a fine answer padded with spaces to around the limit, and far past it
+    st.builds(
+        lambda n: _with("since", b" " * n + b"0"), st.integers(MAX_BODY - 100, MAX_BODY + 100)
+    ),
+    st.integers(MAX_BODY + 1, 20 * MAX_BODY).map(lambda n: b"[" + b"0," * (n // 2) + b"0]"),
+    # control characters (and other odd ones) in names: players, kingdoms, actions, modes
+    st.builds(
+        lambda k, t: _with(k, json.dumps([t] if k == "players" else t).encode(), NEW),
+        st.sampled_from(["players", "kingdom", "mode"]),
+        NAME_TEXT,
+    ),
+    st.builds(lambda t: _with("action", json.dumps(t).encode()), NAME_TEXT),
+)
+
+
+def _digits(raw: bytes) -> int:
+    return max((len(m) for m in re.findall(rb"\d+", raw)), default=0)
+
+
+@FUZZ
+@given(raw=BODIES)
+def test_no_body_gets_a_server_error(client, raw):
+    """Any body to a new game or an answer: a 200, or a 4xx with a message that changed
+    nothing; past the size limit a 413, with a number too long to read a 400."""
+    if not hasattr(client, "fuzzed"):  # one game for all the examples (the client is shared)
+        client.fuzzed = new_game(client)
+    view = client.fuzzed
+    before = _state(client, view)
+    held = set(client.tables.tables)
+    json_ = {"content-type": "application/json"}
+    for path in ("/api/games", f"/api/games/{view['id']}/act"):
+        r = client.post(path, content=raw, headers=json_)
+        assert r.status_code == 200 or (400 <= r.status_code < 500 and r.json()["error"]), r.text
+        if len(raw) > MAX_BODY:
+            assert r.status_code == 413, r.text
+        elif _digits(raw.split(b"e")[0].split(b"E")[0]) > MAX_DIGITS:
+            assert r.status_code == 400 and "digits" in r.json()["error"], r.text
+        if r.status_code != 200:
+            assert _state(client, view) == before and set(client.tables.tables) >= held
+        if path == "/api/games" and r.status_code == 200:
+            held.add(r.json()["id"])
+    assert _state(client, view) == before  # every answer is to step 0, long past
+
+
+@FUZZ
+@given(text=NAME_TEXT)
+def test_odd_names_in_paths_and_queries_get_a_4xx(client, text):
+    if not hasattr(client, "fuzzed"):  # one game for all the examples (the client is shared)
+        client.fuzzed = new_game(client, mode="watch", players=["Big Money"] * 2)
+    gid = client.fuzzed["id"]
+    quoted = urllib.parse.quote(text, safe="")
+    for path in (
+        f"/api/games/{gid}?view={quoted}",
+        f"/api/games/{gid}?since={quoted}",
+        f"/api/games/{quoted}",
+        f"/replay/{quoted}.json",
+    ):
+        r = client.get(path)
+        assert r.status_code == 200 or (400 <= r.status_code < 500 and r.json()["error"]), path

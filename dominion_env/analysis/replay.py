@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import html as html_lib
 import json
+import re
 from pathlib import Path
 
 from .. import records
@@ -175,18 +176,24 @@ def html(record, *, check_version: bool = True) -> str:
         "game_index": rec["game_index"],
         "frames": frames(rec, check_version=check_version),
     }
-    # "</" inside a script element would end it: JSON allows "<\/" for the same text
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     title = html_lib.escape(
         f"Dominion replay: seed {rec['seed']} game {rec['game_index']}, "
         + " vs ".join(_seat_label(e) for e in rec["players"])
     )
-    return (
-        _PAGE.replace("%TITLE%", title)
-        .replace("%STYLE%", _STYLE)
-        .replace("%SCRIPT%", _SCRIPT)
-        .replace("%DATA%", payload)
-    )
+    parts = {"TITLE": title, "STYLE": _STYLE, "SCRIPT": _SCRIPT, "DATA": script_json(data)}
+    # one pass over the template: a name that reads "%DATA%" stays text
+    return re.sub(r"%(TITLE|STYLE|SCRIPT|DATA)%", lambda m: parts[m.group(1)], _PAGE)
+
+
+def script_json(data) -> str:
+    """``data`` as JSON to put inside a <script> element: the characters that could end the
+    element or open a comment in it ("</script>", "<!--": ``<``, ``>``, ``&``) and the line
+    separators U+2028 and U+2029 are written as \\uXXXX escapes, which JSON reads as the same
+    text (every other non-ASCII character too: ``ensure_ascii``)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=True).translate(_SCRIPT_SAFE)
+
+
+_SCRIPT_SAFE = {ord(c): f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"}
 
 
 def write_html(record, path, *, check_version: bool = True) -> Path:

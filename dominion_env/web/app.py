@@ -12,16 +12,22 @@ shipped in ``static/`` (nothing fetched from elsewhere: it works offline).
     GET  /api/records                   the records folder's games, newest first
     GET  /replay/{name}                 a record in the replay viewer (analysis.replay)
 
-Errors are JSON {"error": message} with a 4xx status, and change nothing. Bots and agents
+Errors are JSON {"error": message} with a 4xx status, and change nothing. A body is
+at most ``MAX_BODY`` bytes (413: refused by its Content-Length, or as it streams in, before
+the rest is read), and JSON too deeply nested or with an integer of more than ``MAX_DIGITS``
+digits is a 400. Bots and agents
 answer in a worker thread (``run_in_threadpool``), so a slow agent holds up only its own game.
 Another site's page in the user's browser gets nowhere: POST bodies must be application/json
 (which a cross-site request cannot send without a preflight this server never grants), and a
-server on the loopback address answers only Host 127.0.0.1 or localhost (no DNS rebinding).
+server on a loopback address (any of 127.0.0.0/8, ::1) answers only Host headers naming this
+machine (no DNS rebinding: ``allowed_hosts``). ``serve`` binds another address only when told
+``public=True`` (``dominion serve --public``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import socket
 import threading
@@ -46,6 +52,7 @@ from starlette.staticfiles import StaticFiles  # noqa: E402
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16_384  # bytes: every request body is a few small fields
+MAX_DIGITS = 30  # digits of a JSON integer in a body
 # the page loads only what the server ships: no remote script, style, font or image
 PAGE_CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
 
@@ -56,16 +63,44 @@ async def _body(request: Request) -> dict:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise WebError(415, f"the body must be sent as application/json, got {kind or 'none'!r}")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise WebError(413, f"the body is {len(raw)} bytes; at most {MAX_BODY}")
+    raw = await _read_body(request)
     try:
-        body = json.loads(raw)
+        body = json.loads(raw, parse_int=_json_int)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise WebError(400, f"the body is not JSON: {e}") from None
+    except RecursionError:  # the parser recurses once per nested array or object
+        raise WebError(400, "the body is not JSON this server reads: it nests too deeply") from None
     if not isinstance(body, dict):
         raise WebError(400, f"the body must be a JSON object, got {type(body).__name__}")
     return body
+
+
+async def _read_body(request: Request) -> bytes:
+    """The body, refused (413) past ``MAX_BODY`` bytes before the rest is read: by its
+    Content-Length when given, else as it streams in."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not (length.isascii() and length.isdigit()):
+            raise WebError(400, f"Content-Length must be a number of bytes, got {length[:20]!r}")
+        if len(length) > 9 or int(length) > MAX_BODY:
+            size = length if len(length) <= 9 else "over 10**9"
+            raise WebError(413, f"the body is {size} bytes; at most {MAX_BODY}")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise WebError(413, f"the body is over {MAX_BODY} bytes; at most {MAX_BODY}")
+    return bytes(raw)
+
+
+def _json_int(text: str) -> int:
+    # every number the API takes fits in 19 digits (a seed below 2**63); a longer one would
+    # only cost time to convert (and past 4300 digits Python refuses it)
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise WebError(
+            400, f"the body has a number of {len(text.lstrip('-'))} digits; at most {MAX_DIGITS}"
+        )
+    return int(text)
 
 
 def _fields(body: dict, required: tuple[str, ...], optional: dict | None = None) -> list:
@@ -207,17 +242,48 @@ def running(app, host: str = "127.0.0.1"):
         sock.close()
 
 
-def serve(resolve, known, records=None, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the app with uvicorn until interrupted, saying where to open it."""
-    uvicorn = require("uvicorn", "dominion serve")
-    loopback = host in ("127.0.0.1", "localhost")
-    app = create_app(
-        resolve, known, records, hosts=["127.0.0.1", "localhost"] if loopback else None
+def loopback(host: str) -> bool:
+    """Whether every address ``host`` names is this machine's own: 127.0.0.0/8 or ::1
+    (``localhost`` and the like resolve to those); a name that does not resolve is not."""
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        return False
+    return bool(infos) and all(
+        ipaddress.ip_address(info[4][0].split("%")[0]).is_loopback for info in infos
     )
-    where = "this machine only" if host in ("127.0.0.1", "localhost", "::1") else "the network"
-    shown = f"[{host}]" if ":" in host else host  # an IPv6 address in a URL
+
+
+def allowed_hosts(host: str) -> list[str] | None:
+    """The Host headers a server bound to ``host`` answers: on a loopback address, only the
+    names of this machine (the address itself, localhost, 127.0.0.1, [::1]; any port), so
+    that a page of another site cannot reach it through a name it controls (DNS
+    rebinding); None (any) on an address other machines reach (``serve(public=True)``)."""
+    if not loopback(host):
+        return None
+    return sorted({_url_host(host).lower(), "localhost", "127.0.0.1", "[::1]"})
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host  # an IPv6 address in a URL or Host header
+
+
+def serve(
+    resolve, known, records=None, host: str = "127.0.0.1", port: int = 8000, public: bool = False
+) -> None:
+    """Run the app with uvicorn until interrupted, saying where to open it. ``host`` must be
+    a loopback address unless ``public`` (anyone who reaches the server can start games)."""
+    uvicorn = require("uvicorn", "dominion serve")
+    hosts = allowed_hosts(host)
+    if hosts is None and not public:
+        raise ValueError(
+            f"host {host!r} is not a loopback address (127.0.0.0/8, ::1, localhost): other "
+            "machines could reach the server; pass public=True (--public) to serve them"
+        )
+    app = create_app(resolve, known, records, hosts=hosts)
+    where = "the network" if hosts is None else "this machine only"
     print(
-        f"dominion serve: open http://{shown}:{port}/ (listening on {host}: {where}; "
+        f"dominion serve: open http://{_url_host(host)}:{port}/ (listening on {host}: {where}; "
         f"records in {records or 'nowhere'}); Ctrl+C stops it",
         flush=True,
     )

@@ -12,6 +12,14 @@ cards in play, the Supply with costs, the trash, the turn, the per-viewer log
 the VP after each turn. A played table shows only the person's seat; a watched one shows any
 seat's view or everything (``viewer=None``: hands, discards and draw piles by name).
 
+A seat's view holds only what the engine lets that seat know. The VP are the seat's
+observation's (``Game.observation_pieces``): with 3 or more players a Masquerade pass between
+two others is unseen, so the true scores would tell which card went where (with 2 players
+every pass involves the viewer, and the two agree); the game's end shows the true ones. The
+log is sent only as far as no later step can rewrite it (``settled``): the engine shows the
+top card of a discard of several cards so far and hides it again when the next pick covers
+it, so a row that a next pick may still cover waits for the event after it.
+
 Every request is checked before anything changes; a bad one raises ``WebError`` with the HTTP
 status the face answers with (400 malformed or illegal, 403 not your seat, 404 unknown game,
 409 the game is not waiting for this: over, another seat's decision, or moved on since the
@@ -35,7 +43,7 @@ from .. import play, records
 from ..agents import Bot
 from ..cards import BASIC, COST, MAX_PLAYERS, MIN_PLAYERS, TABLE, TEXT, card_id
 from ..checks import check_int, check_seed
-from ..engine.layout import NUM_ACTIONS, PASS
+from ..engine.layout import EV_DECIDE, EV_DISCARD, NUM_ACTIONS, PASS, SEEN_TOP
 from ..game import Game
 from ..names import action_index, decision_text, log_lines
 
@@ -86,7 +94,8 @@ class Table:
         self.lock = threading.Lock()
         self.moves = 0  # decisions taken so far: a client names the one it answers
         self.used = time.monotonic()
-        self.vp = [[game.turn["turn_number"], game.scores()]]
+        # the VP after each turn as each seat knew them, then the true ones (``_known_vp``)
+        self.vp = [[game.turn["turn_number"], self._known_vp()]]
         self.record_path: Path | None = None
         self.record_error: str | None = None
         self.abandoned = False
@@ -99,7 +108,17 @@ class Table:
         g.step(int(a))
         self.moves += 1
         if g.done or g.turn["turn_number"] != turn:
-            self.vp.append([g.turn["turn_number"], g.scores()])
+            self.vp.append([g.turn["turn_number"], self._known_vp()])
+
+    def _known_vp(self) -> list[list[int]]:
+        """Every seat's VP as seat 0, 1 ... knows them, then the true ones (viewer None);
+        once the game is over, the true ones for every viewer (the cards are counted)."""
+        g = self.game
+        true = g.scores()
+        if g.done:
+            return [true] * (g.players + 1)
+        known = [[int(v) for v in g.observation_pieces(p)["vp"]] for p in range(g.players)]
+        return [*known, true]
 
     def _run_players(self, limit: int) -> None:
         """Let bots and agents answer until a person decides, the game ends or ``limit``."""
@@ -251,9 +270,11 @@ class Table:
         g = self.game
         P = g.players
         events = g.log_events()
-        if not (isinstance(since, int) and 0 <= since <= len(events)):
-            raise WebError(400, f"since must be an event number 0..{len(events)}, got {since!r}")
-        scores = g.scores()
+        shown = len(events) if self.over else settled(events, viewer)
+        if not (isinstance(since, int) and 0 <= since <= shown):
+            raise WebError(400, f"since must be an event number 0..{shown}, got {since!r}")
+        who = P if viewer is None else viewer
+        scores = self._known_vp()[who]
         zones = [g.zones(p) for p in range(P)]
         seats = [
             {
@@ -309,9 +330,9 @@ class Table:
             "seats": seats,
             "cards": cards,
             "decision": decision,
-            "log": log_lines(events[since:], viewer),
-            "events": len(events),
-            "vp": self.vp,
+            "log": log_lines(events[since:shown], viewer),
+            "events": shown,
+            "vp": [[turn, vp[who]] for turn, vp in self.vp],
             "result": result,
             "record": self.record_path.name if self.record_path else None,
             "record_error": self.record_error,
@@ -328,6 +349,27 @@ class Table:
             return f"Result: truncated at the turn limit ({scores})"
         winners = [self.names[p] for p in np.flatnonzero(g.rewards >= 0)]
         return f"Result: {' and '.join(winners)} won ({scores})"
+
+
+def settled(events, viewer) -> int:
+    """How many of the log's first ``events`` rows ``viewer`` may be sent now: all but a
+    last discard row shown to every player as the top card so far (``SEEN_TOP``), which the
+    owner's next pick would hide again (``zones.discard_pick`` covers the last row but the
+    answers between); the next event settles it. The owner and ``viewer=None`` see every
+    card of it either way."""
+    n = len(events)
+    i = n - 1
+    while i >= 0 and events[i, 0] == EV_DECIDE:
+        i -= 1
+    if (
+        viewer is not None
+        and i >= 0
+        and events[i, 0] == EV_DISCARD
+        and events[i, 4] == SEEN_TOP
+        and events[i, 1] != viewer
+    ):
+        return i
+    return n
 
 
 def _numbered(options: list) -> list:
