@@ -86,6 +86,7 @@ def test_a_bots_card_is_fixed_by_the_protocol_and_repeats_exactly():
     mirror = card["money"]["Big Money"]["win_rate"]
     assert 0.3 < mirror < 0.6  # a mirror: about half, less the ties
     assert sc.scorecard(bot, quick=True, sections=sections) == card
+    assert json.loads(json.dumps(card)) == card  # plain numbers: --json prints it
 
 
 def test_the_cli_prints_the_protocol_and_what_a_player_cannot_sit_at(capsys):

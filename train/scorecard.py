@@ -185,13 +185,13 @@ def scorecard(player, quick: bool = False, sections=SECTIONS, map=local_map, pro
             overall = res.overall
             lo, hi = res.overall_ci(me)
             out["tournament"] = {
-                "players": len(res.names),
-                "rank_by_score": 1 + sum(overall[i] > overall[me] for i in range(len(overall))),
-                "rank_by_elo": 1 + res.order.index(me),
+                "players": len(res.names),  # plain ints and floats: --json
+                "rank_by_score": 1 + int((overall > overall[me]).sum()),
+                "rank_by_elo": 1 + int(list(res.order).index(me)),
                 "score": float(overall[me]),
                 "ci": [float(lo), float(hi)],
                 "elo": float(res.elo[me]),
-                "first": res.names[max(range(len(overall)), key=lambda i: overall[i])],
+                "first": res.names[int(overall.argmax())],
             }
     if "multiplayer" in sections:
         multi = {}
