@@ -64,14 +64,21 @@ dataclasses); ``parse(text)`` makes one, ``to_text(tree)`` writes it back (parse
 == t), ``numbers(tree)`` lists its constants and ``with_numbers(tree, values)`` puts new ones
 in, so an optimizer changes thresholds without touching text. ``compile_condition(tree)`` is
 the program. Errors are ``LanguageError`` (a ValueError) with the column (1-based), the token
-and what was expected, all in the message.
+and what was expected, all in the message (a long text is shown as a window around the
+column). A text is read only within bounds that no runnable condition comes near, each refused
+at its token: ``MAX_TOKENS`` tokens, ``MAX_DEPTH`` operators inside one another,
+``MAX_NUMBER_CHARS`` characters in a number; and ``parse`` refuses what the bots' machine
+cannot run (more than ``MAX_STACK`` registers or ``PROG_LEN`` steps) at the operand that
+passes the bound, so every text either compiles or is a LanguageError.
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import math
 import re
+import tokenize
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Union
@@ -105,6 +112,13 @@ from ..engine.bots import (
 
 # a constant's size: every quantity is far below it, and x SCALE it fits an int64
 MAX_VALUE = 10**9
+# Bounds on the text, checked token by token before Python's parser sees it (which fails
+# without a position, or runs out of stack, on inputs far past them; so would the recursive
+# reading below): no program of PROG_LEN steps needs more tokens, deeper nesting or longer
+# numbers than these.
+MAX_TOKENS = 500
+MAX_DEPTH = 64  # operators and parentheses inside one another
+MAX_NUMBER_CHARS = 20  # a number as written: 1_000_000_000.125 has 17
 
 # quantities by how they take their argument
 SELECTOR = {"count", "hand", "deck", "discard", "in_play", "opp_count", "opp_total"}
@@ -119,8 +133,20 @@ class LanguageError(ValueError):
     def __init__(self, text: str, column: int, token: str, expected: str):
         self.text, self.column, self.token, self.expected = text, column, token, expected
         super().__init__(
-            f"cannot read condition {text!r}: at column {column}, {token!r}: {expected}"
+            f"cannot read condition {_shown(text, column)}: at column {column}, "
+            f"{_shown(token, 1)}: {expected}"
         )
+
+
+def _shown(text: str, column: int, width: int = 80) -> str:
+    """``text`` quoted, or a window of it around ``column`` when it is long (a condition may
+    be megabytes: its error message stays a line)."""
+    if len(text) <= 2 * width:
+        return repr(text)
+    lo = max(0, min(column - 1 - width // 2, len(text) - width))
+    head = "..." if lo else ""
+    tail = "..." if lo + width < len(text) else ""
+    return f"{head}{text[lo : lo + width]!r}{tail} ({len(text):,} characters)"
 
 
 # --- the trees -----------------------------------------------------------------------------
@@ -208,6 +234,7 @@ def parse(text) -> Expr:
     """The tree of a condition (the grammar and the older form: module docstring)."""
     if not isinstance(text, str):
         raise TypeError(f"a condition is a string such as 'money > 18', got {text!r}")
+    _check_tokens(text)
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as e:
@@ -223,7 +250,46 @@ def parse(text) -> Expr:
         ) from None
     except (ValueError, RecursionError, MemoryError):  # NUL bytes, absurd nesting
         raise LanguageError(text, 1, text[:1], "a condition the parser can read") from None
-    return _Reader(text, _strip_offset(text)).truth(tree.body)
+    reader = _Reader(text, _strip_offset(text))
+    reader.check_depth(tree.body)
+    return reader.truth(tree.body)
+
+
+def _check_tokens(text: str) -> None:
+    """Refuse a text past ``MAX_TOKENS`` tokens or with a number longer than
+    ``MAX_NUMBER_CHARS``, at the token that passes the bound (Python's tokenizer reads it
+    without recursion; what it cannot split is left to the parser's own error)."""
+    body = text.strip()
+    shift = _strip_offset(text)
+    starts = [0]
+    for line in body.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    skip = {tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT}
+    count = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(body).readline):
+            if tok.type in skip or not tok.string.strip():
+                continue
+            count += 1
+            col = shift + starts[tok.start[0] - 1] + tok.start[1] + 1
+            if count > MAX_TOKENS:
+                raise LanguageError(
+                    text,
+                    col,
+                    tok.string,
+                    f"at most {MAX_TOKENS} tokens in a condition (the bots' programs run at "
+                    f"most {PROG_LEN} steps)",
+                )
+            if tok.type == tokenize.NUMBER and len(tok.string) > MAX_NUMBER_CHARS:
+                raise LanguageError(
+                    text,
+                    col,
+                    tok.string,
+                    f"a number of at most {MAX_NUMBER_CHARS} characters "
+                    f"(at most {MAX_VALUE:,} in size, 3 decimals)",
+                )
+    except (tokenize.TokenError, SyntaxError):  # the parser says where, in its own words
+        return
 
 
 def _strip_offset(text: str) -> int:
@@ -292,10 +358,51 @@ class _Reader:
         head = self.text.strip().encode()[:offset].decode(errors="ignore")
         return self.shift + len(head) + 1
 
-    def fail(self, node, expected: str):
+    def fail(self, node, expected: str, whole: bool = True):
+        """An error at ``node``: its whole text as the token, or (``whole`` False) the one
+        token it starts with."""
         col = self.column(getattr(node, "col_offset", 0))
-        seg = ast.get_source_segment(self.text.strip(), node) or _token_at(self.text, col)
-        raise LanguageError(self.text, col, seg, expected)
+        seg = ast.get_source_segment(self.text.strip(), node) if whole else None
+        raise LanguageError(self.text, col, seg or _token_at(self.text, col), expected)
+
+    def check_depth(self, root) -> None:
+        """Refuse nesting past ``MAX_DEPTH`` (walked without recursion) before the recursive
+        reading below meets it."""
+        stack = [(root, 1)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                self.fail(
+                    node,
+                    f"nested too deeply: at most {MAX_DEPTH} operators inside one another",
+                    whole=False,
+                )
+            stack.extend(
+                (c, depth + 1) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)
+            )
+
+    def fits(self, tree, items, nodes) -> Expr:
+        """``tree`` (made of ``items``, read from the ast ``nodes``) as the bots' machine can run
+        it, else the error at the node whose item passes its registers or its steps (each part
+        was checked as it was read: what passes is the combination)."""
+        need = _need(tree)
+        steps = _steps(tree)
+        if need <= MAX_STACK and steps <= PROG_LEN:
+            return tree
+        at = nodes[-1]
+        if isinstance(tree, Logic):  # the first item past the bounds, counted as compiled
+            run_need, run_steps = 0, -1
+            for item, node in zip(items, nodes, strict=True):
+                run_need = max(run_need, _need(item) + (run_steps >= 0))
+                run_steps += _steps(item) + 1
+                if run_need > MAX_STACK or run_steps > PROG_LEN:
+                    at = node
+                    break
+        if need > MAX_STACK:
+            why = f"nested too deeply: it needs {need} registers, the bots' machine has {MAX_STACK}"
+        else:
+            why = f"too long: {steps} steps, at most {PROG_LEN}"
+        self.fail(at, why, whole=False)
 
     def fail_between(self, left, right, expected: str):
         """An error at the operator between two operands (ast keeps no operator position)."""
@@ -308,9 +415,11 @@ class _Reader:
     def truth(self, node) -> Expr:
         if isinstance(node, ast.BoolOp):
             op = "and" if isinstance(node.op, ast.And) else "or"
-            return Logic(op, tuple(self.truth(v) for v in node.values))
+            items = tuple(self.truth(v) for v in node.values)
+            return self.fits(Logic(op, items), items, node.values)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            return Not(self.truth(node.operand))
+            item = self.truth(node.operand)
+            return self.fits(Not(item), [item], [node])
         if isinstance(node, ast.Compare):
             items = [self.value(node.left)] + [self.value(v) for v in node.comparators]
             parts = []
@@ -318,8 +427,11 @@ class _Reader:
                 if type(op) not in _CMP:
                     left = node.left if i == 0 else node.comparators[i - 1]
                     self.fail_between(left, node.comparators[i], "a comparison: < <= > >= == !=")
-                parts.append(Compare(_CMP[type(op)], items[i], items[i + 1]))
-            return parts[0] if len(parts) == 1 else Logic("and", tuple(parts))
+                part = Compare(_CMP[type(op)], items[i], items[i + 1])
+                parts.append(self.fits(part, [part], [node.comparators[i]]))
+            if len(parts) == 1:
+                return parts[0]
+            return self.fits(Logic("and", tuple(parts)), parts, node.comparators)
         if isinstance(node, ast.BinOp) and type(node.op) not in _ARITH:
             self.fail_between(node.left, node.right, "arithmetic: + - * / // or a comparison")
         self.fail(node, "a truth: a comparison such as 'money > 18', or and / or / not of them")
@@ -328,14 +440,15 @@ class _Reader:
         if isinstance(node, ast.BinOp):
             if type(node.op) not in _ARITH:
                 self.fail_between(node.left, node.right, "arithmetic: + - * / //")
-            return Arith(_ARITH[type(node.op)], self.value(node.left), self.value(node.right))
+            tree = Arith(_ARITH[type(node.op)], self.value(node.left), self.value(node.right))
+            return self.fits(tree, [tree], [node.right])
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             inner = self.value(node.operand)
             if isinstance(node.op, ast.UAdd):
                 return inner
             if isinstance(inner, Num):
                 return Num(-inner.value)
-            return Neg(inner)
+            return self.fits(Neg(inner), [inner], [node])
         if isinstance(node, ast.Constant):
             return self.number(node)
         if isinstance(node, ast.Name):
@@ -495,6 +608,17 @@ def _need(e: Expr) -> int:
     if e.op in _FLIP or a > b:
         return max(a, b)
     return max(a, b + 1)
+
+
+def _steps(e: Expr) -> int:
+    """The length of e's postfix program (``_emit``)."""
+    if isinstance(e, (Num, Quantity)):
+        return 1
+    if isinstance(e, (Neg, Not)):
+        return _steps(e.item) + 1
+    if isinstance(e, Logic):
+        return sum(_steps(x) for x in e.items) + len(e.items) - 1
+    return _steps(e.left) + _steps(e.right) + 1
 
 
 def _selector_code(q: str, arg: str) -> int:

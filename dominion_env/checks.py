@@ -8,9 +8,14 @@ names the argument, the value and what is allowed, and is raised before anything
     ValueError                 the right kind out of range (a seed of -1, a seat of 7 ...)
     names.IllegalActionError   an action out of range or not legal now (a ValueError)
 
-Seeds are ints 0 .. 2**63 - 1 on every face: a game's stream is seeded from a signed 64-bit
-int, and negative seeds are refused rather than folded onto positive ones (numpy's and
-Gymnasium's generators refuse them too). ``None`` is allowed where a face documents it (the
+Seeds are ints 0 .. 2**63 - 1 where they seed a game (``Game``, ``VecGame``, the vector
+envs' ``reset``): a game's stream is seeded from a signed 64-bit int, and negative seeds are
+refused rather than folded onto positive ones (numpy's and Gymnasium's generators refuse them
+too). A seed that seeds an env's generator (every env's constructor ``seed``, the Gymnasium
+and PettingZoo single-game envs' ``reset(seed=...)``) is any int >= 0
+(``check_generator_seed``): numpy's ``SeedSequence`` takes all of its bits and the generator
+draws each game's seed below 2**62, so a seed past 2**63 is a different run, deterministically,
+and every smaller seed plays as before. ``None`` is allowed where a face documents it (the
 envs then draw a seed from their generator).
 """
 
@@ -53,6 +58,17 @@ def check_seed(seed, name: str = "seed", allow_none: bool = False) -> int | None
         allowed = "None or an int" if allow_none else "an int"
         kind = TypeError if not is_int(seed) else ValueError
         raise kind(f"{name} must be {allowed} 0..2**63-1, got {seed!r}")
+    return int(seed)
+
+
+def check_generator_seed(seed, name: str = "seed", allow_none: bool = False) -> int | None:
+    """A seed of a numpy generator: any int >= 0, of any size (or None where ``allow_none``)."""
+    if seed is None and allow_none:
+        return None
+    if not is_int(seed) or seed < 0:
+        allowed = "None or an int" if allow_none else "an int"
+        kind = TypeError if not is_int(seed) else ValueError
+        raise kind(f"{name} must be {allowed} >= 0 (of any size), got {seed!r}")
     return int(seed)
 
 

@@ -2,6 +2,7 @@
 vector wrappers (mask in the observation, every autoreset mode, reset_mask, per-env seeds),
 forked workers, and PettingZoo's state() tests."""
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -546,6 +547,79 @@ def test_every_face_takes_the_same_option_names_with_the_same_defaults():
     assert all(len(d) == 1 for d in seen.values()), seen  # no default drifted between faces
 
 
+# a value other than the default for every option, valid on every face that takes it
+# (several options where one needs another); a new option without one fails the walk below
+OPTION_SAMPLES = {
+    "num_envs": {"num_envs": 3},
+    "players": {"players": 3},
+    "kingdom": {"kingdom": "First Game"},
+    "opponents": {"opponents": "Smithy"},
+    "learner_seat": {"learner_seat": 1},
+    "turn_limit": {"turn_limit": 37},
+    "first_player": {"first_player": 1},
+    "autoplay_treasures": {"autoplay_treasures": False},
+    "auto_resolve": {"auto_resolve": False},
+    "pool": {
+        "pool": ["Village", "Smithy", "Militia", "Market", "Festival", "Throne Room"]
+        + ["Cellar", "Moat", "Gardens", "Witch", "Mine"]
+    },
+    "public_discards": {"public_discards": True},
+    "scale_observations": {"scale_observations": True},
+    "seed": {"seed": 2**100},
+    "opponent_weights": {"opponents": ["Big Money", "Smithy"], "opponent_weights": [2, 1]},
+    "vp_shaping": {"vp_shaping": 0.05},
+    "record_dir": {"record_dir": "RECORDS"},
+    "render_mode": {"render_mode": "ansi"},
+    "log_lines": {"log_lines": 3},
+    "illegal_action": {"illegal_action": "raise"},
+    "mask_in_observation": {"mask_in_observation": True},
+    "observation": {"observation": "cards"},
+    "autoreset_mode": {"autoreset_mode": "SameStep"},
+}
+
+
+def test_every_face_takes_every_option_it_declares(tmp_path):
+    """Walk every face's options: each takes a value other than the default, and the env it
+    makes plays (a reset and a legal step), so no face declares an option it refuses."""
+    from dominion_env.envs.common import OPTIONS, options_of
+
+    assert set(OPTION_SAMPLES) == {o.name for o in OPTIONS}
+    for face, cls in _faces().items():
+        for o in options_of(face):
+            kw = {
+                k: str(tmp_path / face) if v == "RECORDS" else v
+                for k, v in OPTION_SAMPLES[o.name].items()
+            }
+            env = cls(**kw)
+            if face in ("sb3", "vector"):
+                env.reset()
+                env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
+            else:
+                env.reset(seed=1)
+                env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_single_env_opponent_pool_draws_like_the_vector_env(tmp_path):
+    kw = dict(opponents=["Big Money", "Smithy"], opponent_weights=[2, 1], players=3)
+    env = DominionEnv(**kw, record_dir=tmp_path)
+    drawn = set()
+    for seed in range(8):
+        env.reset(seed=seed)
+        over = False
+        while not over:
+            _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[-1]))
+            over = terminated or truncated
+        rec = json.loads(env.recorder.last_path.read_text())
+        drawn |= {p["name"] for p in rec["players"]} - {"learner"}
+    assert drawn == {"Big Money", "Smithy"}
+    with pytest.raises(ValueError, match=r"opponent_weights must have shape \(2,\)"):
+        DominionEnv(opponents=["Big Money", "Smithy"], opponent_weights=[1])
+    with pytest.raises(ValueError, match="opponent_weights draws from compiled bots"):
+        DominionEnv(opponents=lambda obs, mask: 70, opponent_weights=[1])
+    with pytest.raises(ValueError, match="or give opponent_weights to draw from them"):
+        DominionEnv(opponents=["Big Money", "Smithy"])
+
+
 def test_an_option_of_another_face_is_refused_with_the_reason():
     from dominion_env.envs.pettingzoo_env import raw_env
 
@@ -610,7 +684,7 @@ def test_single_env_vp_shaping_sums_to_the_result_and_needs_bots():
     result = 0.0 if tr else float(info["rewards"][info["learner_seat"]])
     assert total == pytest.approx(result, abs=1e-5)
     assert any(r != 0 for r in rewards[:-1])  # shaped along the way, not only at the end
-    with pytest.raises(ValueError, match="need compiled bot opponents"):
+    with pytest.raises(ValueError, match="needs compiled bot opponents"):
         DominionEnv(opponents=lambda obs, mask: int(np.argmax(mask)), vp_shaping=0.05)
 
 

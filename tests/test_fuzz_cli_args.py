@@ -200,3 +200,31 @@ def test_the_fuzzers_reach_both_outcomes(saved, tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.parse_args(["evaluate", str(saved / "agent.pt"), f"--games={10**12}"])
     assert "argument --games: 1,000,000,000,000 is out of range" in capsys.readouterr().err
+
+
+# strategy files whose conditions are long, deeply nested or hold huge numbers: every command
+# that reads them ends with status 2 and one line naming the column and the token
+HUGE_CONDITIONS = st.builds(
+    lambda piece, n, tail: piece * n + tail,
+    st.sampled_from(["not ", "-", "money + ", "money > 1 and ", "9"]),
+    st.integers(70, 3000),
+    st.just("money > 1"),
+)
+
+
+@FUZZ
+@given(condition=HUGE_CONDITIONS, command=st.sampled_from(["tournament", "evaluate", "train"]))
+def test_strategy_files_with_huge_conditions(condition, command, tmp_path_factory, capsys):
+    path = tmp_path_factory.mktemp("bots") / "huge.toml"
+    path.write_text(f'[[bot]]\nname = "Huge"\nrules = [["Gold", "{condition}"]]\n')
+    argv = {
+        "tournament": ["tournament", "Big Money", "--bots-file", str(path), "--out", ""],
+        "evaluate": ["evaluate", "search:2", "--opponent", str(path)],
+        "train": ["train", "--opponent", str(path), "--steps", "1"],
+    }[command]
+    with pytest.raises(SystemExit) as info:
+        cli.parse_args(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "at column" in err
+    assert err.strip().splitlines()[-1].startswith(f"dominion {command}: error: ")

@@ -12,12 +12,14 @@ run, so CI is reproducible) and few examples per test (the whole file in well un
 import os
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from dominion_env import NUM_ACTIONS, Game, VecGame
 from dominion_env.envs import pettingzoo_env
+from dominion_env.envs.common import OPTIONS
 from dominion_env.envs.gym_env import DominionEnv
 from dominion_env.envs.sb3_vec_env import DominionVecEnv
 from dominion_env.envs.vector_env import DominionVectorEnv
@@ -285,3 +287,67 @@ def test_pettingzoo(action, seed, coins):
     attempt(lambda: AEC.reset(seed=seed), lambda: aec_state(AEC), step)
     attempt(lambda: AEC.set_scenario(coins=coins, phase="buying"), lambda: aec_state(AEC), step)
     assert playable(AEC.game._vec)
+
+
+# -- seeds of any size, record folders that cannot be written, every face's options -----------
+
+
+@given(seed=st.integers(0, 2**4096))
+def test_single_game_faces_take_a_seed_of_any_size(seed):
+    """A reset seed seeds the env's generator (numpy's SeedSequence takes all its bits): any
+    int >= 0 gives one game, the same every time."""
+    first = GYM.reset(seed=seed)[0]
+    np.testing.assert_array_equal(GYM.reset(seed=seed)[0], first)
+    AEC.reset(seed=seed)
+    game = AEC.game_seed
+    AEC.reset(seed=seed)
+    assert AEC.game_seed == game < 2**62
+
+
+def test_negative_and_non_int_reset_seeds_are_refused():
+    for reset in (GYM.reset, AEC.reset):
+        with pytest.raises(ValueError, match=r"seed must be None or an int >= 0 .* got -1"):
+            reset(seed=-1)
+        with pytest.raises(TypeError, match="seed must be None or an int >= 0"):
+            reset(seed=1.0)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+@pytest.mark.parametrize("folder", ["/proc/dominion-records", "/proc/self", "/proc/self/x/y"])
+def test_a_record_dir_that_cannot_be_written_is_refused_when_the_env_is_made(folder):
+    # /proc refuses new files and folders even to root, whom permission bits do not stop
+    for make in (DominionEnv, pettingzoo_env.raw_env):
+        with pytest.raises(ValueError, match=f"record_dir '{folder}' cannot be written"):
+            make(record_dir=folder)
+
+
+def test_a_writable_record_dir_is_checked_without_a_trace(tmp_path):
+    DominionEnv(record_dir=tmp_path / "a" / "b")
+    assert list(tmp_path.iterdir()) == []  # made, probed and removed: written at episode end
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="record_dir must be a folder"):
+        pettingzoo_env.raw_env(record_dir=tmp_path / "file")
+    with pytest.raises(ValueError, match="cannot be written: Not a directory"):
+        DominionEnv(record_dir=tmp_path / "file" / "x")
+
+
+FACES = {
+    "gym": DominionEnv,
+    "vector": DominionVectorEnv,
+    "sb3": DominionVecEnv,
+    "pettingzoo": pettingzoo_env.raw_env,
+}
+
+
+@given(
+    face=st.sampled_from(sorted(FACES)),
+    option=st.sampled_from([o.name for o in OPTIONS]),
+    value=st.one_of(scalars, st.lists(scalars, max_size=3), st.integers(0, 2**200)),
+)
+def test_every_face_checks_every_option(face, option, value):
+    """Any value of any option, on any face: an env, or a TypeError / ValueError from the
+    face's own check (an option the face does not take is refused with the reason)."""
+    try:
+        FACES[face](**{option: value})
+    except (TypeError, ValueError) as e:
+        raised_by_us(e)

@@ -66,6 +66,37 @@ def test_parse_condition(text):
     assert 0 < len(program) <= PROG_LEN
 
 
+# long expressions, deep nesting and huge literals: a piece repeated up to thousands of times
+PIECES = ["not ", "-", "+", "(", "-(", "money + ", "money > 1 and ", "money > 1 or ", "9", "0."]
+HUGE_TEXT = st.builds(
+    lambda head, piece, n, tail: head + piece * n + tail,
+    st.sampled_from(["", "money > ", "pile Province < ", "count("]),
+    st.sampled_from(PIECES),
+    st.integers(0, 5000),
+    st.sampled_from(["", "money > 1", "1 < money", "1", ")", "money"]),
+)
+
+
+@FUZZ
+@given(HUGE_TEXT)
+def test_parse_huge_condition(text):
+    """Whatever its size, a text compiles or is a LanguageError at a column inside it and the
+    token there, its message one short line."""
+    try:
+        tree = parse(text)
+    except LanguageError as e:
+        assert 1 <= e.column <= len(text) + 1
+        assert text[e.column - 1 :].startswith(e.token)
+        assert len(str(e)) < 500
+        return
+    try:
+        program = compile_condition(tree)
+    except ValueError as e:
+        assert "too" in str(e)
+        return
+    assert 0 < len(program) <= PROG_LEN
+
+
 JSONISH = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12)),
     lambda inner: st.one_of(

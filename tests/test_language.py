@@ -253,6 +253,41 @@ def test_too_deep_and_too_long_are_refused():
         Bot("x", [("Gold", long)])
 
 
+# whatever its size, a text that cannot compile is a LanguageError at a column and a token
+# (never Python's RecursionError, MemoryError or its integer-conversion message)
+HUGE = [
+    (" + ".join(["money"] * 1000) + " > 1", 2001, "money", "at most 500 tokens"),
+    (" + ".join(["money"] * 30) + " > 1", 97, "money", "too long: 25 steps"),
+    (" and ".join(["money > 1"] * 1000), 1751, "money", "at most 500 tokens"),
+    (" or ".join(["money > 1"] * 100_000), 1626, "money", "at most 500 tokens"),
+    ("not " * 1000 + "money > 1", 2001, "not", "at most 500 tokens"),
+    ("not " * 100 + "money > 1", 257, "not", "nested too deeply: at most 64"),
+    ("-" * 1000 + "money > 1", 501, "-", "at most 500 tokens"),
+    ("-" * 100 + "money > 1", 64, "-", "nested too deeply: at most 64"),
+    ("-(" * 100 + "money" + ")" * 100 + " > 1", 127, "-", "nested too deeply: at most 64"),
+    ("money > " + "9" * 5000, 9, "9" * 5000, "a number of at most 20 characters"),
+    ("money > 1." + "5" * 5000, 9, "1." + "5" * 5000, "a number of at most 20 characters"),
+    ("pile Province < " + "9" * 5000, 17, "9" * 5000, "a number of at most 20 characters"),
+]
+
+
+@pytest.mark.parametrize("text, column, token, expected", HUGE)
+def test_huge_inputs_are_language_errors(text, column, token, expected):
+    with pytest.raises(LanguageError) as info:
+        parse(text)
+    e = info.value
+    assert (e.column, e.token) == (column, token)
+    assert expected in e.expected
+    assert len(str(e)) < 400  # a window of the text, not all of it
+
+
+def test_long_chains_within_the_bounds_compile():
+    assert len(compile_condition(parse(" and ".join(["money > 1"] * 6)))) == 23
+    assert len(compile_condition(parse("not " * 21 + "money > 1"))) == 24
+    assert len(compile_condition(parse("-" * 21 + "money > 1"))) == 24
+    assert parse("-" * 62 + "1 < money") == parse("1 < money")  # folded into the number
+
+
 # ---------------------------------------------------------------------------------------------
 # the data form: trees, text, constants
 # ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,7 +20,7 @@ from gymnasium.vector import AutoresetMode
 from .. import records
 from ..agents import Bot, compile_bots, get_bot
 from ..cards import NUM_CARDS, check_players
-from ..checks import check_choice, check_seed
+from ..checks import check_choice, check_generator_seed
 from ..engine.bots import BotTable
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import (
@@ -33,6 +33,7 @@ from ..engine.observation import (
     obs_size,
 )
 from ..search import parse_search_name
+from ..vector import pool_thresholds
 
 ILLEGAL_ACTION_RULES = ("lose", "raise")
 
@@ -67,8 +68,8 @@ def _check_flag(value, name):
     return check_flag(value, name)
 
 
-def _check_seed(value, name):
-    return check_seed(value, name, allow_none=True)
+def _check_seed(value, name):  # it seeds the env's generator on every face
+    return check_generator_seed(value, name, allow_none=True)
 
 
 OBSERVATIONS = ("flat", "cards")
@@ -107,7 +108,13 @@ OPTIONS = (
         missing="its rewards are each game's results (shape them in the trainer)",
     ),
     Option("record_dir", None, (GYM, PZ), missing=_COMPILED),
-    Option("render_mode", None, (GYM, VECTOR, PZ), missing="SB3 renders through get_images"),
+    Option(
+        "render_mode",
+        None,
+        (GYM, PZ),
+        missing="N games are not rendered: render one with DominionEnv(render_mode='ansi'); "
+        "SB3 renders through get_images",
+    ),
     Option("log_lines", 8, (GYM, PZ), missing="it does not render"),
     Option("illegal_action", "lose", (GYM,), missing="it raises on an illegal action (mask it)"),
     Option(
@@ -361,26 +368,48 @@ def _items(opponents) -> list:
     return items
 
 
-def opponent_list(opponents, players: int, scaled: bool = False) -> list:
+def check_opponents(opponents, players: int, weights=None) -> None:
+    """The one check of the opponents argument with ``opponent_weights``, for every learner
+    face: without weights, 1 entry (it plays every other seat) or players-1 (one per other
+    seat); with weights, compiled bots (``all_bots``) of any number, one weight per bot
+    (``vector.pool_thresholds``: the pool each game draws every other seat from)."""
+    if opponents is None:
+        raise ValueError("opponents is None: give a bot name, a Bot, a policy or a list of them")
+    if weights is not None:
+        if not all_bots(opponents):
+            raise ValueError(
+                "opponent_weights draws from compiled bots (bot names, Bots or a BotTable): "
+                f"the engine draws and plays them; got opponents={opponents!r}"
+            )
+        pool_thresholds(weights, opponents_table(opponents).kind.shape[0])
+        return
+    n = opponents.kind.shape[0] if _is_table(opponents) else len(_items(opponents))
+    if n not in (1, players - 1):
+        raise ValueError(
+            f"give 1 opponent (it plays every other seat) or {players - 1} "
+            f"(one per other seat) for {players} players, got {n} (or give opponent_weights "
+            "to draw from them as a pool)"
+        )
+
+
+def opponent_list(opponents, players: int, scaled: bool = False, weights=None) -> list:
     """The opponents argument as a list of players-1 entries, one per non-learner seat in
-    increasing seat order; each entry is an ``agents.Bot`` or a policy callable.
+    increasing seat order; each entry is an ``agents.Bot`` or a policy callable. With
+    ``weights`` (``opponent_weights``), the pool's bots instead, in table order, which each
+    game draws from.
 
     ``opponents``: one entry (plays every other seat) or a list of 1 or players-1 entries; an
     entry is a bot name, an ``agents.Bot``, a callable ``policy(observation, action_mask)``
     returning an action index, a model with ``predict`` (``ModelPolicy``) or a trained agent
     (``AgentPolicy``); ``scaled``: whether the env's observations are scaled. A ``BotTable`` of
-    1 or players-1 rows stands for its bots."""
-    if opponents is None:
-        raise ValueError("opponents is None: give a bot name, a Bot, a policy or a list of them")
+    1 or players-1 rows stands for its bots (checked by ``check_opponents``)."""
+    check_opponents(opponents, players, weights)
     if _is_table(opponents):
         entries = [("table", opponents, b) for b in range(opponents.kind.shape[0])]
     else:
         entries = _items(opponents)
-    if len(entries) not in (1, players - 1):
-        raise ValueError(
-            f"give 1 opponent (it plays every other seat) or {players - 1} "
-            f"(one per other seat) for {players} players, got {len(entries)}"
-        )
+    if weights is not None:  # compiled bots only (checked)
+        return table_rows(opponents)
     out = []
     for e in entries:
         if isinstance(e, str):
@@ -393,6 +422,20 @@ def opponent_list(opponents, players: int, scaled: bool = False) -> list:
     if len(out) == 1:
         out = out * (players - 1)
     return out
+
+
+def table_rows(opponents) -> list:
+    """The bots of ``opponents_table(opponents)``, a Bot or ("table", table, row) per row, in
+    its order (a seat's bot id indexes it)."""
+    if _is_table(opponents):
+        return [("table", opponents, b) for b in range(opponents.kind.shape[0])]
+    rows = []
+    for e in _items(opponents):
+        if _is_table(e):
+            rows += [("table", e, b) for b in range(e.kind.shape[0])]
+        else:
+            rows.append(e if isinstance(e, Bot) else get_bot(e))
+    return rows
 
 
 def opponents_table(opponents) -> BotTable:
@@ -444,21 +487,26 @@ class EpisodeRecorder:
 
 
 def check_writable_dir(path: Path, name: str) -> None:
-    """Refuse (ValueError) a folder that cannot be written: a file, a path under a file, or
-    a place this process may not write (the nearest existing folder is checked; the rest is
-    made when the first file is written). Checked when an env is made, not when its first
-    episode ends."""
+    """Refuse (ValueError) a folder that cannot be written: a file, a path under a file, or a
+    place where this process cannot make it or write in it. The folders that are missing are
+    made and a probe file written there, then both are removed: checked when an env is made,
+    not when its first episode ends, and nothing is left behind."""
     if path.exists() and not path.is_dir():
         raise ValueError(f"{name} must be a folder, got {str(path)!r}: it is a file")
-    up = path
-    while not up.exists():
-        up = up.parent
-    if not up.is_dir():
-        raise ValueError(
-            f"{name} {str(path)!r} cannot be made: {str(up)!r} is a file, not a folder"
-        )
-    if not os.access(up, os.W_OK | os.X_OK):
-        raise ValueError(f"{name} {str(path)!r} cannot be written: no permission on {str(up)!r}")
+    made = []
+    try:
+        for folder in [*reversed(path.parents), path]:
+            if not folder.exists():
+                folder.mkdir()
+                made.append(folder)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        why = e.strerror or str(e)
+        raise ValueError(f"{name} {str(path)!r} cannot be written: {why}") from None
+    finally:
+        for folder in reversed(made):
+            folder.rmdir()
 
 
 def seat_entry(player) -> dict:

@@ -56,17 +56,21 @@ Reward: 0 until the game ends, then the learner's own result: +1 sole winner, 0 
 rules; ``truncated`` (reward 0) when it reaches ``turn_limit``. The final ``info`` holds
 ``rewards`` (every seat's, by seat) and ``learner_seat``.
 
-``record_dir="folder"`` writes every episode's game as a record there when it ends
+``record_dir="folder"`` (made if missing; refused when the env is made if it cannot be
+written: ``common.check_writable_dir``) writes every episode's game as a record there when it
+ends
 (``dominion_env.records``, ``common.EpisodeRecorder``; ``env.unwrapped.recorder.last_path``
 is the latest): the learner's seat is listed as kind "policy", named "learner", the
 opponents by their bot or policy names; ``dominion replay FILE --html OUT.html`` shows it.
 
 Options (``common.OPTIONS``, shared with the other faces): ``seed`` seeds the generator a
-``reset()`` without a seed draws from; ``vp_shaping=c`` makes the rewards potential-based VP
+``reset()`` without a seed draws from (``reset(seed=s)`` reseeds it: any int >= 0, see
+``checks.check_generator_seed``); ``vp_shaping=c`` makes the rewards potential-based VP
 shaping (as ``sb3_vec_env``: each game's rewards still sum to its result) and
-``opponent_weights`` makes ``opponents`` a pool each game draws from, both with compiled bot
-opponents only; ``public_discards=True`` shows every discarded card (``VecGame``);
-``scale_observations`` divides the observation by fixed per-entry divisors.
+``opponent_weights`` (one weight per bot) makes ``opponents`` a pool of any number of bots that
+each game draws every other seat from, as on the vector envs (``common.check_opponents``),
+both with compiled bot opponents only; ``public_discards=True`` shows every discarded card
+(``VecGame``); ``scale_observations`` divides the observation by fixed per-entry divisors.
 
 ``render_mode="ansi"`` returns the game as text by card names (``render.render_game``), the
 learner's hand shown; "human" prints it; "rgb_array" returns the same table as a picture,
@@ -98,7 +102,7 @@ from gymnasium.utils import seeding
 
 from ..agents import Bot, compile_bots
 from ..cards import check_players
-from ..checks import check_action, check_int, check_seed
+from ..checks import check_action, check_generator_seed, check_int
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import card_set
 from ..game import Game
@@ -118,6 +122,7 @@ from .common import (
     opponent_list,
     opponents_table,
     seat_entry,
+    table_rows,
     takes_options,
 )
 from .render import check_render_mode, emit, render_game, render_image
@@ -155,7 +160,10 @@ class DominionEnv(gym.Env):
             self.observation_space = masked_observation_space(self.observation_space)
         self.action_space = action_space()
         # opponents[k] plays the k-th non-learner seat
-        self.opponents = opponent_list(opponents, self.players, scale_observations)
+        # (with opponent_weights: the pool's bots, which each game draws from)
+        self.opponents = opponent_list(
+            opponents, self.players, scale_observations, opts.opponent_weights
+        )
         # bots only: the engine plays them inside its step (learner mode, one compiled call
         # per learner action); with a Python policy among them, every seat is stepped here
         self.compiled_opponents = all_bots(opponents)
@@ -167,10 +175,10 @@ class DominionEnv(gym.Env):
                 "opponent_weights": opts.opponent_weights,
                 "vp_shaping": opts.vp_shaping,
             }
-        elif opts.opponent_weights is not None or opts.vp_shaping:
+        elif opts.vp_shaping:
             raise ValueError(
-                "opponent_weights and vp_shaping need compiled bot opponents (bot names, Bots "
-                f"or a BotTable): the engine draws and scores them; got opponents={opponents!r}"
+                "vp_shaping needs compiled bot opponents (bot names, Bots or a BotTable): the "
+                f"engine scores them; got opponents={opponents!r}"
             )
         self.vp_shaping = bool(opts.vp_shaping)
         self.game = Game(opts.kingdom, self.players, 0, **game_options(opts), **learner_mode)
@@ -187,6 +195,8 @@ class DominionEnv(gym.Env):
                 players_.append(["policy", o, None])
         table = compile_bots(bots) if bots else None
         self._players = [(k, table if k == "bot" and w is None else w, b) for k, w, b in players_]
+        # the rows of the compiled opponents table, as opponents_table lays them out
+        self._rows = table_rows(opponents) if self.compiled_opponents else []
         self._bot_rng = np.ones(1, np.uint64)
         self._seat_player: list = []
         self.learner_seat = 0
@@ -195,7 +205,7 @@ class DominionEnv(gym.Env):
     # -- the Gymnasium API ----------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        seed = check_seed(seed, allow_none=True)
+        seed = check_generator_seed(seed, allow_none=True)
         self._over = True  # until a new episode is dealt (an opponent policy may fail first)
         super().reset(seed=seed)
         P = self.players
@@ -317,7 +327,11 @@ class DominionEnv(gym.Env):
     def _record(self, meta: dict | None = None):
         if self.recorder is None:
             return
-        others = iter(self.opponents)
+        if self.compiled_opponents:  # the bot (table row) the engine seated at each seat
+            rows = self.game._vec.opponent_bots[0]
+            others = iter([self._rows[rows[p]] for p in range(self.players) if rows[p] >= 0])
+        else:
+            others = iter(self.opponents)
         seats = [
             {"kind": "policy", "name": "learner"}
             if p == self.learner_seat

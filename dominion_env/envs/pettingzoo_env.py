@@ -39,7 +39,8 @@ ValueError) instead, and TypeError for what is not an int action index (a float,
 bool, an array of several), before anything moves. Seeds: None or an int 0..2**63-1. A
 ``set_scenario`` that raises leaves the env as it was.
 
-``record_dir="folder"`` writes every game that ends as a record there
+``record_dir="folder"`` (made if missing; refused when the env is made if it cannot be
+written: ``common.check_writable_dir``) writes every game that ends as a record there
 (``dominion_env.records``; ``env.unwrapped.recorder.last_path`` is the latest), every seat
 listed as kind "policy" named by its agent; a game ended by an illegal action under ``env()``'s
 wrapper is not recorded (the wrapper ends it before the game sees the action).
@@ -72,7 +73,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..cards import check_players
-from ..checks import check_action, check_int, check_seed
+from ..checks import check_action, check_generator_seed, check_int
 from ..engine.layout import NUM_ACTIONS
 from ..extras import require
 from ..game import Game
@@ -162,9 +163,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     # -- the AEC API ----------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        """Start a new game. ``seed`` seeds the env's generator, which draws each game's seed:
-        the same seed gives the same game and, with the same actions, the same play."""
-        seed = check_seed(seed, allow_none=True)
+        """Start a new game. ``seed`` (any int >= 0: ``checks.check_generator_seed``) seeds the
+        env's generator, which draws each game's seed: the same seed gives the same game and,
+        with the same actions, the same play."""
+        seed = check_generator_seed(seed, allow_none=True)
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         self.game_seed = int(self._np_random.integers(0, 2**62))

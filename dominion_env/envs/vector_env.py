@@ -79,6 +79,7 @@ from .common import (
     VECTOR,
     action_space,
     all_bots,
+    check_opponents,
     game_options,
     masked_observation_space,
     observation_space,
@@ -106,6 +107,7 @@ def make_learner_vecgame(
     which checks them."""
     players = check_players(players)
     check_learner_seat(learner_seat, players)
+    check_opponents(opponents, players, opponent_weights)
     if not all_bots(opponents):
         raise TypeError(
             "the vector envs play compiled bots only: give bot names, Bot "
@@ -144,9 +146,11 @@ class DominionVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    @takes_options(VECTOR, extra=("max_episode_steps", "illegal_action", "log_lines"))
+    @takes_options(
+        VECTOR, extra=("max_episode_steps", "illegal_action", "log_lines", "render_mode")
+    )
     def __init__(self, opts, **unused):
-        if opts.render_mode is not None:
+        if unused.get("render_mode") is not None:
             raise ValueError(
                 "the vector env does not render; render one game with "
                 "gym_env.DominionEnv(render_mode='ansi')"
