@@ -88,6 +88,7 @@ import numpy as np
 
 from ..cards import KINGDOM_SIZE
 from ..engine.bots import BotTable
+from ..engine.kingdoms import resolve_kingdom
 from ..game import Game
 from ..names import action_name
 from .strategy import Bot, compile_table, load_bots
@@ -778,6 +779,48 @@ BOT_FILES = {"optimized": Path(__file__).with_name("optimized.toml")}
 def is_bot_file(name) -> bool:
     """A strategy file's name as an opponent: a shipped file's (``BOT_FILES``) or a .toml path."""
     return isinstance(name, str) and (name in BOT_FILES or name.endswith(".toml"))
+
+
+def split_file_bot(name) -> tuple[str, str | None] | None:
+    """``name`` as a strategy file reference: ("FILE", "BOT") for ``FILE.toml:BOT`` or
+    ``optimized:BOT``, ("FILE", None) for a bare file; None when it names no strategy file."""
+    if not isinstance(name, str):
+        return None
+    path, sep, bot = name.rpartition(":")
+    if sep and bot and is_bot_file(path):
+        return path, bot
+    return (name, None) if is_bot_file(name) else None
+
+
+def file_bot(name, kingdom=None) -> Bot | None:
+    """The bot a strategy file reference names at a table, the same way in every command:
+    ``FILE.toml:BOT`` that bot (its name ignoring case); ``FILE.toml`` (or ``optimized``) its
+    only bot, or on a fixed ``kingdom`` (a recommended set's name or 10 card names) the file's
+    first bot whose cards are all there, else the strongest library bot for it
+    (``strongest_bot_for``: what the training pool and ``dominion evaluate`` play each random
+    kingdom with). None when ``name`` is no file reference; ValueError naming the file and
+    what to give otherwise."""
+    ref = split_file_bot(name)
+    if ref is None:
+        return None
+    path, wanted = ref
+    bots = load_bot_file(path)
+    if wanted is not None:
+        for b in bots:
+            if b.name.casefold() == wanted.casefold():
+                return b
+        raise ValueError(
+            f"strategy file {path!r} has no bot {wanted!r}; it has "
+            + ", ".join(repr(b.name) for b in bots)
+        )
+    if len(bots) == 1:
+        return bots[0]
+    if kingdom is not None and kingdom != "random":
+        return strongest_bot_for(resolve_kingdom(kingdom), bots)
+    raise ValueError(
+        f"strategy file {path!r} holds {len(bots)} bots, one per kingdom: give a kingdom of 10 "
+        f"cards (--kingdom) to play its bot for it, or name one ({path}:{bots[0].name})"
+    )
 
 
 def load_bot_file(name) -> list[Bot]:

@@ -8,7 +8,7 @@
     dominion replay games/game00000.json --html game.html
     dominion play --opponent "Big Money Ultimate" --kingdom "First Game"
     dominion serve                                  # play and watch in the browser
-    dominion optimize "First Game" --minutes 2 --out best.toml   # a strong bot for a kingdom
+    dominion optimize --kingdom "First Game" --minutes 2 --out best.toml  # a bot for a kingdom
     dominion bots | dominion cards | dominion kingdoms
 
 Arguments are checked before any game is played (``parse_args``): a bad one ends the command
@@ -39,7 +39,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from . import play, records
-from .agents import BOTS, compile_bots, get_bot, kingdom_for, load_bots, unknown_name
+from .agents import BOTS, compile_bots, file_bot, get_bot, kingdom_for, load_bots, unknown_name
 from .analysis import replay
 from .analysis.arena import MAX_GAMES, play_games, record_games, summarize
 from .analysis.executor import add_ray_option, executor_for
@@ -83,14 +83,18 @@ def _agents():
     return tuple(shipped_agents()), load_agent
 
 
-def resolve_player(name: str, file_bots=()):
-    """A bot of ``file_bots`` (first) or of the library, else a trained agent (a shipped
-    agent's name or a .pt file); names are matched ignoring case. ValueError naming the
-    closest known names otherwise."""
+def resolve_player(name: str, file_bots=(), kingdom=None):
+    """A bot of ``file_bots`` (first) or of the library, a strategy file's bot
+    (``FILE.toml:BOT``, or ``FILE.toml`` on ``kingdom``'s cards: ``agents.file_bot``), a search
+    player, else a trained agent (a shipped agent's name or a .pt file); names are matched
+    ignoring case. ValueError naming the closest known names otherwise."""
     key = name.casefold()
     for b in file_bots:
         if b.name.casefold() == key:
             return b
+    from_file = file_bot(name, kingdom)
+    if from_file is not None:
+        return from_file
     if key in {n.casefold() for n in BOTS}:
         return get_bot(name)
     searcher = parse_search_name(name)  # "search" or "search:N" (dominion_env.search)
@@ -104,12 +108,13 @@ def resolve_player(name: str, file_bots=()):
     for a in agents:
         if a.casefold() == key:
             return load_agent(a)
-    known = [b.name for b in file_bots] + list(BOTS) + list(agents) + ["search"]
+    known = [b.name for b in file_bots] + list(BOTS) + list(agents) + ["search", "FILE.toml:BOT"]
     raise ValueError(unknown_name("bot", name, known))
 
 
-def _players(args, names, file_bots=()):
-    """Resolve ``names`` (each at most once, ignoring case) or end with an argparse error."""
+def _players(args, names, file_bots=(), kingdom=None):
+    """Resolve ``names`` (each at most once, ignoring case) or end with an argparse error;
+    ``kingdom``: the table's cards where fixed (a strategy file plays its bot for them)."""
     seen = {}
     out = []
     for name in names:
@@ -120,7 +125,7 @@ def _players(args, names, file_bots=()):
             )
         seen[name.casefold()] = name
         try:
-            p = resolve_player(name, file_bots)
+            p = resolve_player(name, file_bots, kingdom)
         except (ValueError, OSError) as e:
             args.parser.error(str(e))
         out.append(p)
@@ -220,9 +225,10 @@ def _check_simulate(args) -> None:
             f"{len(args.bots)} bots do not fit at a {args.players}-player table "
             "(--players is 2 to 6)"
         )
-    players = _players(args, args.bots)
-    args.players_resolved = players
     _check_kingdom(args)
+    fixed = None if args.kingdom == "bots" else kingdom_arg(args.kingdom)
+    players = _players(args, args.bots, kingdom=fixed)
+    args.players_resolved = players
     bots = [p for p in players if not is_policy(p)]
     try:
         args.kingdom_value = (
@@ -669,10 +675,12 @@ def _check_play(args) -> None:
             f"argument --opponent: {len(names)} opponents; allowed: 1 to {MAX_PLAYERS - 1} "
             f"(one seat each beside yours)"
         )
+    args.players = len(names) + 1
+    _check_kingdom(args)
     args.opponents = []
     for name in names:  # the same bot may take several seats
         try:
-            args.opponents.append(resolve_player(name))
+            args.opponents.append(resolve_player(name, kingdom=kingdom_arg(args.kingdom)))
         except (ValueError, OSError) as e:
             args.parser.error(f"argument --opponent: {e}")
     try:
@@ -680,8 +688,6 @@ def _check_play(args) -> None:
     except (ValueError, TypeError) as e:
         args.parser.error(f"argument --opponent: {e}")
     args.files = [n if n.endswith(".pt") else None for n in names]  # kept in the record
-    args.players = len(names) + 1
-    _check_kingdom(args)
 
 
 def _unwritable_record(record: str) -> str | None:
@@ -855,10 +861,15 @@ def _add_optimize(sub) -> None:
         "dominion_env/analysis/optimize.py.",
     )
     opt.add_argument(
-        "kingdom",
-        metavar="KINGDOM",
+        "--kingdom",
         help="'random' (drawn from --seed), a recommended set name, or 10 comma-separated card "
-        "names",
+        "names (default random)",
+    )
+    opt.add_argument(  # the form before --kingdom, kept so that old scripts run
+        "kingdom_positional",
+        nargs="?",
+        metavar="KINGDOM",
+        help="the same as --kingdom (older form)",
     )
     opt.add_argument("--players", type=PLAYERS, default=2, help="players per game, 2 to 6")
     opt.add_argument(
@@ -889,12 +900,19 @@ def _add_optimize(sub) -> None:
 
 
 def _check_optimize(args) -> None:
+    if args.kingdom is not None and args.kingdom_positional is not None:
+        args.parser.error(
+            f"argument --kingdom: given twice ({args.kingdom!r} and {args.kingdom_positional!r} "
+            "before the options); give --kingdom only"
+        )
+    if args.kingdom is None:
+        args.kingdom = "random" if args.kingdom_positional is None else args.kingdom_positional
     try:
         kingdom = kingdom_arg(args.kingdom)
         if kingdom != "random":
             make_setup(args.players, kingdom)
     except (ValueError, TypeError, NotImplementedError) as e:
-        args.parser.error(f"argument KINGDOM: {e}")
+        args.parser.error(f"argument --kingdom: {e}")
     args.kingdom_value = kingdom
     if args.minutes is None and args.generations is None:
         args.minutes = 2.0

@@ -475,9 +475,10 @@ def test_resume_needs_a_saved_run(tmp_path, capsys, no_training):
         (["--kingdom", "First Game"], "argument --opponent: 'strongest' plays random kingdoms"),
         (["--opponent", "nowhere.toml"], "'nowhere.toml': no strategy file 'nowhere.toml'"),
         (
-            ["--opponent", "optimized", "--kingdom", "Underlings"],
-            "argument --opponent: 'optimized' plays random kingdoms",
+            ["--opponent", "nowhere.toml", "--kingdom", "Underlings"],
+            "argument --opponent: no strategy file 'nowhere.toml'",
         ),
+        (["--opponent", "optimized:Nobody"], "strategy file 'optimized' has no bot 'Nobody'"),
     ],
 )
 def test_evaluate_arguments_are_checked_before_any_game(argv, says, saved_run, capsys, no_training):

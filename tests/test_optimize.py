@@ -291,8 +291,9 @@ def test_bad_arguments_are_refused_first(no_games, kwargs, kind, words):
 @pytest.mark.parametrize(
     "argv, words",
     [
-        (["Nope"], "argument KINGDOM: unknown kingdom 'Nope'"),
-        (["Smithy, Village"], "argument KINGDOM: a kingdom has 10 cards"),
+        (["--kingdom", "Nope"], "argument --kingdom: unknown kingdom 'Nope'"),
+        (["Smithy, Village"], "argument --kingdom: a kingdom has 10 cards"),
+        (["random", "--kingdom", "random"], "argument --kingdom: given twice"),
         (["random", "--minutes", "0"], "argument --minutes: '0' is not a number of minutes"),
         (["random", "--minutes", "nan"], "argument --minutes: 'nan' is not a number"),
         (["random", "--minutes", "1e9"], "at most 10,080"),
@@ -322,7 +323,8 @@ def test_cli_out_folder_is_refused(tmp_path, capsys):
 
 def test_cli_run_writes_a_bot_the_tournament_reads(tmp_path, capsys):
     out = tmp_path / "sub" / "best.toml"
-    argv = ["optimize", KINGDOM, "--generations", "1", "--judge-games", "20", "--quiet"]
+    argv = ["optimize", "--kingdom", KINGDOM, "--generations", "1", "--judge-games", "20"]
+    argv.append("--quiet")
     assert cli.main([*argv, "--seed", "3", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "1 generations" in text and "Smithy (strongest)" in text

@@ -64,7 +64,8 @@ def test_a_file_of_several_bots_needs_the_bots_name(tmp_path, capsys):
     path = tmp_path / "bots.toml"
     path.write_text(TWO_BOTS)
     for name, said in [
-        (str(path), f"strategy file {str(path)!r} holds 2 bots; name one: {path}:Silver Line"),
+        (str(path), f"strategy file {str(path)!r} holds 2 bots, one per kingdom"),
+        (str(path), f"or name one ({path}:Silver Line)"),
         (f"{path}:Gold Line", "has no bot 'Gold Line'; it has 'Silver Line', 'Smithy Line'"),
     ]:
         with pytest.raises(SystemExit):

@@ -203,10 +203,15 @@ def test_the_cli_refuses_a_bad_strategy_file_in_one_line(tmp_path, capsys, comma
 
 
 def test_the_cli_takes_the_shipped_file_by_name(tmp_path, capsys):
-    with pytest.raises(SystemExit) as e:
-        cli(["evaluate", "ppo-pool", "--opponent", "optimized", "--kingdom", "First Game"])
-    assert e.value.code == 2
-    assert "'optimized' plays random kingdoms" in capsys.readouterr().err
+    from dominion_env.cli import parse_args
+
+    args = parse_args(
+        ["evaluate", "ppo-pool", "--opponent", "optimized", "--kingdom", "First Game"]
+    )
+    (bot,) = args.opponents  # on a fixed kingdom: the file's bot for it, as in every command
+    first_game = set(RECOMMENDED["First Game"])
+    assert set(bot.kingdom_cards()) <= first_game
+    assert bot.name == strongest_bot_for(first_game, load_bot_file("optimized")).name
     from dominion_env.train.commands import _opponent
 
     class Args:
@@ -217,3 +222,43 @@ def test_the_cli_takes_the_shipped_file_by_name(tmp_path, capsys):
 
     assert _opponent(Args, "optimized:0.5", 2) == ("optimized", 0.5)
     assert _opponent(Args, "C:\\bots.toml", 2) == ("C:\\bots.toml", 1.0)
+
+
+# -- one rule in every command that takes bots: FILE.toml:BOT, or FILE.toml on a fixed kingdom
+
+
+def test_every_command_that_takes_bots_takes_a_files_bot_the_same_way(bots_file, capsys):
+    from dominion_env.cli import parse_args
+
+    named = f"{bots_file}:witch cellar"  # a bot of the file by its name, ignoring case
+    args = parse_args(["simulate", named, "Big Money", "--games", "10"])
+    assert [p.name for p in args.players_resolved] == ["Witch Cellar", "Big Money"]
+    args = parse_args(["simulate", str(bots_file), "Big Money", "--kingdom", "First Game"])
+    assert args.players_resolved[0].name == "Smithy"  # the file's first bot that fits it
+    assert args.players_resolved[0] is not BOTS["Smithy"]
+    args = parse_args(["tournament", named, "Big Money", "--games", "10", "--out", ""])
+    assert [p.name for p in args.players_resolved] == ["Witch Cellar", "Big Money"]
+    args = parse_args(["play", "--opponent", named, "--record", ""])
+    assert [o.name for o in args.opponents] == ["Witch Cellar"]
+    args = parse_args(["evaluate", "ppo-pool", "--opponent", named, "--games", "10"])
+    assert [o.name for o in args.opponents] == ["Witch Cellar"]
+    from dominion_env.train.scorecard import resolve
+
+    assert resolve(named).name == "Witch Cellar"
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["simulate", "{f}", "Big Money"], "holds 2 bots, one per kingdom: give a kingdom of 10"),
+        (["simulate", "{f}:Gold Line", "Big Money"], "has no bot 'Gold Line'; it has"),
+        (["play", "--opponent", "{f}", "--record", ""], "holds 2 bots, one per kingdom"),
+        (["tournament", "{f}:nobody", "Big Money", "--out", ""], "has no bot 'nobody'"),
+    ],
+)
+def test_a_file_reference_that_names_no_bot_is_one_error_line(bots_file, capsys, argv, said):
+    with pytest.raises(SystemExit) as e:
+        cli([a.replace("{f}", str(bots_file)) for a in argv])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "Traceback" not in err
+    assert said in err.strip().splitlines()[-1]

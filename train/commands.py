@@ -26,7 +26,16 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..agents import BOT_FILES, BOTS, get_bot, is_bot_file, load_bot_file, unknown_name
+from ..agents import (
+    BOT_FILES,
+    BOTS,
+    file_bot,
+    get_bot,
+    is_bot_file,
+    load_bot_file,
+    unknown_name,
+)
+from ..agents.library import split_file_bot
 from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import add_ray_option, executor_for
 from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, writable_dir
@@ -63,6 +72,7 @@ from .ppo import (
     saved_config,
     train,
 )
+from .scorecard import SECTIONS, format_scorecard, resolve, scorecard, table_sizes
 
 DEFAULT_EVAL = ("Big Money", "Big Money Ultimate", "strongest")
 
@@ -605,6 +615,14 @@ def _check_evaluate(args) -> None:
     args.kingdom_value = kingdom_arg(args.kingdom)
     names = []
     for name in args.opponent or DEFAULT_EVAL:
+        if split_file_bot(name) is not None and (
+            args.kingdom != "random" or split_file_bot(name)[1] is not None
+        ):  # one bot of the file: FILE.toml:BOT, or the file's bot for a fixed kingdom
+            try:
+                names.append(file_bot(name, args.kingdom_value))
+            except ValueError as e:
+                args.parser.error(f"argument --opponent: {e}")
+            continue
         if name.casefold() == STRONGEST or is_bot_file(name):
             if args.kingdom != "random":
                 args.parser.error(
@@ -676,8 +694,6 @@ def add_scorecard_parser(sub) -> None:
 
 
 def _check_scorecard(args) -> None:
-    from .scorecard import resolve
-
     try:
         args.player_resolved = resolve(args.player)
     except (ValueError, OSError) as e:
@@ -685,8 +701,6 @@ def _check_scorecard(args) -> None:
 
 
 def run_scorecard(args) -> int:
-    from .scorecard import SECTIONS, format_scorecard, scorecard, table_sizes
-
     player = args.player_resolved
     steps = (3 if 2 in table_sizes(player) else 0) + sum(p > 2 for p in table_sizes(player))
     with tqdm(total=steps, disable=args.quiet, unit="part", file=sys.stderr) as bar:

@@ -36,7 +36,7 @@ another set of games could move them. ``--quick`` keeps the shape with fewer gam
 
 from __future__ import annotations
 
-from ..agents import BOTS, Bot, compile_bots, get_bot, is_bot_file, load_bot_file
+from ..agents import BOTS, Bot, compile_bots, file_bot, get_bot
 from ..analysis.arena import wilson
 from ..analysis.executor import local_map
 from ..analysis.tournament import run_tournament
@@ -86,11 +86,9 @@ def resolve(name: str):
     search = parse_search_name(name, seed=SEED)
     if search is not None:
         return search
-    path, sep, bot_name = name.rpartition(":")
-    if sep and is_bot_file(path):
-        return _file_bot(path, bot_name)
-    if is_bot_file(name):
-        return _file_bot(name, None)
+    from_file = file_bot(name)  # FILE.toml:BOT, or a file of one bot
+    if from_file is not None:
+        return from_file
     if name.endswith((".pt", ".safetensors")) or name in shipped_agents():
         return load_agent(name)
     try:
@@ -100,23 +98,6 @@ def resolve(name: str):
             f"{e}; a scorecard's player is a library bot, a shipped agent "
             f"({', '.join(shipped_agents())}), an agent file, FILE.toml[:BOT] or search[:N]"
         ) from None
-
-
-def _file_bot(path: str, bot_name: str | None):
-    bots = load_bot_file(path)
-    if bot_name is None:
-        if len(bots) != 1:
-            raise ValueError(
-                f"strategy file {path!r} holds {len(bots)} bots; name one: {path}:{bots[0].name}"
-            )
-        return bots[0]
-    for b in bots:
-        if b.name.casefold() == bot_name.casefold():
-            return b
-    raise ValueError(
-        f"strategy file {path!r} has no bot {bot_name!r}; it has "
-        + ", ".join(repr(b.name) for b in bots)
-    )
 
 
 def table_sizes(player) -> list[int]:
