@@ -14,7 +14,7 @@ cards", "P1 discards Copper" (``engine/zones.py``, ``SEEN_TOP``).
 Copper", "+1 Card +1 Buy" (an option: ``OPTION_TEXT``), "end the turn" (PASS: ``PASS_TEXT``);
 ``Game.decision`` lists the legal actions with these labels.
 
-``shown(name)`` is a name read from a file (an agent's, a checkpoint's, a strategy file's bot,
+``printable(name)`` is a name read from a file (an agent's, a checkpoint's, a strategy file's bot,
 a record's player) as the terminal may print it: control characters, escape sequences, line
 breaks and other unprintable characters as visible escapes (``\\x1b``, ``\\n``, ``\\u202e``),
 so that a file cannot move the cursor, recolour the screen or forge lines of output.
@@ -65,7 +65,7 @@ class IllegalActionError(ValueError):
         self.action = action
 
 
-def shown(name) -> str:
+def printable(name) -> str:
     """``name`` with every unprintable character (``str.isprintable``; a space stays) as its
     escape, ``repr`` without the quotes: what the terminal prints of a name read from a file."""
     text = str(name)

@@ -582,6 +582,87 @@ def test_a_checkpoint_never_chooses_where_a_resumed_run_writes(tmp_path, capsys)
     assert "out" not in trained  # an agent holds no folder either
 
 
+def test_an_agent_plays_only_its_own_player_count_on_every_face(capsys):
+    """Refused before any game is built (a ValueError naming the agent and both counts), on
+    every face that seats an agent; ``dominion evaluate`` takes the agent's own count."""
+    import gymnasium as gym
+
+    from dominion_env.agents import get_bot
+    from dominion_env.analysis.mixed import play_mixed
+    from dominion_env.play import check_opponents
+    from dominion_env.train import evaluate
+
+    agent = load_agent("ppo-3p")
+    only = "agent 'ppo-3p' plays 3-player games only"
+    with pytest.raises(ValueError, match=f"{only}; these games have 2 players"):
+        play_mixed([agent, get_bot("Big Money")], 4, 2)  # simulate and tournament
+    with pytest.raises(ValueError, match=f"{only}; the env has 2 players"):
+        gym.make("Dominion-v2", opponents=agent)
+    with pytest.raises(ValueError, match=f"{only}; this table .1 opponents. has 2 players"):
+        check_opponents([agent])  # play and serve
+    with pytest.raises(ValueError, match=f"{only}; these games have 4 players"):
+        evaluate(agent, ["Big Money"], games=2, players=4)
+    cli(["evaluate", "ppo-3p", "--games", "3", "--opponent", "Big Money"])
+    assert "3 players" in capsys.readouterr().out
+    said = _cli_error(["evaluate", "ppo-3p", "--games", "3", "--players", "2"], capsys)
+    assert "argument --players: agent 'ppo-3p' plays 3-player games, got 2" in said
+
+
+EVIL = "Evil\x1b[2J\nforged line\u202e"
+
+
+def test_names_read_from_files_print_escaped(tmp_path, capsys):
+    """A name from a file (a strategy file's bot, a record's player) prints with its control
+    characters, escape sequences and line breaks as visible escapes, one line."""
+    from dominion_env import Game
+    from dominion_env.analysis import replay
+    from dominion_env.train.evaluate import format_table
+
+    def clean(text):
+        assert "\x1b" not in text and "\u202e" not in text
+        assert "forged line" not in text.split("\n")[0] or "\\n" in text
+        assert not any(line.startswith("forged line") for line in text.split("\n"))
+        assert "Evil\\x1b[2J\\nforged line\\u202e" in text
+
+    row = {
+        "opponent": EVIL,
+        "games": 1,
+        "win_rate": 1.0,
+        "win_ci_low": 0.0,
+        "win_ci_high": 1.0,
+        "ties": 0,
+        "losses": 0,
+        "truncated": 0,
+        "mean_vp_margin": 1.0,
+        "mean_turns": 10.0,
+        "buys_per_game": {"Copper": 1.0},
+    }
+    clean(format_table([row]))  # evaluate's table
+    g = Game("First Game", players=2, seed=1, turn_limit=2)
+    while not g.done:
+        g.step(int(np.flatnonzero(g.action_mask)[0]))
+    clean(replay.text(g.record(players=["human", {"kind": "bot", "name": EVIL}])))
+    bots = tmp_path / "evil.toml"
+    bots.write_text(
+        '[[bot]]\nname = "Evil\\u001b[2J\\nforged line\\u202e"\n'
+        'rules = ["Province", "Gold", "Silver"]\n'
+    )
+    cli(
+        [
+            "tournament",
+            "Big Money",
+            "--bots-file",
+            str(bots),
+            "--games",
+            "2",
+            "--quiet",
+            "--out",
+            "",
+        ]
+    )
+    clean(capsys.readouterr().out)
+
+
 # -- fuzz: whatever the bytes, the documented error ----------------------------------------------
 
 FUZZ = settings(
