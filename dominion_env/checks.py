@@ -87,7 +87,7 @@ def check_agent_players(policy, players: int, where: str = "") -> None:
     if trained is not None and trained != players:
         name = getattr(policy, "name", "agent")
         raise ValueError(
-            f"agent {name!r} plays {trained}-player games only; {where or 'these games'} "
+            f"agent {name!r} plays {trained}-player games; {where or 'these games'} "
             f"{'has' if where else 'have'} {players} players"
         )
 

@@ -97,7 +97,7 @@ def check_opponents(opponents: list) -> list:
     for o in opponents:
         if not isinstance(o, Bot) and not is_policy(o):
             raise TypeError(f"an opponent is a Bot or a policy with act(obs, masks), got {o!r}")
-        check_agent_players(o, players, f"this table ({len(opponents)} opponents)")
+        check_agent_players(o, players, "this table")
     return list(opponents)
 
 

@@ -325,7 +325,7 @@ def test_agents_whose_metadata_lies_about_their_tensors(tmp_path_factory, label,
     assert agent.act(np.zeros((3, obs_size(label)), np.float32), mask).shape == (3,)
     for players in range(2, 7):
         if players != label:
-            with pytest.raises(ValueError, match=f"plays {label}-player games only"):
+            with pytest.raises(ValueError, match=f"plays {label}-player games;"):
                 check_agent_players(agent, players)
 
 
