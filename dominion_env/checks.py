@@ -94,6 +94,20 @@ def check_choice(name: str, value, allowed) -> str:
     return value
 
 
+def check_agent_players(policy, players: int, where: str = "") -> None:
+    """A trained agent (a policy with ``info.players``, ``dominion_env.train.Agent``) plays only
+    games of the player count it was trained for: a ValueError naming it, its count and
+    ``players`` otherwise (``where``: what has ``players`` players, "this table"), raised
+    before any game is built. Bots, search players and other policies pass."""
+    trained = getattr(getattr(policy, "info", None), "players", None)
+    if trained is not None and trained != players:
+        name = getattr(policy, "name", "agent")
+        raise ValueError(
+            f"agent {name!r} plays {trained}-player games; {where or 'these games'} "
+            f"{'has' if where else 'have'} {players} players"
+        )
+
+
 def check_action(action, name: str = "action") -> int:
     """One action index: an int (or a 0-d integer array) 0..NUM_ACTIONS-1. Out of range is an
     ``IllegalActionError``; anything but an integer is a TypeError."""

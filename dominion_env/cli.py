@@ -57,6 +57,7 @@ from .cards import COST, MAX_PLAYERS, NAMES, SETS, TABLE, types_of
 from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
+from .names import printable
 from .search import DEFAULT_BUDGET, parse_search_name
 
 MAX_TABLES = 1_000_000  # far more tables than any tournament of distinct bots needs
@@ -285,7 +286,7 @@ def _simulate(args) -> int:
     shown = ", ".join(kingdom) if isinstance(kingdom, list) else repr(kingdom)
     print(
         f"\n{args.games} games, {args.players} players, kingdom {shown}, seed {args.seed}\n"
-        f"{seating(names, args.players)}; seat 0 starts"
+        f"{printable(seating(names, args.players))}; seat 0 starts"
     )
     head = f"{'bot':<24}{'wins':>24}{'ties':>24}{'losses':>24}{'trunc.':>8}"
     print(head)
@@ -296,8 +297,8 @@ def _simulate(args) -> int:
             return f"{r[k] / r['games']:7.2%} [{ci[0]:6.2%},{ci[1]:6.2%}]"
 
         print(
-            f"{r['bot']:<24}{cell('wins', r['win_ci']):>24}{cell('ties', r['tie_ci']):>24}"
-            f"{cell('losses', r['loss_ci']):>24}{r['truncated']:>8}"
+            f"{printable(r['bot']):<24}{cell('wins', r['win_ci']):>24}"
+            f"{cell('ties', r['tie_ci']):>24}{cell('losses', r['loss_ci']):>24}{r['truncated']:>8}"
         )
     per_player = res.turns / args.players
     print(

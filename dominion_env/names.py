@@ -13,6 +13,12 @@ cards", "P1 discards Copper" (``engine/zones.py``, ``SEEN_TOP``).
 ``action_label(a, kind, source)`` says what an action does in a pending decision: "trash
 Copper", "+1 Card +1 Buy" (an option: ``OPTION_TEXT``), "end the turn" (PASS: ``PASS_TEXT``);
 ``Game.decision`` lists the legal actions with these labels.
+
+``printable(name)`` is a name read from a file (an agent's, a checkpoint's, a strategy file's bot,
+a record's player) as the terminal may print it: control characters, escape sequences, line
+breaks and other unprintable characters as visible escapes (``\\x1b``, ``\\n``, ``\\u202e``),
+so that a file cannot move the cursor, recolour the screen or forge lines of output.
+``check_name(what, value)`` refuses such a name where a file's field is one (an agent's name).
 """
 
 from __future__ import annotations
@@ -57,6 +63,28 @@ class IllegalActionError(ValueError):
         super().__init__(message)
         self.game = game
         self.action = action
+
+
+def printable(name) -> str:
+    """``name`` with every unprintable character (``str.isprintable``; a space stays) as its
+    escape, ``repr`` without the quotes: what the terminal prints of a name read from a file."""
+    text = str(name)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+
+
+def check_name(what: str, value) -> str:
+    """``value`` if it is a non-empty string of printable characters (spaces allowed), else a
+    TypeError/ValueError naming ``what``, the value (escaped) and what is allowed."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a string, got {value!r} ({type(value).__name__})")
+    if not value or not all(c.isprintable() or c == " " for c in value):
+        raise ValueError(
+            f"{what} must be a non-empty string of printable characters (no control "
+            f"characters or line breaks), got {value!r}"
+        )
+    return value
 
 
 def action_name(a: int) -> str:

@@ -60,11 +60,12 @@ from . import records
 from .agents import Bot, compile_bots
 from .analysis.mixed import is_policy
 from .cards import BASIC, COST, MAX_PLAYERS, TABLE, TEXT, card_id
+from .checks import check_agent_players
 from .engine.kingdoms import kingdom_arg
 from .engine.layout import NUM_CARDS, PASS
 from .engine.observation import obs_scale
 from .game import Game
-from .names import action_name, decision_text, describe_action, log_lines
+from .names import action_name, decision_text, describe_action, log_lines, printable
 
 YOU = 0  # your seat
 DEFAULT_RECORD = "dominion_game.json"
@@ -96,12 +97,7 @@ def check_opponents(opponents: list) -> list:
     for o in opponents:
         if not isinstance(o, Bot) and not is_policy(o):
             raise TypeError(f"an opponent is a Bot or a policy with act(obs, masks), got {o!r}")
-        info = getattr(o, "info", None)
-        if info is not None and getattr(info, "players", players) != players:
-            raise ValueError(
-                f"agent {o.name!r} plays {info.players}-player games; this table has {players} "
-                f"players ({len(opponents)} opponents)"
-            )
+        check_agent_players(o, players, "this table")
     return list(opponents)
 
 
@@ -158,7 +154,7 @@ class Table:
         self.game, self.opponents = game, opponents
         self.files = check_files(files, len(opponents))
         self.answer = seat_players([None, *opponents], game.seed)
-        self.names = ["you"] + [o.name for o in opponents]
+        self.names = ["you"] + [printable(o.name) for o in opponents]  # as the terminal shows
         self.seen = 0  # log events already shown (events, not lines: a line may sum several)
 
     def opponent_action(self) -> int:

@@ -19,6 +19,7 @@ import json
 import pickle
 import struct
 import tempfile
+import warnings
 from dataclasses import asdict
 from pathlib import Path
 
@@ -158,7 +159,8 @@ def test_checkpoint_round_trip(tmp_path):
     parts = checkpoint_parts()
     write_checkpoint(tmp_path / "checkpoint.pt", **parts)
     back = read_checkpoint(tmp_path / "checkpoint.pt")
-    assert asdict(back["config"]) == {**parts["config"], "hidden": (8,)}
+    # the run's folder is the one the file is in, not the one its config was saved with
+    assert asdict(back["config"]) == {**parts["config"], "hidden": (8,), "out": str(tmp_path)}
     assert (back["steps"], back["seconds"]) == (64, 1.5)
     assert back["history"][0] == parts["history"][0] and np.isnan(back["history"][1]["win_rate[x]"])
     saved, loaded = [parts["net"], *parts["snapshots"]], [back["net"], *back["snapshots"]]
@@ -256,6 +258,19 @@ def _f64(tmp_path):
     return tensorfile.write(tmp_path / "agent.pt", "agent", sd, {"info": asdict(info)})
 
 
+def _wide(width, players, hidden=(8,)):
+    """An MLP agent whose first layer reads ``width`` inputs, labelled ``players``."""
+
+    def make(tmp_path):
+        torch.manual_seed(0)
+        with warnings.catch_warnings():  # torch: "Initializing zero-element tensors"
+            warnings.simplefilter("ignore", UserWarning)
+            net = PolicyNet(width, hidden)
+        return save_agent(net, AgentInfo("x", players, hidden), tmp_path / "agent.pt")
+
+    return make
+
+
 BAD_AGENTS = {
     "garbage": (lambda t: _write(t, bytes(range(256)) * 4), "header"),
     "empty": (lambda t: _write(t, b""), "0 bytes long"),
@@ -289,6 +304,19 @@ BAD_AGENTS = {
     ),
     "players 9": (_set_info("players", 9), "info.players must be an int 2..6, got 9"),
     "hidden text": (_set_info("hidden", "a,b"), "info.hidden must be a list of ints"),
+    "name with an escape": (
+        _set_info("name", "x\x1b[2J\nok"),
+        "info.name must be a non-empty string of printable characters (no control characters",
+    ),
+    "2-player weights labelled 3": (
+        _wide(obs_size(2), 3),
+        "its first layer reads 1129 inputs, which no release wrote for info.players=3 "
+        "(observations of size 1328 or 944)",
+    ),
+    "0.4.0's 2-player width labelled 3": (_wide(873, 3), "reads 873 inputs"),
+    "first layer 0 wide": (_wide(0, 2), "reads 0 inputs, which no release wrote"),
+    "first layer one short": (_wide(obs_size(2) - 1, 2), "reads 1128 inputs"),
+    "first layer wider": (_wide(obs_size(2) + 1, 2), "(from a newer dominion_env?)"),
     "missing tensor": (_missing_tensor, "missing ['v.bias']"),
     "wrong shapes": (_wrong_shape, "expected float32 of shape [9, "),
     "float64": (_f64, "tensor 'trunk.0.weight' is torch.float64"),
@@ -339,6 +367,83 @@ def _ck_adam_shape(tmp_path):
     return _ck(tmp_path, **parts)
 
 
+def _ck_opt(edit):
+    """A checkpoint whose optimizer part (param_groups[0] and state, as the file's JSON and
+    tensors hold them) ``edit(group, numbers, tensors)`` changed."""
+
+    def make(tmp_path):
+        parts = checkpoint_parts()
+        run = _ck(tmp_path, **parts)
+        path = run / "checkpoint.pt"
+        tensors, doc = tensorfile.read(path, "checkpoint")
+        edit(doc["optimizer"]["param_groups"][0], doc["optimizer"]["state"], tensors)
+        tensorfile.write(path, "checkpoint", tensors, doc)
+        return run
+
+    return make
+
+
+def _set(holder, key, value):
+    holder[key] = value
+
+
+BAD_OPTIMIZERS = {
+    "lr 1e30": (lambda g, n, t: _set(g, "lr", 1e30), "lr is 1e+30; the run's config has lr="),
+    "lr another": (lambda g, n, t: _set(g, "lr", 0.5), "lr is 0.5; the run's config has lr="),
+    "lr nan": (lambda g, n, t: _set(g, "lr", float("nan")), "lr is nan, expected a finite"),
+    "betas 2": (lambda g, n, t: _set(g, "betas", [2, 0.999]), "betas is [2, 0.999], expected two"),
+    "betas 1": (lambda g, n, t: _set(g, "betas", [0.9, 1.0]), "expected two numbers in [0, 1)"),
+    "betas three": (lambda g, n, t: _set(g, "betas", [0.9, 0.9, 0.9]), "expected two numbers"),
+    "eps 0": (lambda g, n, t: _set(g, "eps", 0), "eps is 0, expected a number > 0"),
+    "eps text": (lambda g, n, t: _set(g, "eps", "x"), "eps is 'x', expected a finite number"),
+    "weight decay -1": (lambda g, n, t: _set(g, "weight_decay", -1), "expected a number >= 0"),
+    "amsgrad": (lambda g, n, t: _set(g, "amsgrad", True), "amsgrad is True, expected False"),
+    "amsgrad 0": (lambda g, n, t: _set(g, "amsgrad", 0), "amsgrad is 0, expected False"),
+    "params shifted": (lambda g, n, t: _set(g, "params", [1, 2, 3, 4, 5, 6]), "params is [1,"),
+    "step nan": (
+        lambda g, n, t: t.__setitem__("opt.0.step", torch.tensor(float("nan"))),
+        "holds NaN or infinite values",
+    ),
+    "step nan as a number": (
+        lambda g, n, t: (t.pop("opt.0.step"), n.__setitem__("0", {"step": float("nan")})),
+        "optimizer state '0': step is nan, not a whole number >= 0",
+    ),
+    "step negative": (
+        lambda g, n, t: t.__setitem__("opt.1.step", torch.tensor(-1.0)),
+        "optimizer state '1': step is -1.0, not a whole number >= 0",
+    ),
+    "step a fraction": (
+        lambda g, n, t: t.__setitem__("opt.1.step", torch.tensor(0.5)),
+        "step is 0.5, not a whole number",
+    ),
+    "step a vector": (
+        lambda g, n, t: t.__setitem__("opt.1.step", torch.ones(2)),
+        "tensor 'step' is torch.float32 of shape [2], expected float32 of shape []",
+    ),
+    "a number where a tensor belongs": (
+        lambda g, n, t: (t.pop("opt.0.exp_avg"), n.__setitem__("0", {"exp_avg": 1.0})),
+        "optimizer state '0': exp_avg is 1.0, not a tensor of shape [8, 1129]",
+    ),
+    "a number and a tensor": (
+        lambda g, n, t: n.__setitem__("0", {"step": 1}),
+        "optimizer.state['0'] must map names to numbers, none a tensor's",
+    ),
+    "exp_avg_sq negative": (
+        lambda g, n, t: t.__setitem__("opt.4.exp_avg_sq", -torch.ones(1, 8)),
+        "optimizer state '4': exp_avg_sq holds negative values",
+    ),
+    "exp_avg_sq wrong shape": (
+        lambda g, n, t: t.__setitem__("opt.4.exp_avg_sq", torch.ones(8, 1)),
+        "tensor 'exp_avg_sq' is torch.float32 of shape [8, 1], expected float32 of shape [1, 8]",
+    ),
+    "state of a parameter that is not there": (
+        lambda g, n, t: n.__setitem__("6", {"step": 1}),
+        "optimizer state '6' must be",
+    ),
+    "state index 01": (lambda g, n, t: n.__setitem__("01", {"step": 1}), "state '01' must be"),
+}
+
+
 BAD_CHECKPOINTS = {
     "garbage": (lambda t: _ckbytes(t, b"\x00" * 7), "7 bytes long"),
     "half": (lambda t: _ckbytes(t, (_ck(t) / "checkpoint.pt").read_bytes()[:5000]), "truncated"),
@@ -379,6 +484,11 @@ BAD_CHECKPOINTS = {
     ),
     "adam state missing": (_ck_adam_missing, "optimizer state '0' must be"),
     "adam state shape": (_ck_adam_shape, "tensor 'exp_avg' is torch.float32 of shape [3]"),
+    "name with a line break": (
+        lambda t: _ck(t, edit_doc=lambda d: d["config"].__setitem__("name", "a\nb")),
+        "config: name must be a non-empty string of printable characters",
+    ),
+    **{f"optimizer {k}": (_ck_opt(edit), why) for k, (edit, why) in BAD_OPTIMIZERS.items()},
 }
 
 
@@ -453,6 +563,104 @@ def test_trainer_save_and_resume_restore_everything(tmp_path):
     assert want["param_groups"] == got["param_groups"]
     for i, state in want["state"].items():
         assert all(torch.equal(v, got["state"][i][k]) for k, v in state.items())
+
+
+def test_a_checkpoint_never_chooses_where_a_resumed_run_writes(tmp_path, capsys):
+    """Files hold no folder; an older one that names one (its config's ``out``) is resumed
+    into the folder the user gave, by ``Trainer.resume``, ``train`` and the CLI."""
+    elsewhere, run = tmp_path / "elsewhere", tmp_path / "run"
+    path = write_checkpoint(run / "checkpoint.pt", **checkpoint_parts())
+    assert "out" not in json.loads(parse(path)[0]["__metadata__"]["json"])["config"]
+    _edit(path, edit_doc=lambda d: d["config"].__setitem__("out", str(elsewhere)))
+    assert read_checkpoint(path)["config"].out == str(run)
+    assert Trainer.resume(run).cfg.out == str(run)
+    cli(["train", "--resume", "--out", str(run), "--steps", "64", "--eval-games", "0", "--quiet"])
+    assert f"in {run}" in capsys.readouterr().out
+    assert not elsewhere.exists()
+    assert {"agent.pt", "progress.csv"} <= {p.name for p in run.iterdir()}
+    trained = load_agent(run / "agent.pt").info.trained["config"]
+    assert "out" not in trained  # an agent holds no folder either
+
+
+def test_an_agent_plays_only_its_own_player_count_on_every_face(capsys):
+    """Refused before any game is built (a ValueError naming the agent and both counts), on
+    every face that seats an agent; ``dominion evaluate`` takes the agent's own count."""
+    import gymnasium as gym
+
+    from dominion_env.agents import get_bot
+    from dominion_env.analysis.mixed import play_mixed
+    from dominion_env.play import check_opponents
+    from dominion_env.train import evaluate
+
+    agent = load_agent("ppo-3p")
+    plays = "agent 'ppo-3p' plays 3-player games"
+    with pytest.raises(ValueError, match=f"{plays}; these games have 2 players"):
+        play_mixed([agent, get_bot("Big Money")], 4, 2)  # simulate and tournament
+    with pytest.raises(ValueError, match=f"{plays}; the env has 2 players"):
+        gym.make("Dominion-v2", opponents=agent)
+    with pytest.raises(ValueError, match=f"{plays}; this table has 2 players"):
+        check_opponents([agent])  # play and serve
+    with pytest.raises(ValueError, match=f"{plays}; these games have 4 players"):
+        evaluate(agent, ["Big Money"], games=2, players=4)
+    cli(["evaluate", "ppo-3p", "--games", "3", "--opponent", "Big Money"])
+    assert "3 players" in capsys.readouterr().out
+    said = _cli_error(["evaluate", "ppo-3p", "--games", "3", "--players", "2"], capsys)
+    assert "argument --players: agent 'ppo-3p' plays 3-player games, got 2" in said
+
+
+EVIL = "Evil\x1b[2J\nforged line\u202e"
+
+
+def test_names_read_from_files_print_escaped(tmp_path, capsys):
+    """A name from a file (a strategy file's bot, a record's player) prints with its control
+    characters, escape sequences and line breaks as visible escapes, one line."""
+    from dominion_env import Game
+    from dominion_env.analysis import replay
+    from dominion_env.train.evaluate import format_table
+
+    def clean(text):
+        assert "\x1b" not in text and "\u202e" not in text
+        assert "forged line" not in text.split("\n")[0] or "\\n" in text
+        assert not any(line.startswith("forged line") for line in text.split("\n"))
+        assert "Evil\\x1b[2J\\nforged line\\u202e" in text
+
+    row = {
+        "opponent": EVIL,
+        "games": 1,
+        "win_rate": 1.0,
+        "win_ci_low": 0.0,
+        "win_ci_high": 1.0,
+        "ties": 0,
+        "losses": 0,
+        "truncated": 0,
+        "mean_vp_margin": 1.0,
+        "mean_turns": 10.0,
+        "buys_per_game": {"Copper": 1.0},
+    }
+    clean(format_table([row]))  # evaluate's table
+    g = Game("First Game", players=2, seed=1, turn_limit=2)
+    while not g.done:
+        g.step(int(np.flatnonzero(g.action_mask)[0]))
+    clean(replay.text(g.record(players=["human", {"kind": "bot", "name": EVIL}])))
+    bots = tmp_path / "evil.toml"
+    bots.write_text(
+        '[[bot]]\nname = "Evil\\u001b[2J\\nforged line\\u202e"\n'
+        'rules = ["Province", "Gold", "Silver"]\n'
+    )
+    cli(
+        [
+            "tournament",
+            "Big Money",
+            "--bots-file",
+            str(bots),
+            "--games",
+            "2",
+            "--quiet",
+            "--out",
+            "",
+        ]
+    )
+    clean(capsys.readouterr().out)
 
 
 # -- fuzz: whatever the bytes, the documented error ----------------------------------------------

@@ -276,7 +276,7 @@ def test_shipped_agents_load_and_play(name, players):
     assert rows[0]["games"] == 50 and rows[0]["players"] == players
     other = 2 if players != 2 else 3
     with pytest.raises(
-        ValueError, match=f"agent '{name}' plays {players}-player games; players={other}"
+        ValueError, match=f"agent '{name}' plays {players}-player games; these games have {other}"
     ):
         evaluate(agent, "Big Money", games=2, players=other)
 

@@ -40,6 +40,7 @@ from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import add_ray_option, executor_for
 from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, writable_dir
 from ..engine.kingdoms import kingdom_arg
+from ..names import printable
 from ..search import parse_search_name
 from .device import CUDA_SIZES, check_device, describe, sizes_for
 from .evaluate import EVAL_SEED, evaluate, format_table
@@ -544,7 +545,7 @@ def run_train(args) -> int:
             kingdom=kingdom,
         )
         print(
-            f"\n{trainer.cfg.name} on {args.eval_games} unseen games per opponent "
+            f"\n{printable(trainer.cfg.name)} on {args.eval_games} unseen games per opponent "
             f"(greedy play, {kingdom if isinstance(kingdom, str) else 'fixed'} kingdoms):"
         )
         print(format_table(rows))
@@ -663,7 +664,7 @@ def run_evaluate(args) -> int:
             print(json.dumps(r))
     else:
         print(
-            f"{agent.name}: {args.games} games per opponent, {args.players} players, "
+            f"{printable(agent.name)}: {args.games} games per opponent, {args.players} players, "
             f"kingdom {args.kingdom}, seed {args.seed}"
         )
         print(format_table(rows))

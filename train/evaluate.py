@@ -31,8 +31,10 @@ from ..analysis.arena import wilson
 from ..analysis.executor import local_map
 from ..analysis.report import ci_fields
 from ..cards import NAMES, NUM_CARDS
+from ..checks import check_agent_players
 from ..engine.kingdoms import random_kingdom
 from ..engine.layout import DEC_BUY
+from ..names import printable
 from ..vector import VecGame
 from .policy import Agent
 
@@ -56,11 +58,7 @@ def evaluate(
         opponents = [opponents]
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
-    info = getattr(agent, "info", None)  # a search player (dominion_env.search) has none
-    if info is not None and info.players != players:
-        raise ValueError(
-            f"agent {agent.name!r} plays {info.players}-player games; players={players}"
-        )
+    check_agent_players(agent, players)  # a search player (dominion_env.search) plays any
     files = {}
     for name in opponents:
         if is_bot_file(name):
@@ -202,4 +200,4 @@ def format_table(rows: list[dict]) -> str:
     for r in rows:
         buys = ", ".join(f"{k} {v}" for k, v in r["buys_per_game"].items())
         lines.append(f"buys per game vs {r['opponent']}: {buys}")
-    return "\n".join(lines)
+    return "\n".join(map(printable, lines))  # an opponent's name may come from a file

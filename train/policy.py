@@ -21,12 +21,14 @@ Shipped agents live beside this module in ``agents/NAME.pt`` and are listed by
 An agent file (format 2, ``tensorfile``) is the network's state dict as named float32 tensors
 plus one JSON document, ``{"info": AgentInfo as JSON}``, in the safetensors layout: loading it
 parses JSON and copies bytes, so it runs no code and can be taken from strangers. Everything
-is checked before a network is built (info's fields and types, each tensor's name, dtype and
-shape against what info implies, finite weights); a fault is an ``AgentFileError`` (a
-ValueError) naming the file. Format 1 (``torch.save``, a pickle) is refused with how to
-convert it (``legacy.convert``, for files one trusts). Info's ``network`` and ``embed`` came
-with the card-set network; a file without them is an MLP, as it was when saved. The name
-``.pt`` is kept so that commands and scripts naming ``agent.pt`` go on working.
+is checked before a network is built (info's fields and types, a name of printable
+characters, each tensor's name, dtype and shape against what info implies, finite weights;
+an MLP's first layer reads this version's observation for info's players, or the shorter one
+an older release wrote for them, ``OLDER_OBS_SIZES``, and no other width); a fault is an
+``AgentFileError`` (a ValueError) naming the file. Format 1 (``torch.save``, a pickle) is
+refused with how to convert it (``legacy.convert``, for files one trusts). Info's ``network``
+and ``embed`` came with the card-set network; a file without them is an MLP, as it was when
+saved. The name ``.pt`` is kept so that commands and scripts naming ``agent.pt`` go on working.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from ..cards import MAX_PLAYERS, MIN_PLAYERS, NUM_CARDS
 from ..checks import is_int
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import CARD_SET_SIZE, card_set_layout, card_set_sizes, obs_size
+from ..names import check_name
 from . import tensorfile
 from .tensorfile import AgentFileError
 
@@ -227,6 +230,10 @@ class AgentInfo:
 
 # fields an older file may lack, and what such a file meant by them
 INFO_ADDED = {"network": "mlp", "embed": DEFAULT_EMBED}
+# the observation widths older releases saved MLP agents for, by players (``widen_inputs``):
+# 0.4.0's layout, before public_hand and public_top (0.5.0). The first release with agent
+# files; 0.5.0 to this one write ``obs_size(players)``. A layout that grows adds its old width.
+OLDER_OBS_SIZES = {2: (873,), 3: (944,), 4: (1015,), 5: (1086,), 6: (1157,)}
 
 
 def make_net(players: int, network: str = "mlp", hidden=(128, 128), embed: int = DEFAULT_EMBED):
@@ -289,6 +296,7 @@ def save_agent(net: nn.Module, info: AgentInfo, path) -> Path:
 
 
 def write_agent(state_dict: dict, info: AgentInfo, path) -> Path:
+    check_name("info.name", info.name)  # a file that loading would refuse is not written
     return tensorfile.write(path, "agent", state_dict, {"info": asdict(info)})
 
 
@@ -326,8 +334,10 @@ def check_agent(tensors: dict, doc: dict, path) -> tuple[AgentInfo, dict]:
     if not isinstance(info, dict) or sorted(info) != sorted(fields):
         raise AgentFileError(path, f"its metadata must be {{'info': {{{', '.join(fields)}}}}}")
     name, players, hidden = info["name"], info["players"], info["hidden"]
-    if not isinstance(name, str) or not name:
-        raise AgentFileError(path, f"info.name must be a non-empty string, got {name!r}")
+    try:
+        check_name("info.name", name)
+    except (TypeError, ValueError) as e:
+        raise AgentFileError(path, str(e)) from None
     if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise AgentFileError(
             path, f"info.players must be an int {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}"
@@ -346,22 +356,21 @@ def check_agent(tensors: dict, doc: dict, path) -> tuple[AgentInfo, dict]:
     if network == "cards":
         check_state(tensors, net_shapes(obs_size(players), hidden, network, players, embed), path)
         return AgentInfo(**{**info, "hidden": tuple(hidden)}), tensors
-    # the shapes this info implies; the first layer may be narrower (an older, shorter
-    # observation: ``widen_inputs``)
+    # the shapes this info implies; the first layer may be one an older release wrote for
+    # these players (a shorter observation: ``widen_inputs``), no other width
     first = tensors.get("trunk.0.weight" if hidden else "pi.weight")
     ok = isinstance(first, torch.Tensor) and first.ndim == 2
     saved = first.shape[1] if ok else obs_size(players)
-    check_state(tensors, net_shapes(saved, hidden), path)
-    if not hidden and saved != obs_size(players):
-        raise AgentFileError(
-            path, f"has no hidden layer and observations of size {saved}, not {obs_size(players)}"
-        )
-    if saved > obs_size(players):
+    widths = (obs_size(players), *OLDER_OBS_SIZES[players]) if hidden else (obs_size(players),)
+    if saved not in widths:
+        newer = " (from a newer dominion_env?)" if saved > obs_size(players) else ""
         raise AgentFileError(
             path,
-            f"was saved for observations of size {saved}, larger than this version's "
-            f"{obs_size(players)}: it comes from a newer dominion_env",
+            f"its first layer reads {saved} inputs, which no release wrote for "
+            f"info.players={players} (observations of size "
+            f"{' or '.join(map(str, widths))}){newer}: its weights do not fit its info",
         )
+    check_state(tensors, net_shapes(saved, hidden), path)
     return AgentInfo(**{**info, "hidden": tuple(hidden)}), tensors
 
 
@@ -424,9 +433,10 @@ def check_state(tensors: dict, expected: dict, path, what: str = "tensors") -> N
 
 
 def widen_inputs(state_dict: dict, obs_dim: int, path) -> dict:
-    """The weights of a network saved for a shorter observation, read by this one: the
-    observation layout only grows at its end (``engine.observation``), so the appended
-    entries get zero weights and the network computes what it computed when it was saved."""
+    """The weights of a network saved for a shorter observation (one of
+    ``OLDER_OBS_SIZES``, checked by ``check_agent``), read by this one: the observation layout
+    only grows at its end (``engine.observation``), so the appended entries get zero weights
+    and the network computes what it computed when it was saved."""
     if "trunk.0.weight" not in state_dict:  # no hidden layer: the policy head reads the input
         return state_dict
     first = state_dict["trunk.0.weight"]

@@ -69,9 +69,11 @@ return), mean game length in learner decisions, losses and entropy (with expert 
 steps and minutes. The run saves all of it every ``SAVE_EVERY_SECONDS`` (10 minutes) of PPO
 and at the end. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt`` resumes training
 (``resume=True``): the config, the net, Adam's state, the past snapshots and the history, as
-tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part is checked
-against the config before anything is built, ``read_checkpoint``; ``saved_config(out)`` reads a
-saved run's settings).
+tensors plus JSON in ``tensorfile``'s layout (loading runs no code; each part, Adam's state
+included, is checked against the config and its ranges before anything is built,
+``read_checkpoint``; ``saved_config(out)`` reads a saved run's settings). Neither file holds
+the run's folder: a run is resumed from, and saves into, the ``out`` it is given, never a
+folder a file names.
 
 Every setting is checked by ``check_config`` before anything is built (the bounds ``MAX_*``
 below; TypeError/ValueError naming the setting and value). Ctrl-C during PPO saves the run so
@@ -98,6 +100,7 @@ from ..cards import MAX_PLAYERS, MIN_PLAYERS
 from ..checks import check_choice, check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
 from ..extras import require
+from ..names import check_name
 from ..search import parse_search_name
 from ..search.search import MAX_BUDGET, Search
 from . import PASSIVE_POOLS, sparse, tensorfile
@@ -392,6 +395,7 @@ def check_config(cfg: TrainConfig) -> TrainConfig:
     if cfg.gamma <= 0:
         raise ValueError(f"gamma must be a finite number in (0, 1], got {cfg.gamma!r}")
     check_expert(cfg.bc_expert)
+    check_name("name", cfg.name)  # the agent's name, printed and saved
     if cfg.init is not None:
         if not isinstance(cfg.init, str) or not cfg.init:
             raise TypeError(
@@ -931,7 +935,8 @@ class Trainer:
     # -- files -----------------------------------------------------------------------------
 
     def info(self) -> AgentInfo:
-        cfg = asdict(self.cfg)
+        # the settings it was trained with; not the folder (a path on the trainer's machine)
+        cfg = {k: v for k, v in asdict(self.cfg).items() if k != "out"}
         return AgentInfo(
             name=self.cfg.name,
             players=self.cfg.players,
@@ -976,8 +981,7 @@ class Trainer:
         saves into ``out`` (a moved folder, or a file from elsewhere, never writes back to the
         folder named in its config)."""
         data = read_checkpoint(Path(out) / "checkpoint.pt")
-        cfg = data["config"]
-        cfg.out = str(out)  # saves go where it was read, not where the file says it once was
+        cfg = data["config"]  # its out is ``out``: saves go where it was read
         if steps is not None:
             cfg.steps = steps
         if minutes is not None:
@@ -1061,7 +1065,9 @@ ADAM_STATE = ("exp_avg", "exp_avg_sq", "step")
 
 
 def write_checkpoint(path, config, net, opt, steps, seconds, history, snapshots) -> Path:
-    """Write a training run's state (the arguments are Trainer.save's) to ``path``."""
+    """Write a training run's state (the arguments are Trainer.save's) to ``path``. The
+    config's ``out`` is left out: the run's folder is where the file is read from."""
+    config = {k: v for k, v in config.items() if k != "out"}
     tensors = {f"net.{k}": v for k, v in net.items()}
     for j, sd in enumerate(snapshots):
         tensors.update({f"snapshots.{j}.{k}": v for k, v in sd.items()})
@@ -1084,9 +1090,10 @@ def write_checkpoint(path, config, net, opt, steps, seconds, history, snapshots)
 
 
 def read_checkpoint(path) -> dict:
-    """A checkpoint's content, every part checked against its config (keys, types, shapes);
-    ``AgentFileError`` (a ValueError) naming the file and the fault otherwise:
-    {config: TrainConfig, net, opt: state dicts, steps, seconds, history, snapshots: [sd]}."""
+    """A checkpoint's content, every part checked against its config (keys, types, shapes,
+    ranges); ``AgentFileError`` (a ValueError) naming the file and the fault otherwise:
+    {config: TrainConfig, net, opt: state dicts, steps, seconds, history, snapshots: [sd]}.
+    The config's ``out`` is the folder ``path`` is in, whatever an older file says."""
     path = Path(path)
     if not path.is_file():
         raise AgentFileError(path, "no such file (nothing to resume)")
@@ -1098,9 +1105,10 @@ def read_checkpoint(path) -> dict:
     if sorted(doc) != sorted(CHECKPOINT_KEYS):
         raise fail(f"its metadata must have exactly the keys {list(CHECKPOINT_KEYS)}")
     raw = doc["config"]
-    fields = [f.name for f in dataclasses.fields(TrainConfig)]
+    fields = [f.name for f in dataclasses.fields(TrainConfig) if f.name != "out"]
     if isinstance(raw, dict):  # a run from before these settings: an MLP on the CPU
-        raw = {**ADDED_SETTINGS, **raw}
+        # the folder a run was saved in is never the file's to say: older files named it
+        raw = {k: v for k, v in {**ADDED_SETTINGS, **raw}.items() if k != "out"}
     if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
         raise fail(f"config must have exactly TrainConfig's fields {fields}")
     players, hidden = raw["players"], raw["hidden"]
@@ -1109,7 +1117,7 @@ def read_checkpoint(path) -> dict:
     if not isinstance(hidden, list) or not all(is_int(h) and h >= 1 for h in hidden):
         raise fail(f"config.hidden must be a list of ints >= 1, got {hidden!r}")
     try:
-        cfg = check_config(TrainConfig(**{**raw, "hidden": tuple(hidden)}))
+        cfg = check_config(TrainConfig(**{**raw, "hidden": tuple(hidden), "out": str(path.parent)}))
     except (ValueError, TypeError) as e:
         raise fail(f"config: {e}") from None
     steps, seconds, history, count = (doc[k] for k in ("steps", "seconds", "history", "snapshots"))
@@ -1143,7 +1151,7 @@ def read_checkpoint(path) -> dict:
     return {
         "config": cfg,
         "net": parts["net"],
-        "opt": _optimizer_state(parts["opt"], doc["optimizer"], shapes, path),
+        "opt": _optimizer_state(parts["opt"], doc["optimizer"], shapes, cfg.lr, path),
         "steps": steps,
         "seconds": float(seconds),
         "history": history,
@@ -1168,14 +1176,19 @@ def _check_history(history, fail) -> None:
             raise fail(f"history[{i}] is {row!r}, not a row of the progress log")
 
 
-def _optimizer_state(tensors: dict, doc, shapes: dict, path) -> dict:
-    """Adam's state dict from a checkpoint's pieces, checked against a fresh Adam's."""
+def _optimizer_state(tensors: dict, doc, shapes: dict, lr: float, path) -> dict:
+    """Adam's state dict from a checkpoint's pieces, every field checked against a fresh
+    Adam's (the trainer's: ``lr``, eps 1e-5) and its range before anything is built: the
+    learning rate is the config's, betas in [0, 1), eps > 0, weight_decay >= 0, finite; the
+    flags are the trainer's; params name the net's parameters in order; each parameter's state
+    is exp_avg and exp_avg_sq float32 tensors of its shape (finite, ``tensorfile``; exp_avg_sq
+    >= 0) and a step that is a whole number >= 0 (a scalar tensor, or a number in the JSON)."""
 
     def fail(why):
         return AgentFileError(path, why)
 
     params = [torch.zeros(s) for s in shapes.values()]  # the net's parameters, in order
-    fresh = torch.optim.Adam(params, lr=3e-4, eps=1e-5).state_dict()["param_groups"]
+    fresh = torch.optim.Adam(params, lr=lr, eps=1e-5).state_dict()["param_groups"]
     if not isinstance(doc, dict) or sorted(doc) != ["param_groups", "state"]:
         raise fail("optimizer must be {param_groups, state}")
     groups, numbers = doc["param_groups"], doc["state"]
@@ -1186,15 +1199,21 @@ def _optimizer_state(tensors: dict, doc, shapes: dict, path) -> dict:
         raise fail(f"optimizer.param_groups[0] must have the keys {sorted(fresh[0])}")
     for k, want in fresh[0].items():
         v = group[k]
-        if isinstance(want, tuple) and isinstance(v, list):
-            v = group[k] = tuple(v)  # JSON keeps tuples (Adam's betas) as lists
-        if type(v) is not type(want) and not (_real(v) and _real(want)):
-            raise fail(f"optimizer.param_groups[0].{k} is {v!r}, expected a {type(want).__name__}")
-        if k == "params" and v != want:
-            raise fail(f"optimizer.param_groups[0].params is {v!r}, expected {want!r}")
-        bad_tuple = isinstance(v, tuple) and not all(_real(x) and math.isfinite(x) for x in v)
-        if (_real(v) and not math.isfinite(v)) or bad_tuple:
-            raise fail(f"optimizer.param_groups[0].{k} is {v!r}, not finite numbers")
+        where = f"optimizer.param_groups[0].{k}"
+        if k == "betas":
+            ok = isinstance(v, list) and len(v) == 2 and all(_real(b) for b in v)
+            if not ok or not all(0 <= b < 1 for b in v):
+                raise fail(f"{where} is {v!r}, expected two numbers in [0, 1)")
+            group[k] = tuple(v)  # JSON keeps tuples as lists
+        elif k in ("lr", "eps", "weight_decay"):
+            if not _real(v) or not math.isfinite(v):
+                raise fail(f"{where} is {v!r}, expected a finite number")
+            if k == "lr" and v != lr:
+                raise fail(f"{where} is {v!r}; the run's config has lr={lr!r}")
+            if (k == "eps" and not v > 0) or (k == "weight_decay" and not v >= 0):
+                raise fail(f"{where} is {v!r}, expected a number {'> 0' if k == 'eps' else '>= 0'}")
+        elif type(v) is not type(want) or v != want:  # params, and flags Adam is built with
+            raise fail(f"{where} is {v!r}, expected {want!r}")
     if not isinstance(numbers, dict):
         raise fail("optimizer.state must be a JSON object")
     state = {}
@@ -1202,17 +1221,36 @@ def _optimizer_state(tensors: dict, doc, shapes: dict, path) -> dict:
         i, _, key = name.partition(".")
         state.setdefault(i, {})[key] = t
     for i, extra in numbers.items():
-        if not isinstance(extra, dict) or not all(_real(v) for v in extra.values()):
-            raise fail(f"optimizer.state[{i!r}] must map names to numbers")
+        if not isinstance(extra, dict) or any(k in state.get(i, {}) for k in extra):
+            raise fail(f"optimizer.state[{i!r}] must map names to numbers, none a tensor's")
         state.setdefault(i, {}).update(extra)
     out = {}
     shape_of = list(shapes.values())
     for i, entry in state.items():
-        if not i.isdecimal() or int(i) >= len(shape_of) or sorted(entry) != sorted(ADAM_STATE):
+        ok = i.isascii() and i.isdecimal() and str(int(i)) == i and int(i) < len(shape_of)
+        if not ok or sorted(entry) != sorted(ADAM_STATE):
             raise fail(f"optimizer state {i!r} must be {list(ADAM_STATE)} of a parameter")
-        want = {"exp_avg": shape_of[int(i)], "exp_avg_sq": shape_of[int(i)], "step": ()}
-        tensor_part = {k: v for k, v in entry.items() if isinstance(v, torch.Tensor)}
-        check_state(tensor_part, {k: want[k] for k in tensor_part}, path, "optimizer")
+        shape = shape_of[int(i)]
+        for key in ("exp_avg", "exp_avg_sq"):
+            if not isinstance(entry[key], torch.Tensor):
+                raise fail(
+                    f"optimizer state {i!r}: {key} is {entry[key]!r}, not a tensor of shape "
+                    f"{list(shape)}"
+                )
+        check_state(
+            {k: entry[k] for k in ("exp_avg", "exp_avg_sq")},
+            {"exp_avg": shape, "exp_avg_sq": shape},
+            path,
+            f"optimizer state {i!r}'s tensors",
+        )
+        if (entry["exp_avg_sq"] < 0).any():
+            raise fail(f"optimizer state {i!r}: exp_avg_sq holds negative values")
+        step = entry["step"]
+        if isinstance(step, torch.Tensor):
+            check_state({"step": step}, {"step": ()}, path, f"optimizer state {i!r}'s step")
+            step = step.item()
+        if not _real(step) or not math.isfinite(step) or step < 0 or step != int(step):
+            raise fail(f"optimizer state {i!r}: step is {step!r}, not a whole number >= 0")
         out[int(i)] = entry
     return {"state": out, "param_groups": [group]}
 

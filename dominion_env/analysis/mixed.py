@@ -21,6 +21,7 @@ import numpy as np
 
 from ..agents import Bot, compile_bots
 from ..cards import check_players
+from ..checks import check_agent_players
 from ..engine.layout import TERMINATED, TRUNCATED
 from ..engine.observation import obs_scale
 from ..vector import VecGame
@@ -49,6 +50,7 @@ def play_mixed(
     for p in players:
         if not isinstance(p, Bot) and not is_policy(p):
             raise TypeError(f"a player is a Bot or a policy with act(obs, masks), got {p!r}")
+        check_agent_players(p, n_players)
     if seat_player is None:
         seat_player = seat_rotation(len(players), n_players, n_games)
     seat_player = np.ascontiguousarray(seat_player, np.int64)

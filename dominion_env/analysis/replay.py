@@ -33,7 +33,7 @@ from .. import records
 from ..cards import BASIC
 from ..engine.layout import TURNS_TAKEN
 from ..game import Game
-from ..names import log_lines
+from ..names import log_lines, printable
 
 
 def _pairs(counts: dict) -> list:
@@ -124,7 +124,7 @@ def frames(record, *, check_version: bool = True) -> list[dict]:
 
 def _seat_label(entry: dict) -> str:
     name = entry.get("name")
-    return f"P{entry['seat']} ({name or entry['kind']})"
+    return f"P{entry['seat']} ({printable(name or entry['kind'])})"
 
 
 def text(record, viewer: int | None = None, *, check_version: bool = True) -> str:

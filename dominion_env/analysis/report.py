@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from ..extras import require
+from ..names import printable
 from .arena import wilson
 from .planning import TableRecord
 
@@ -245,7 +246,7 @@ class TournamentResult:
             "to each opponent at the table); won = sole wins; elo +/- = 95%"
         )
         if matrix:
-            lines += ["", self.matrix_text()]
+            lines += ["", *self.matrix_text().split("\n")]
         if self.notes:
             lines += [""] + [f"note: {n}" for n in self.notes]
         lines += [
@@ -253,7 +254,7 @@ class TournamentResult:
             f"{self.total_games:,} games in {self.elapsed:.1f} s = "
             f"{self.games_per_second:,.0f} games/s (wall time, including any compilation)",
         ]
-        return "\n".join(lines)
+        return "\n".join(map(printable, lines))  # a bot's name may come from a file
 
     def matrix_text(self) -> str:
         """Win rate (%) of each row bot against each column bot, bots by rating."""
@@ -272,7 +273,7 @@ class TournamentResult:
                 for j in order
             )
             lines.append(f"{k:>3} {self.names[i]:<{w}} {cells}")
-        return "\n".join(lines)
+        return "\n".join(map(printable, lines))
 
     # -- files ------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from gymnasium.vector import AutoresetMode
 from .. import records
 from ..agents import Bot, compile_bots, get_bot
 from ..cards import NUM_CARDS, check_players
-from ..checks import check_choice, check_generator_seed
+from ..checks import check_agent_players, check_choice, check_generator_seed
 from ..engine.bots import BotTable
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import (
@@ -327,6 +327,7 @@ def _as_policy(x, scaled: bool, players: int):
     if hasattr(x, "act_games"):  # search decides from the game (dominion_env.search)
         return x
     if hasattr(x, "act") and hasattr(x, "scale_observations"):
+        check_agent_players(x, players, "the env")
         return AgentPolicy(x, scaled, players)
     if callable(x):
         _check_signature(x)
