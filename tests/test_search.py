@@ -102,6 +102,7 @@ def test_a_pass_no_one_saw_pools_the_hidden_cards_of_the_others():
     assert s["zone"][0, 2, src, copper] > 0  # the position has one to put in play
     s["zone"][0, 2, src, copper] -= 1
     s["pub_hand"][0, 2] = np.minimum(s["pub_hand"][0, 2], s["zone"][0, 2, HAND])
+    s["pub_discard"][0, 2] = np.minimum(s["pub_discard"][0, 2], s["zone"][0, 2, DISCARD])
     for k in range(3):
         d = determinized(s, 0, seed=k)
         h = _with_state(g, d[0])
