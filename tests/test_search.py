@@ -281,6 +281,31 @@ def test_a_close_call_races_the_default_and_its_rival_on_more_deals():
     }
 
 
+@pytest.mark.parametrize("budget", [1, 2, 5, 17, 200])
+@pytest.mark.parametrize("extend", [0.0, 3.0])
+def test_a_decision_spends_at_most_its_budget(budget, extend):
+    """An 18-way buy (every pile of First Game, and PASS) at budgets below, at and above the
+    37 simulations one each a round would take: the simulations counted are within the budget
+    (plus ``extend`` budgets for a close call); with fewer than 37, the arms are a sample
+    that always holds the rollout bot's own choice."""
+    g = Game("First Game", players=2, seed=6)
+    g.set_scenario(
+        hands={0: ["Copper"] * 5, 1: ["Copper"] * 5}, phase="buying", coins=11, turn_player=0
+    )
+    assert len(g.legal_actions()) == 18
+    for seed in range(3):
+        search = Search(budget, seed=seed, extend=extend)
+        values = search.analyze(g)
+        assert search.simulations <= budget + int(extend * budget)
+        assert sum(v.visits for v in values) == search.simulations
+        tried = [v for v in values if v.visits]
+        assert any(v.default for v in tried) or budget == 1
+        if budget == 200:
+            assert len(tried) == 18  # enough for every arm
+        elif budget > 1:
+            assert len(tried) == {2: 2, 5: 3, 17: 8}[budget]
+
+
 @pytest.mark.parametrize("players,kingdom", [(2, "random"), (3, MASQUERADE_KINGDOM)])
 def test_search_plays_legal_actions_only(players, kingdom):
     vec = VecGame(12, players, kingdom, autoreset=True)
