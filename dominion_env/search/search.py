@@ -15,8 +15,8 @@ select       sequential halving over the arms: ``ceil(log2 K)`` rounds over K ar
              simulation a round (K + K/2 + ... : 37 for an 18-way buy); with fewer, the most
              arms it does give that (5 simulations: 3 arms; 17: 8), the default and a
              uniform sample of the rest without replacement (Gumbel-top-k, from the
-             decision's own stream): a decision spends at most ``budget`` simulations, and
-             one simulation or none (budget 1) plays the default
+             decision's own stream): a decision spends at most ``budget`` simulations (at
+             budget 1 no two arms fit: the default is played unsearched)
 expand       a root arm is the decision answered with that action (one ply: flat, no tree)
 roll out     compiled library bots play every seat to the game's end (``rollout.py``), all
              simulations of a round of every decision in one kernel call
@@ -56,7 +56,8 @@ departures were gains), 0.5 with racing +0.0125 and 0 (the best mean, no default
 racing (``extend`` 3) raised confidence 1 to +0.0134 for 16% more simulations on average,
 about what budget 3200 without racing gave (+0.0144); budget 1600 with racing +0.0149;
 ``extend`` 8 gave what 3 gave (a race is decided within three budgets). The VP margin's
-weight (0.01 or 0.03) made no difference.
+weight (0.01 or 0.03) made no difference. (Measured before the halving spent what earlier
+rounds left over and kept the default in one of the better half's places, not beside them.)
 
 Rollout policy: ``rollout="auto"`` (the default) plays the strongest library bot whose cards
 are in the game's kingdom (``agents.strongest_bot_for``) in every seat; a bot name or ``Bot``
@@ -198,11 +199,11 @@ def parse_search_name(name: str, seed: int = 0):
 class Search:
     """A player that searches each of its decisions (module docstring).
 
-    ``budget``: simulations per decision, at most (``extend`` adds to it for close calls);
-    ``rollout``: 'auto' or a bot; ``seed``: the search's
-    own streams; ``margin_weight``: the value of one VP of final margin; ``confidence``: the
-    standard errors by which an action must beat the rollout bot's own to be chosen;
-    ``extend``: the most simulations a close call may add, in budgets (module docstring)."""
+    ``budget``: the most simulations per decision (``extend`` adds to it for close calls);
+    ``rollout``: 'auto' or a bot; ``seed``: the search's own streams; ``margin_weight``: the
+    value of one VP of final margin; ``confidence``: the standard errors by which an action
+    must beat the rollout bot's own to be chosen; ``extend``: the most simulations a close
+    call may add, in budgets (module docstring)."""
 
     scale_observations = False
 
