@@ -33,7 +33,11 @@
    ``pub_discard`` zeroed before each decision: the determinizer then deals those cards
    among the hidden places, as it did before it kept them), same settings and seeds: each
    against the strongest library bot per random kingdom on the same deals (``--per-kingdom``
-   games a kingdom, seats rotated), then head to head on random kingdoms.
+   games a kingdom, seats rotated), then head to head on random kingdoms. Measured on 2
+   shared cores (``--discards --budget 50 --games 240 --seed 7331``): vs the strongest bot
+   39.2% known, 42.1% forgetful, head to head 47.1% [40.9%, 53.4%]; ``--budget 200 --games
+   120 --seed 9001``: 50.0% and 52.5%, head to head 48.3% [39.6%, 57.2%]: no difference
+   this size can see.
 
 Seeds: every game of the run derives from ``--seed``; pick one never used in development for
 figures you report (development used seeds below 1000).
