@@ -58,7 +58,7 @@ from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
 from .names import printable
-from .search import DEFAULT_BUDGET, parse_search_name
+from .search import DEFAULT_BUDGET, DEFAULT_EXTEND, parse_search_name
 
 MAX_TABLES = 1_000_000  # far more tables than any tournament of distinct bots needs
 SIMULATE_FORMATS = (".csv", ".json")
@@ -472,8 +472,10 @@ def _bots(args) -> int:
         )
         print(f"{b.name:<22} {rules}\n{'':<22} ({b.source})")
     print(
-        f"{'search[:N]':<22} search player: N simulations per decision (default "
-        f"{DEFAULT_BUDGET}), library bots as rollouts\n{'':<22} (dominion_env.search; "
+        f"{'search[:N]':<22} search player: at most N simulations per decision (default "
+        f"{DEFAULT_BUDGET}; up to {DEFAULT_EXTEND:g} x N more on close calls), library bots "
+        f"as rollouts\n"
+        f"{'':<22} (dominion_env.search; "
         "plays anywhere a bot goes: simulate, tournament, evaluate, play, the Gymnasium env)"
     )
     agents, load_agent = _agents()

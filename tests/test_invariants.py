@@ -199,6 +199,18 @@ def test_negative_fires():
     assert _failures(g2) == {"negative"}
 
 
+def test_negative_fires_on_public_discards_beyond_the_pile():
+    """pub_discard is a lower bound of the discard pile: a known card that is not there (one
+    more than the pile holds) is caught, as a negative count of the unknown rest."""
+    g = _midgame()
+    s = g.state
+    s["pub_discard"][0, 1, 0] = s["zone"][0, 1, DISCARD, 0] + 1
+    assert _failures(g) == {"negative"}
+    g2 = _midgame()
+    g2.state["pub_discard"][0, 0, 0] = -1
+    assert _failures(g2) == {"negative"}
+
+
 def test_empty_mask_and_decider_fire():
     g = _midgame()
     assert _failures(g, mask=np.zeros_like(g.action_mask)) == {"empty_mask"}

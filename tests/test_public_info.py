@@ -18,7 +18,14 @@ import pytest
 from dominion_env import Game
 from dominion_env.cards import NAMES, card_id
 from dominion_env.engine.config import make_config
-from dominion_env.engine.layout import EV_DISCARD, EV_DRAW, HAND, SEEN_ALL, SEEN_TOP
+from dominion_env.engine.layout import (
+    DISCARD,
+    EV_DISCARD,
+    EV_DRAW,
+    HAND,
+    SEEN_ALL,
+    SEEN_TOP,
+)
 from dominion_env.engine.observation import split
 from dominion_env.envs.render import render_game
 from dominion_env.names import log_lines
@@ -660,6 +667,29 @@ def test_public_hand_never_exceeds_the_hand_in_random_games():
         seen_some += int(s["pub_hand"][0].sum() > 0)
         g.step(int(rng.choice(np.flatnonzero(g.action_mask))))
     assert seen_some > 0
+
+
+DISCARDERS = [  # cards that put cards into a discard pile, or take them out, in or out of view
+    "Harbinger", "Vassal", "Chancellor", "Spy", "Thief",
+    "Library", "Bandit", "Militia", "Cellar", "Minion",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("public_discards", [False, True])
+def test_public_discard_never_exceeds_the_discard_pile_in_random_games(public_discards):
+    """pub_discard is a lower bound of the discard pile whatever moves in and out of it."""
+    g = Game(DISCARDERS, players=3, seed=5, public_discards=public_discards)
+    rng = np.random.default_rng(5)
+    seen_some = 0
+    for _ in range(1500):
+        if g.done:
+            break
+        s = g.state
+        known, pile = s["pub_discard"][0].astype(int), s["zone"][0, :, DISCARD].astype(int)
+        assert (0 <= known).all() and (known <= pile).all()
+        seen_some += int(known.sum() > 0)
+        g.step(int(rng.choice(np.flatnonzero(g.action_mask))))
+    assert seen_some > 100
 
 
 @pytest.mark.parametrize("viewer", [-1, 6, 1.0, True, "0"])

@@ -11,7 +11,7 @@ import pytest
 from dominion_env import Game, VecGame, cli
 from dominion_env.agents import BOTS
 from dominion_env.analysis.mixed import play_mixed
-from dominion_env.cards import NUM_CARDS
+from dominion_env.cards import ID, NAMES, NUM_CARDS
 from dominion_env.engine.audit import CHECK_NAMES, check_game
 from dominion_env.engine.layout import DECK_LEN, DISCARD, HAND, PUBLIC_TOP
 from dominion_env.search import DEFAULT_BUDGET, Search, determinized, parse_search_name
@@ -102,6 +102,7 @@ def test_a_pass_no_one_saw_pools_the_hidden_cards_of_the_others():
     assert s["zone"][0, 2, src, copper] > 0  # the position has one to put in play
     s["zone"][0, 2, src, copper] -= 1
     s["pub_hand"][0, 2] = np.minimum(s["pub_hand"][0, 2], s["zone"][0, 2, HAND])
+    s["pub_discard"][0, 2] = np.minimum(s["pub_discard"][0, 2], s["zone"][0, 2, DISCARD])
     for k in range(3):
         d = determinized(s, 0, seed=k)
         h = _with_state(g, d[0])
@@ -110,6 +111,76 @@ def test_a_pass_no_one_saw_pools_the_hidden_cards_of_the_others():
             for z in (HAND, DISCARD):
                 assert d["zone"][0, q, z].sum() == s["zone"][0, q, z].sum()
         assert not d["masq_in"][0, 2].any() and not d["masq_out"][0, 1].any()
+
+
+def _counts(row) -> dict[str, int]:
+    return {NAMES[c]: int(row[c]) for c in np.flatnonzero(row)}
+
+
+def _smithy_turn() -> Game:
+    """Seat 1 played Smithy and three treasures, bought a Gold and cleaned up (two Estates of
+    its hand discarded unseen); seat 0 is to buy. Seat 1's draw pile is empty."""
+    g = Game("First Game", players=2, seed=3)
+    g.set_scenario(
+        hands={0: ["Copper"] * 3 + ["Estate"] * 2, 1: ["Smithy", "Copper", "Copper", "Silver"]},
+        decks={
+            0: ["Copper"] * 5,
+            1: ["Copper", "Estate", "Gold", "Copper", "Copper", "Estate", "Silver", "Copper"],
+        },
+        turn_player=1,
+    )
+    g.step("Smithy").step("Gold")
+    assert g.current_player == 0 and g.state["player"][0, 1, DECK_LEN] == 0
+    return g
+
+
+def test_cards_seen_going_to_a_discard_pile_stay_there_until_it_is_shuffled():
+    g = _smithy_turn()
+    known = {"Copper": 3, "Silver": 1, "Gold": 2, "Smithy": 1}  # played, bought
+    assert _counts(g.state["pub_discard"][0, 1]) == known
+    assert _counts(g.state["zone"][0, 1, DISCARD]) == {**known, "Estate": 1}
+    for k in range(20):
+        d = determinized(g.state, 0, seed=k)
+        discard, hand = _counts(d["zone"][0, 1, DISCARD]), _counts(d["zone"][0, 1, HAND])
+        # the two Golds and the Smithy are nowhere else: every deal leaves them in the pile
+        assert discard["Gold"] == 2 and discard["Smithy"] == 1
+        assert "Gold" not in hand and "Smithy" not in hand
+        assert all(discard.get(c, 0) >= n for c, n in known.items())
+        assert sum(discard.values()) == 8 and sum(hand.values()) == 5
+        assert (d["pub_discard"] == g.state["pub_discard"]).all()
+    # seat 0 passes; seat 1 passes too and draws its next hand from the shuffled discard pile
+    g.step("PASS").step("PASS")
+    assert g.current_player == 0 and not g.state["pub_discard"][0, 1].any()
+    golds = [determinized(g.state, 0, seed=k)["zone"][0, 1, HAND, ID["Gold"]] for k in range(20)]
+    assert 0 < sum(golds) and min(golds) == 0  # the shuffle hid where the Golds went
+
+
+@pytest.mark.parametrize("public_discards", [True, False])
+def test_a_militia_victims_discards_stay_in_its_discard_pile_when_shown(public_discards):
+    """With ``public_discards`` every picked card is shown: the victim's Gold and Estate stay
+    in its discard pile in every deal. Under the rules (the default) the others see how many
+    cards it discarded and the top one, and the deal keeps none (which pick ends on top is
+    not kept): the Gold goes back into the hand in some deals."""
+    g = Game("First Game", players=2, seed=4, public_discards=public_discards)
+    g.set_scenario(
+        hands={
+            0: ["Militia"] + ["Copper"] * 4,
+            1: ["Gold", "Estate", "Copper", "Copper", "Silver"],
+        },
+        decks={0: ["Copper"] * 5, 1: ["Copper"] * 5},
+    )
+    g.step("Militia").step("Gold").step("Estate")
+    assert g.current_player == 0
+    shown = {"Gold": 1, "Estate": 1} if public_discards else {}
+    assert _counts(g.state["pub_discard"][0, 1]) == shown
+    gold_in_hand = 0
+    for k in range(20):
+        d = determinized(g.state, 0, seed=k)
+        assert d["zone"][0, 1, DISCARD].sum() == 2 and d["zone"][0, 1, HAND].sum() == 3
+        gold_in_hand += int(d["zone"][0, 1, HAND, ID["Gold"]])
+        if public_discards:
+            assert _counts(d["zone"][0, 1, DISCARD]) == shown
+    assert (gold_in_hand > 0) != public_discards
 
 
 def _twins():
@@ -175,6 +246,20 @@ def test_fairness_search_decides_the_same_for_games_that_differ_only_in_hidden_c
         g.step(int(x[0]))
 
 
+def test_fairness_holds_where_a_known_discard_shapes_the_deals():
+    """After seat 1's Smithy turn its Golds are known to be in its discard pile: a twin that
+    differs in seat 1's hidden cards gets the same answer, and one that forgot what everyone
+    saw (no known discards) gets another: the known discard is read, the hidden cards not."""
+    g = _smithy_turn()
+    twin = _with_state(g, determinized(g.state, 0, seed=9)[0])
+    assert not np.array_equal(twin.state["zone"], g.state["zone"])
+    forgot = g.clone()
+    forgot.state["pub_discard"] = 0
+    ra, rb, rc = (Search(60, seed=5).analyze(x) for x in (g, twin, forgot))
+    assert ra == rb
+    assert ra != rc
+
+
 def test_a_close_call_races_the_default_and_its_rival_on_more_deals():
     """After the halving, Workshop leads the default (Village) by less than a standard error:
     the two race on 10 more deals a round (a quarter of the budget) until one is clearly
@@ -194,6 +279,31 @@ def test_a_close_call_races_the_default_and_its_rival_on_more_deals():
         "Remodel": (5, False),
         "PASS": (5, False),
     }
+
+
+@pytest.mark.parametrize("budget", [1, 2, 5, 17, 200])
+@pytest.mark.parametrize("extend", [0.0, 3.0])
+def test_a_decision_spends_at_most_its_budget(budget, extend):
+    """An 18-way buy (every pile of First Game, and PASS) at budgets below, at and above the
+    37 simulations one each a round would take: the simulations counted are within the budget
+    (plus ``extend`` budgets for a close call); with fewer than 37, the arms are a sample
+    that always holds the rollout bot's own choice."""
+    g = Game("First Game", players=2, seed=6)
+    g.set_scenario(
+        hands={0: ["Copper"] * 5, 1: ["Copper"] * 5}, phase="buying", coins=11, turn_player=0
+    )
+    assert len(g.legal_actions()) == 18
+    for seed in range(3):
+        search = Search(budget, seed=seed, extend=extend)
+        values = search.analyze(g)
+        assert search.simulations <= budget + int(extend * budget)
+        assert sum(v.visits for v in values) == search.simulations
+        tried = [v for v in values if v.visits]
+        assert any(v.default for v in tried) or budget == 1
+        if budget == 200:
+            assert len(tried) == 18  # enough for every arm
+        elif budget > 1:
+            assert len(tried) == {2: 2, 5: 3, 17: 8}[budget]
 
 
 @pytest.mark.parametrize("players,kingdom", [(2, "random"), (3, MASQUERADE_KINGDOM)])

@@ -28,7 +28,8 @@ it checks:
                   (which must also fit the deck array), turns taken, and the turn's Actions,
                   Buys, $, cost reduction and Actions played; the public record keeps within
                   what it records: publicly known top cards within the owner's known ones
-                  (within the pile), publicly known hand cards within the hand.
+                  (within the pile), publicly known hand cards within the hand, publicly
+                  known discards within the discard pile.
 ``frames``        while running, the frame stack holds 1..FRAME_DEPTH frames: the turn's at
                   the bottom (the turn player's, at a turn step), card frames above it, each
                   of a seat: a card with an effect (only those get a frame), or an Attack's
@@ -93,6 +94,7 @@ from .layout import (
     DEC_TARGET,
     DEC_ZONE,
     DECK_LEN,
+    DISCARD,
     FR_CARD,
     FR_PLAYER,
     FR_STEP,
@@ -247,8 +249,10 @@ def _check_cards(r, expected, work):
         # publicly known top cards (among the owner's known ones) and the rest of the known
         known, public = r.player[p, KNOWN_TOP], r.player[p, PUBLIC_TOP]
         lowest = min(lowest, known, n - known, public, known - public)
-        for c in range(C):  # the publicly known cards of a hand are in it
+        for c in range(C):  # the publicly known cards of a hand and a discard pile are in it
             lowest = min(lowest, r.pub_hand[p, c], r.zone[p, HAND, c] - r.pub_hand[p, c])
+            known_discard = r.pub_discard[p, c]
+            lowest = min(lowest, known_discard, r.zone[p, DISCARD, c] - known_discard)
         if n < 0 or n > K:  # a broken size: do not read outside the deck array
             lowest = -1  # reported under "negative" as well
             conserved = False

@@ -143,9 +143,11 @@ from .zones import (
     draw,
     draw_one,
     empty_piles,
+    enter_discard,
     enter_hand,
     gain,
     gain_to_deck,
+    leave_discard,
     leave_hand,
     log_event,
     look_top,
@@ -256,7 +258,7 @@ def vassal(r, T, cfg, f):
         if c < 0:
             pop_frame(r)
             return
-        r.zone[p, DISCARD, c] += 1
+        enter_discard(r, p, c, 1, SEEN_ALL)
         log_event(r, cfg, EV_DISCARD, p, c, 1, SEEN_ALL)
         if not T[c, TYPES] & ACTION:
             pop_frame(r)
@@ -269,7 +271,7 @@ def vassal(r, T, cfg, f):
     c = r.frame[f, R0]
     pop_frame(r)
     if r.game[ANSWER] == OPTION0:  # play it: from the discard pile into play, no Action used
-        r.zone[p, DISCARD, c] -= 1
+        leave_discard(r, p, c, SEEN_ALL)
         r.zone[p, IN_PLAY, c] += 1
         play_card(r, T, cfg, p, c)
 
@@ -745,7 +747,7 @@ def thief(r, T, cfg, f):
         if r.game[ANSWER] == OPTION0:  # gain it from the trash
             c = r.frame[f, R1]
             r.pile[TRASH, c] -= 1
-            r.zone[p, DISCARD, c] += 1
+            enter_discard(r, p, c, 1, SEEN_ALL)
             log_event(r, cfg, EV_GAIN, p, c, 1, SEEN_ALL)
     while True:
         v = next_victim(r, f, p)

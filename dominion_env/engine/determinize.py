@@ -14,17 +14,20 @@ What v knows and keeps (read through the public record ``zones`` keeps):
 * for every other seat q: the cards it owns (gains and trashes are public; Masquerade passes v
   took no part in are not, exactly as the observation's ``owned`` counts them), its cards in
   play, its set-aside cards (revealed ones: Library, Thief, Bandit ...), the cards every
-  player knows in its hand (``pub_hand``) and on top of its pile (``PUBLIC_TOP``), and the
-  size of its hand, draw pile and discard pile.
+  player knows in its hand (``pub_hand``), on top of its pile (``PUBLIC_TOP``) and in its
+  discard pile (``pub_discard``: the cards everyone saw go there since the pile's last
+  shuffle: gains, the cards in play at clean-up, revealed cards discarded; ``zones`` lists
+  which discards are public), and the size of its hand, draw pile and discard pile.
 
 What is dealt anew:
 
 * v's draw pile below its known top: the same cards (its composition is known), in a new
   order;
 * for each other seat q, its hidden cards (owned, less those in play, set aside, publicly in
-  hand or publicly on top) among its hidden places (the hand beyond ``pub_hand``, the draw pile
-  below ``PUBLIC_TOP``, the discard pile), each place keeping its size. Discards are hidden
-  here because the observation shows only their count.
+  hand, publicly on top or publicly in the discard pile) among its hidden places (the hand
+  beyond ``pub_hand``, the draw pile below ``PUBLIC_TOP``, the discard pile beyond
+  ``pub_discard``), each place keeping its size. A card q bought or played stays in q's
+  discard pile until q shuffles it, so no deal puts it in q's hand.
 * While a Masquerade is resolving, the picks waiting face down in the other seats' ASIDE
   zones are hidden too and dealt with the rest (the ASIDE size kept).
 * With 3+ players a Masquerade pass between two others leaves v unsure which of them owns a
@@ -105,8 +108,8 @@ def _known_owned(r, v, q, c):
 @njit
 def _placed(r, q, c, aside_hidden):
     """Copies of card c of q's that every player sees placed: in play, set aside (unless the
-    pick of a Masquerade), in hand in public, on top of the draw pile in public."""
-    k = r.zone[q, IN_PLAY, c] + r.pub_hand[q, c]
+    pick of a Masquerade), in hand, on top of the draw pile or in the discard pile in public."""
+    k = r.zone[q, IN_PLAY, c] + r.pub_hand[q, c] + r.pub_discard[q, c]
     if not aside_hidden:
         k += r.zone[q, ASIDE, c]
     top = r.player[q, DECK_LEN] - 1
@@ -164,7 +167,8 @@ def _pool_of(r, v, q, aside_hidden, pool):
         total += k
         if k < 0:
             ok = False
-        places += r.zone[q, HAND, c] - r.pub_hand[q, c] + r.zone[q, DISCARD, c]
+        places += r.zone[q, HAND, c] - r.pub_hand[q, c]
+        places += r.zone[q, DISCARD, c] - r.pub_discard[q, c]
         if aside_hidden:
             places += r.zone[q, ASIDE, c]
     return ok and total == places
@@ -172,8 +176,9 @@ def _pool_of(r, v, q, aside_hidden, pool):
 
 @njit
 def _clear_hidden(r, q, aside_hidden, placed):
-    """Empty q's hidden places (the public part of hand and top stays); returns the sizes of
-    the hand beyond pub_hand, the pile below PUBLIC_TOP, the discard and the hidden aside.
+    """Empty q's hidden places (the public part of hand, top and discard stays); returns the
+    sizes of the hand beyond pub_hand, the pile below PUBLIC_TOP, the discard beyond
+    pub_discard and the hidden aside.
     placed: (C,) scratch for the public top's composition."""
     n_univ = r.game[UNIVERSE_LEN]
     hand = 0
@@ -185,8 +190,8 @@ def _clear_hidden(r, q, aside_hidden, placed):
         c = r.universe[u]
         hand += r.zone[q, HAND, c] - r.pub_hand[q, c]
         r.zone[q, HAND, c] = r.pub_hand[q, c]
-        discard += r.zone[q, DISCARD, c]
-        r.zone[q, DISCARD, c] = 0
+        discard += r.zone[q, DISCARD, c] - r.pub_discard[q, c]
+        r.zone[q, DISCARD, c] = r.pub_discard[q, c]
         if aside_hidden:
             aside += r.zone[q, ASIDE, c]
             r.zone[q, ASIDE, c] = 0

@@ -281,6 +281,10 @@ def state_dtype() -> np.dtype:
             # cards every player knows to be in p's hand (revealed, gained or drawn in view):
             # a lower bound of the hand, kept by every move out of it (``zones.leave_hand``)
             ("pub_hand", np.int8, (P, C)),
+            # cards every player saw go into p's discard pile and not leave it since (gained,
+            # played, revealed): a lower bound of the pile, emptied by its shuffle
+            # (``zones.enter_discard``)
+            ("pub_discard", np.int8, (P, C)),
             ("pile", np.int8, (NUM_PILES, C)),  # SUPPLY / IN_SUPPLY / TRASH per card id
             # ids of the cards that exist in this game (Supply cards plus any a scenario placed),
             # ascending; hot loops run over these ~17 ids instead of all C, in the same order, so
@@ -305,6 +309,7 @@ PER_PLAYER_FIELDS = (
     "deck",
     "deck_count",
     "pub_hand",
+    "pub_discard",
     "masq_in",
     "masq_out",
     "reward",

@@ -151,8 +151,8 @@ def setup_scenario(r, cfg, sc):
 @njit
 def clear_game(r, players):
     """Empty the record for a new game of ``players`` players, running: the game row (no turn
-    yet, the log empty) and the players' zones, draw piles, public hands, counters, Masquerade
-    counts and rewards. The piles (Supply, trash) are the caller's to set."""
+    yet, the log empty) and the players' zones, draw piles, public hands and discards,
+    counters, Masquerade counts and rewards. The piles (Supply, trash) are the caller's to set."""
     r.game[:] = 0
     r.game[PLAYERS] = players
     r.game[STATUS] = RUNNING
@@ -160,6 +160,7 @@ def clear_game(r, players):
     r.zone[:players] = 0
     r.deck_count[:players] = 0
     r.pub_hand[:players] = 0
+    r.pub_discard[:players] = 0
     r.player[:players] = 0
     r.masq_in[:players] = 0
     r.masq_out[:players] = 0
@@ -248,6 +249,8 @@ def _cleanup(r, cfg, p):
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         k = r.zone[p, HAND, c] + r.zone[p, IN_PLAY, c]
+        # the cards in play and those known in hand go where everyone knows they go
+        r.pub_discard[p, c] += r.zone[p, IN_PLAY, c] + r.pub_hand[p, c]
         r.pub_hand[p, c] = 0
         if k > 0:
             r.zone[p, DISCARD, c] += k

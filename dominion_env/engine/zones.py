@@ -55,6 +55,17 @@ The public record:
 * ``PUBLIC_TOP``: how many top cards of p's draw pile every player knows. A card put there in
   view adds one, a card put there unseen hides those below it (0), a draw or a shuffle uses
   them up like KNOWN_TOP; a card drawn from a known top is drawn in view.
+* ``pub_discard[p]``: the cards every player saw go into p's discard pile, still there. A card
+  entering it in view adds one (``enter_discard``): a gain, a card shown already (Vassal's,
+  Baron's Estate, the revealed or set-aside cards of the list above), every pick with
+  ``public_discards``; at clean-up the cards in play and those known in hand (everyone saw
+  them played or knows them in the hand, and both go to the discard pile whole). A card
+  entering unseen adds nothing: the picks of a discard of several (their top card aside, which
+  a later pick may cover: not kept), a hand discarded whole beyond its known cards (clean-up,
+  Minion), Chancellor's deck. A card leaving in view takes one of its kind (Vassal's play), a
+  card leaving unseen (Harbinger's, looked through) may have been any known card, so every
+  known kind loses one; the shuffle of the pile, which everyone sees, empties it. A lower bound
+  of the pile, like ``pub_hand``: the determinizer keeps these cards in the pile.
 """
 
 import numpy as np
@@ -200,6 +211,28 @@ def reveal_hand(r, cfg, p):
 
 
 @njit
+def enter_discard(r, p, c, k, seen):
+    """k copies of card c enter p's discard pile, seen by ``seen``."""
+    r.zone[p, DISCARD, c] += k
+    if is_public(r, seen):
+        r.pub_discard[p, c] += k
+
+
+@njit
+def leave_discard(r, p, c, seen):
+    """Card c leaves p's discard pile (the caller puts it somewhere), seen by ``seen``."""
+    r.zone[p, DISCARD, c] -= 1
+    if is_public(r, seen):
+        if r.pub_discard[p, c] > 0:
+            r.pub_discard[p, c] -= 1
+        return
+    for u in range(r.game[UNIVERSE_LEN]):  # any known card may be the one that left
+        k = r.universe[u]
+        if r.pub_discard[p, k] > 0:
+            r.pub_discard[p, k] -= 1
+
+
+@njit
 def shuffle_discard_into_deck(r, cfg, p):
     """Shuffle p's discard pile and make it the draw pile (called only when that is empty);
     returns the cards shuffled. An empty discard pile is no shuffle: nothing happens."""
@@ -214,6 +247,7 @@ def shuffle_discard_into_deck(r, cfg, p):
             n += 1
         r.deck_count[p, c] = k
         r.zone[p, DISCARD, c] = 0
+        r.pub_discard[p, c] = 0  # in view, shuffled: no card of it is known any more
     if n == 0:
         return 0  # (the counts set above were all 0 already: the pile was empty)
     for i in range(n - 1, 0, -1):  # Fisher-Yates
@@ -311,6 +345,8 @@ def gain(r, cfg, p, c, zone):
     r.pile[SUPPLY, c] -= 1
     if zone == HAND:
         enter_hand(r, p, c, SEEN_ALL)
+    elif zone == DISCARD:
+        enter_discard(r, p, c, 1, SEEN_ALL)
     else:
         r.zone[p, zone, c] += 1
     log_event(r, cfg, EV_GAIN, p, c, 1, SEEN_ALL)
@@ -364,6 +400,8 @@ def take_from(r, p, c, src, seen):
     """Card c leaves p's zone src (the caller puts it somewhere), seen by ``seen``."""
     if src == HAND:
         leave_hand(r, p, c, seen)
+    elif src == DISCARD:
+        leave_discard(r, p, c, seen)
     else:
         r.zone[p, src, c] -= 1
 
@@ -375,6 +413,8 @@ def move(r, cfg, p, c, src, dst, event):
     take_from(r, p, c, src, SEEN_ALL)
     if dst == HAND:
         enter_hand(r, p, c, SEEN_ALL)
+    elif dst == DISCARD:
+        enter_discard(r, p, c, 1, SEEN_ALL)
     else:
         r.zone[p, dst, c] += 1
     log_event(r, cfg, event, p, c, 1, SEEN_ALL)
@@ -389,7 +429,7 @@ def discard_pick(r, cfg, p, c, src):
         move(r, cfg, p, c, src, DISCARD, EV_DISCARD)
         return
     take_from(r, p, c, src, seen_by(p))
-    r.zone[p, DISCARD, c] += 1
+    enter_discard(r, p, c, 1, seen_by(p))
     if cfg.log:
         # the previous pick of this discard, if any, is the last row but the answers between
         i = r.game[LOG_LEN] - 1 if r.game[LOG_LEN] <= cfg.log_buf.shape[0] else -1
@@ -437,10 +477,11 @@ def discard_zone(r, cfg, p, z):
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
         k = r.zone[p, z, c]
-        if z == HAND:
+        if z == HAND:  # its known cards are known in the discard pile
+            r.pub_discard[p, c] += r.pub_hand[p, c]
             r.pub_hand[p, c] = 0
         if k > 0:
-            r.zone[p, DISCARD, c] += k
+            enter_discard(r, p, c, k, seen)
             r.zone[p, z, c] = 0
             log_event(r, cfg, EV_DISCARD, p, c, k, seen)
 

@@ -7,6 +7,20 @@ engine, never the reverse.
     s.analyze(game)  # each legal action's value and simulations, best first
 """
 
-from .search import DEFAULT_BUDGET, ActionValue, Search, determinized, parse_search_name
+from .search import (
+    DEFAULT_BUDGET,
+    DEFAULT_EXTEND,
+    ActionValue,
+    Search,
+    determinized,
+    parse_search_name,
+)
 
-__all__ = ["ActionValue", "DEFAULT_BUDGET", "Search", "determinized", "parse_search_name"]
+__all__ = [
+    "ActionValue",
+    "DEFAULT_BUDGET",
+    "DEFAULT_EXTEND",
+    "Search",
+    "determinized",
+    "parse_search_name",
+]

@@ -6,10 +6,17 @@ determinize  each simulation deals the cards hidden from the deciding seat anew,
              with what that seat knows (``engine.determinize``); nothing else of the game is
              read, and the game's own RNG state (its future shuffles) is replaced by the
              search's stream, so the decision depends only on what the seat could know
-select       sequential halving over the legal actions (the arms): ``ceil(log2 K)`` rounds
-             share the budget equally; in each, every arm still in plays the same number of
-             simulations, on the same deals (common random numbers), and the better half by
-             mean value goes on
+select       sequential halving over the arms: ``ceil(log2 K)`` rounds over K arms; each
+             round takes an equal share of the simulations left for the rounds left (never
+             so many that a later round cannot give each of its arms one), every arm still
+             in plays the same number of them, on the same deals (common random numbers),
+             and the better half (rounded up) by mean value goes on, the default always
+             among them. The arms are every legal action when the budget gives each arm one
+             simulation a round (K + K/2 + ... : 37 for an 18-way buy); with fewer, the most
+             arms it does give that (5 simulations: 3 arms; 17: 8), the default and a
+             uniform sample of the rest without replacement (Gumbel-top-k, from the
+             decision's own stream): a decision spends at most ``budget`` simulations (at
+             budget 1 no two arms fit: the default is played unsearched)
 expand       a root arm is the decision answered with that action (one ply: flat, no tree)
 roll out     compiled library bots play every seat to the game's end (``rollout.py``), all
              simulations of a round of every decision in one kernel call
@@ -27,10 +34,11 @@ choose       the rollout bot's own action at the root (the default; it is never 
              40 with it)
 race        a close call (the best surviving rival ahead of the default, but by less than
              ``confidence`` standard errors) gets more simulations, the rival and the default
-             alone on the same new deals, a quarter budget each a round, until one is clearly
-             ahead or ``extend`` budgets are spent: the budget goes where the candidates are
-             close, so hard decisions are searched harder while the median decision costs
-             the same
+             alone on the same new deals, a quarter budget each a round (at least
+             MIN_RIVAL_VISITS), until one is clearly ahead or the next round would spend more
+             than ``extend`` budgets in all: a decision spends at most ``(1 + extend) x
+             budget`` simulations; the budget goes where the candidates are close, so hard
+             decisions are searched harder while the median decision costs the same
 
 Why flat determinized Monte Carlo (PIMC) rather than ISMCTS or a determinized tree: a Dominion
 turn is many decisions (each play, each buy), and a tree over them spends its visits on
@@ -48,7 +56,8 @@ departures were gains), 0.5 with racing +0.0125 and 0 (the best mean, no default
 racing (``extend`` 3) raised confidence 1 to +0.0134 for 16% more simulations on average,
 about what budget 3200 without racing gave (+0.0144); budget 1600 with racing +0.0149;
 ``extend`` 8 gave what 3 gave (a race is decided within three budgets). The VP margin's
-weight (0.01 or 0.03) made no difference.
+weight (0.01 or 0.03) made no difference. (Measured before the halving spent what earlier
+rounds left over and kept the default in one of the better half's places, not beside them.)
 
 Rollout policy: ``rollout="auto"`` (the default) plays the strongest library bot whose cards
 are in the game's kingdom (``agents.strongest_bot_for``) in every seat; a bot name or ``Bot``
@@ -93,6 +102,38 @@ MAX_EXTEND = 64.0
 MIN_RIVAL_VISITS = 8  # fewer simulations give no standard error worth the name
 ROWS_PER_CALL = 4096  # simulations per kernel call (each row is a game record, a few KB)
 PARALLEL_MIN_ROWS = 64  # below this a call runs the kernel's serial twin (engine/jit.py)
+
+
+_ARM_STREAM = 1  # the arms' sample, beside the deals' streams
+
+
+def _halving(m: int) -> list[int]:
+    """The arms alive in each round of sequential halving over m arms: ceil(log2 m) rounds,
+    each keeping the better half (rounded up) of the last."""
+    arms = []
+    while m > 1:
+        arms.append(m)
+        m = (m + 1) // 2
+    return arms
+
+
+_MAX_ROUNDS = len(_halving(NUM_ACTIONS)) + 1
+# per arm count m (0..NUM_ACTIONS): its rounds; the arms alive in round j; the simulations the
+# rounds after j cost at one per arm (what round j must leave)
+_ROUNDS = np.array([len(_halving(m)) for m in range(NUM_ACTIONS + 1)], np.int64)
+_ARMS = np.zeros((NUM_ACTIONS + 1, _MAX_ROUNDS), np.int64)
+_LATER_COST = np.zeros((NUM_ACTIONS + 1, _MAX_ROUNDS), np.int64)
+for _m in range(NUM_ACTIONS + 1):
+    _h = _halving(_m)
+    _ARMS[_m, : len(_h)] = _h
+    _LATER_COST[_m, : len(_h)] = [sum(_h[j + 1 :]) for j in range(len(_h))]
+
+
+def _most_arms(budget: int) -> int:
+    """The most arms a halving can search within ``budget`` simulations: one simulation per
+    arm alive in every round (18 arms cost 18 + 9 + 5 + 3 + 2 = 37)."""
+    costs = _ARMS.sum(axis=1)
+    return int(np.flatnonzero(costs <= budget).max())
 
 
 class Tally(NamedTuple):
@@ -159,10 +200,11 @@ def parse_search_name(name: str, seed: int = 0):
 class Search:
     """A player that searches each of its decisions (module docstring).
 
-    ``budget``: simulations per decision; ``rollout``: 'auto' or a bot; ``seed``: the search's
-    own streams; ``margin_weight``: the value of one VP of final margin; ``confidence``: the
-    standard errors by which an action must beat the rollout bot's own to be chosen;
-    ``extend``: the most simulations a close call may add, in budgets (module docstring)."""
+    ``budget``: the most simulations per decision (``extend`` adds to it for close calls);
+    ``rollout``: 'auto' or a bot; ``seed``: the search's own streams; ``margin_weight``: the
+    value of one VP of final margin; ``confidence``: the standard errors by which an action
+    must beat the rollout bot's own to be chosen; ``extend``: the most simulations a close
+    call may add, in budgets (module docstring)."""
 
     scale_observations = False
 
@@ -274,29 +316,35 @@ class Search:
         roots = np.ascontiguousarray(states)
         first = self._decisions
         self._decisions += R
-        alive = masks.copy()
-        arms = alive.sum(axis=1)
-        rounds = np.where(arms > 1, np.ceil(np.log2(np.maximum(arms, 1))).astype(np.int64), 0)
-        per_round = self.budget // np.maximum(rounds, 1)
         stats = Tally.zeros(R)
         done = np.zeros(R, np.int64)  # simulations numbered so far per decision
         bot = self._rollout_bots(states)
         default = self._defaults(roots, masks, bot, first, cfg)
         one_hot = np.zeros((R, NUM_ACTIONS), bool)
         one_hot[np.arange(R), default] = True
+        # the arms: every legal action where the budget gives each one simulation a round,
+        # else as many as it does, the default and a uniform sample of the rest
+        m = np.minimum(masks.sum(axis=1), _most_arms(self.budget))
+        alive = self._sample_arms(masks, one_hot, m, first)
+        rounds = _ROUNDS[m]
         for j in range(int(rounds.max(initial=0))):
             active = rounds > j
-            k = alive.sum(axis=1)
-            n = np.where(active, np.maximum(1, per_round // np.maximum(k, 1)), 0)
+            k = _ARMS[m, j]
+            left = self.budget - stats.visits.sum(axis=1)
+            # an equal share of what is left for each round left, but never more than leaves
+            # one simulation per arm for every later round
+            share = (left // np.maximum(rounds - j, 1)) // np.maximum(k, 1)
+            most = (left - _LATER_COST[m, j]) // np.maximum(k, 1)
+            n = np.where(active, np.minimum(np.maximum(share, 1), most), 0)
             self._round(roots, alive, n, first, done, default, bot, cfg, stats)
             halve = active & (rounds > j + 1)
             if halve.any():
                 score = np.where(alive, stats.value(self) / np.maximum(stats.visits, 1), -np.inf)
+                score = np.where(one_hot, np.inf, score)  # the default stays in, in a place
                 order = np.argsort(-score, axis=1, kind="stable")
                 rank = np.empty_like(order)
                 np.put_along_axis(rank, order, np.arange(NUM_ACTIONS)[None, :], axis=1)
-                keep = (k + 1) // 2
-                cut = alive & ((rank < keep[:, None]) | one_hot)  # the default stays in
+                cut = alive & (rank < _ARMS[m, j + 1][:, None])
                 alive = np.where(halve[:, None], cut, alive)
         # close calls: the best rival ahead of the default, but not yet by ``confidence``
         # standard errors, races the default alone on more deals (``extend``)
@@ -317,6 +365,20 @@ class Search:
             )
             spent += np.where(close, 2 * step, 0)
         return self._choose(alive, stats, default), stats.sums, stats.margins, stats.visits, default
+
+    def _sample_arms(self, masks, one_hot, m, first) -> np.ndarray:
+        """(R, A) the arms searched at each root: every legal action where there are m[r] of
+        them, else the default and m[r] - 1 others drawn without replacement from a uniform
+        prior (Gumbel-top-k: the m - 1 largest of i.i.d. Gumbel keys), from the stream of the
+        decision (seed, its number): the choice reads nothing of the game but its mask."""
+        alive = masks.copy()
+        for r in np.flatnonzero(masks.sum(axis=1) > m):
+            rng = np.random.default_rng([self.seed, first + r, _ARM_STREAM])
+            keys = np.where(masks[r] & ~one_hot[r], rng.gumbel(size=NUM_ACTIONS), -np.inf)
+            others = np.argsort(-keys, kind="stable")[: m[r] - 1]
+            alive[r] = one_hot[r]
+            alive[r, others] = True
+        return alive
 
     def _round(self, roots, alive, n, first, done, default, bot, cfg, stats):
         """n[r] simulations of every arm still alive at root r, on deals numbered from done[r]
