@@ -56,6 +56,20 @@ Version history
            2048 (was 4096: +2.1 points against Big Money Ultimate in five minutes, each of 5
            seeds), so a default run's weights change for a seed; ``train()`` reads its ``init``
            agent once (the CLI reads it once more, to take its layers before the run's config)
+    0.9.0  the same games (VecGame v7: the record also keeps each seat's publicly known
+           discards) and agents; the search's results change for a seed: its deals keep the
+           cards everyone saw go into a discard pile until its shuffle, and ``search:N`` spends
+           at most N simulations (arms sampled when N is below one each a round); faces that
+           leak nothing: ``dominion serve`` sends a seat only its own knowledge (VP too), sizes
+           a body before reading it, checks the Host on every loopback address and needs
+           ``--public`` for any other; files choose nothing: a resumed run writes only in the
+           ``--out`` it is given (checkpoints and agents hold no folder), Adam's state and an
+           agent's layer widths are checked, an agent plays only its own table size, names
+           from files print escaped; faces that agree: ``opponent_weights`` on the single env,
+           strategy files the same way in every command (``FILE.toml:BOT``), ``dominion
+           optimize --kingdom``, the language's limits as errors at their token; ``--device
+           auto`` (the default of train and evaluate: on a GPU a run changes, and takes 4,096
+           games unless given); ``dominion scorecard`` (protocol 1)
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
@@ -77,4 +91,4 @@ __all__ = [
     "RECOMMENDED",
     "random_kingdom",
 ]
-__version__ = "0.8.1"
+__version__ = "0.9.0"

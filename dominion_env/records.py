@@ -69,8 +69,9 @@ from .names import action_name
 from .vector import VERSION as ENGINE_VERSION
 
 # engine versions whose games, for a seed and the same actions, are this version's: v6 changed
-# only what the observation shows of multi-card discards
-SAME_GAMES = (5, ENGINE_VERSION)
+# only what the observation shows of multi-card discards, v7 only what the record keeps beside
+# the game (each seat's publicly known discards, for the search)
+SAME_GAMES = (5, 6, ENGINE_VERSION)
 
 FORMAT = "dominion-env game record"
 FORMAT_VERSION = 2

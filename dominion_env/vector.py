@@ -122,6 +122,11 @@ Version history
         public_discards=True)`` (and ``Game``'s) shows every discarded card, as v5 did, as some
         online play shows them; the default follows the rulebooks. Records of v5 games replay
         (``records.SAME_GAMES``).
+    v7  the record keeps, per seat, the cards every player saw go into its discard pile
+        (``pub_discard``: gains, cards shown, clean-up's cards in play and known hand cards;
+        emptied by its shuffle; ``engine/zones.py`` states the rule), so the search's deals
+        keep them there. Games, masks, rewards and the observation are those of v6, bit for
+        bit; a v6 snapshot does not load into v7's record; records of v5 and v6 games replay.
 """
 
 from __future__ import annotations
@@ -175,7 +180,7 @@ from .snapshot import (
     save as save_snapshot,
 )
 
-VERSION = 6
+VERSION = 7
 # At most this many games in one VecGame: a game holds about 28 KB (6 players: its 8.4 KB
 # record, observation and final observation, mask, seats; 20 KB at 2 players), so the cap is
 # about 29 GB, past any machine's batch; numpy's MemoryError on 10**13 games said nothing.

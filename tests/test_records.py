@@ -130,10 +130,14 @@ def test_other_engine_version_replays_when_asked():
 
 
 def test_a_version_with_the_same_games_replays():
-    # v6 changed only what observations show of multi-card discards: v5's records replay
-    assert records.SAME_GAMES == (5, 6)
-    rec = _mutated(_random_game(seed=8).record(), lambda r: r.update(engine_version=5))
-    assert Game.from_record(rec).done
+    # v6 changed only what observations show of multi-card discards, v7 only what the record
+    # keeps beside the game: v5's and v6's records replay
+    assert records.SAME_GAMES == (5, 6, 7)
+    for version in (5, 6):
+        rec = _mutated(
+            _random_game(seed=8).record(), lambda r, v=version: r.update(engine_version=v)
+        )
+        assert Game.from_record(rec).done
 
 
 def _play_randomly(g: Game, seed: int, steps: int | None = None) -> Game:

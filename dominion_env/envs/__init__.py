@@ -72,6 +72,10 @@ Version history
         ``action_masks()``. dominion_v1 and DominionVecEnv v2 keep their ids: their games,
         observations and defaults do not change. ``gymnasium.make("Dominion-v1")`` says to
         use v2.
+        Since 0.9.0 (VecGame v7, the same episodes): ``opponent_weights`` on the single env as
+        on the vector envs (one check for every face), generator seeds of any size >= 0
+        (constructor ``seed``; the single-game envs' ``reset(seed=...)``), ``record_dir``
+        probed when the env is made; ``render_mode`` only where a face renders.
 """
 
 from __future__ import annotations
