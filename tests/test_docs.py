@@ -36,6 +36,7 @@ PAGES = [
     "rules/index.html",
     "recipes/index.html",
     "guide/index.html",
+    "results/leaderboard/index.html",
     "results/agents/index.html",
     "results/training/index.html",
     "results/search/index.html",
