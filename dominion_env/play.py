@@ -96,10 +96,11 @@ def check_opponents(opponents: list) -> list:
     for o in opponents:
         if not isinstance(o, Bot) and not is_policy(o):
             raise TypeError(f"an opponent is a Bot or a policy with act(obs, masks), got {o!r}")
-        info = getattr(o, "info", None)
-        if info is not None and getattr(info, "players", players) != players:
+        # a trained agent (its info) or a guided search (its network's) plays one count
+        trained = getattr(getattr(o, "info", None) or o, "players", players)
+        if trained != players:
             raise ValueError(
-                f"agent {o.name!r} plays {info.players}-player games; this table has {players} "
+                f"agent {o.name!r} plays {trained}-player games; this table has {players} "
                 f"players ({len(opponents)} opponents)"
             )
     return list(opponents)
