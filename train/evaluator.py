@@ -1,7 +1,7 @@
 """A trained agent as the guided search's prior and evaluator (``dominion_env.search.guided``).
 
     from dominion_env.train.evaluator import guided_search
-    search = guided_search("ppo-pool", budget=32, seed=0)   # plays as "search:ppo-pool:32"
+    search = guided_search("ppo-pool", budget=256, seed=0)  # plays as "search:ppo-pool:256"
 
 ``NetEvaluator`` answers the search's batches in numpy: ``evaluate(obs, mask)`` is one forward
 of the agent's network (masked logits, value head) on the network's device. ``vp_shaping`` is
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ..checks import is_int
+from ..checks import check_int, is_int
 from ..search.guided import DEFAULT_GUIDED_BUDGET, GuidedSearch
 from .policy import Agent, load_agent
 from .ppo import MAX_VP_SHAPING, TrainConfig
@@ -25,10 +25,12 @@ from .ppo import MAX_VP_SHAPING, TrainConfig
 
 class NetEvaluator:
     """A trained ``Agent``'s network as the guided search's ``network`` (module docstring);
-    ``name`` is what the search's name shows (the shipped name or file it was loaded from)."""
+    ``name`` is what the search's name shows (the shipped name or file it was loaded from);
+    ``threads``: torch threads for a forward on the CPU."""
 
-    def __init__(self, agent: Agent, name: str | None = None):
+    def __init__(self, agent: Agent, name: str | None = None, threads: int = 1):
         self.agent = agent
+        self.threads = check_int("threads", threads, 1, 1024, "torch threads on the CPU")
         self.name = agent.name if name is None else name
         self.players = agent.info.players
         self.scale_observations = agent.info.scale_observations
@@ -44,12 +46,22 @@ class NetEvaluator:
 
     @torch.no_grad()
     def evaluate(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(masked logits (N, A) float32, values (N,) float32) of a batch of observations."""
+        """(masked logits (N, A) float32, values (N,) float32) of a batch of observations.
+        On the CPU the forward runs on ``threads`` torch threads (the setting is put back
+        after): a search's batches are small and alternate with Numba's kernels, and two
+        torch threads made a decision 20x slower than one on a busy 2-core box (measured)."""
         net = self.agent.net
         device = next(net.parameters()).device
         o = torch.from_numpy(np.require(obs, np.float32, "CW")).to(device)
         m = torch.from_numpy(np.require(mask, np.bool_, "CW")).to(device)
-        logits, value = net(o, m)
+        before = torch.get_num_threads()
+        if device.type == "cpu" and before != self.threads:
+            torch.set_num_threads(self.threads)
+        try:
+            logits, value = net(o, m)
+        finally:
+            if torch.get_num_threads() != before:
+                torch.set_num_threads(before)
         return logits.cpu().numpy(), value.cpu().numpy()
 
 

@@ -8,7 +8,7 @@ by a trained network, Gumbel sequential halving, ``playout.py`` its compiled ste
     s.analyze(game)  # each legal action's value and simulations, best first
 
     from dominion_env.train.evaluator import guided_search   # the network adapter (torch)
-    g = guided_search("ppo-pool", budget=32, seed=0)          # plays as "search:ppo-pool:32"
+    g = guided_search("ppo-pool", budget=256, seed=0)         # plays as "search:ppo-pool:256"
     g.analyze(game)  # each legal action's prior, value, simulations and improved policy
 """
 

@@ -42,7 +42,8 @@ max), and sigma(q) = (``c_visit`` + the largest visit count) x ``c_scale`` x q. 
 policy is softmax(l + sigma(completed q)) over the legal actions (``policy_games``): the target
 a learner imitates (Expert Iteration / Gumbel AlphaZero), returned beside the chosen action.
 
-Depth: measured by ``bench/bench_guided.py`` (docs/results/search.md has the figures).
+Depth: DEFAULT_DEPTH, measured against depth 1 by ``bench/bench_guided.py`` (docs/guide.md,
+"Guided by a trained agent", has the figures).
 
 The network is any object with ``name``, ``players``, ``scale_observations`` (whether it reads
 VecGame's scaled observations), ``vp_shaping`` (c above) and ``evaluate(obs, mask) ->
@@ -66,14 +67,15 @@ from ..checks import check_int, check_number, check_seed
 from ..engine.batch import scores_kernel
 from ..engine.determinize import new_work
 from ..engine.layout import DEC_PLAYER, NUM_ACTIONS, PLAYERS, RUNNING, STATUS, new_log, new_state
-from ..engine.observation import obs_offsets, obs_scale, obs_size
+from ..engine.observation import obs_offsets, obs_scale
 from ..names import action_name
 from .playout import Playout, gumbel_kernel, observe_kernel, start_kernel, step_kernel
 from .rollout import as_bytes
 from .search import MAX_BUDGET, PARALLEL_MIN_ROWS
 
-# simulations per decision: median decision under 100 ms on a 2-core box (docs/results/search.md)
-DEFAULT_GUIDED_BUDGET = 32
+# simulations per decision: median decision under 100 ms on a 2-core box (bench/bench_guided.py;
+# docs/guide.md has the figures)
+DEFAULT_GUIDED_BUDGET = 256
 DEFAULT_DEPTH = 4  # network decisions per simulation before the leaf's value
 MAX_DEPTH = 1000
 DEFAULT_MAX_CONSIDERED = 16  # mctx's max_num_considered_actions
@@ -149,6 +151,10 @@ class GuidedSearch:
         self._decisions = 0
         self.simulations = 0  # simulations run so far (tests and benchmarks read it)
         self._rows = None
+        # the observation's layout and scale, computed once (each costs milliseconds)
+        self._offsets = obs_offsets(self.players)
+        scaled = network.scale_observations
+        self._scale = obs_scale(self.players) if scaled else np.zeros(0, np.float32)
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_rows": None}
@@ -400,11 +406,8 @@ class GuidedSearch:
 
     def _observe(self, records, viewer) -> np.ndarray:
         n = records.shape[0]
-        out = np.zeros((n, obs_size(self.players)), np.float32)
-        scale = (
-            obs_scale(self.players) if self.network.scale_observations else np.zeros(0, np.float32)
-        )
-        self._call(observe_kernel, n, records, TABLE, viewer, obs_offsets(self.players), scale, out)
+        out = np.zeros((n, self._offsets[-1]), np.float32)
+        self._call(observe_kernel, n, records, TABLE, viewer, self._offsets, self._scale, out)
         return out
 
     def _scores(self, records) -> np.ndarray:
