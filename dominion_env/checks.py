@@ -98,8 +98,11 @@ def check_agent_players(policy, players: int, where: str = "") -> None:
     """A trained agent (a policy with ``info.players``, ``dominion_env.train.Agent``) plays only
     games of the player count it was trained for: a ValueError naming it, its count and
     ``players`` otherwise (``where``: what has ``players`` players, "this table"), raised
-    before any game is built. Bots, search players and other policies pass."""
-    trained = getattr(getattr(policy, "info", None), "players", None)
+    before any game is built; so does a search guided by one (its ``players``). Bots, the
+    flat search and other policies pass."""
+    # a trained agent's own count (its info), or the count of the network a search plays by
+    info = getattr(policy, "info", None)
+    trained = getattr(info if info is not None else policy, "players", None)
     if trained is not None and trained != players:
         name = getattr(policy, "name", "agent")
         raise ValueError(

@@ -58,7 +58,13 @@ from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
 from .names import printable
-from .search import DEFAULT_BUDGET, DEFAULT_EXTEND, parse_search_name
+from .search import (
+    DEFAULT_BUDGET,
+    DEFAULT_EXTEND,
+    DEFAULT_GUIDED_BUDGET,
+    GUIDED_FORM,
+    parse_search_name,
+)
 
 MAX_TABLES = 1_000_000  # far more tables than any tournament of distinct bots needs
 SIMULATE_FORMATS = (".csv", ".json")
@@ -84,11 +90,27 @@ def _agents():
     return tuple(shipped_agents()), load_agent
 
 
+def _load_network(agent: str):
+    """The network of agent ``agent`` guiding a search (``search:AGENT:N``)."""
+    if importlib.util.find_spec("torch") is None:
+        raise ValueError(f"agent {agent!r}: trained agents need {install_hint('torch')}")
+    from .train.evaluator import load_network  # optional extra (torch)
+
+    return load_network(agent)
+
+
+def players_of(player) -> int | None:
+    """The player count a trained agent or a guided search plays (None: any)."""
+    info = getattr(player, "info", None)
+    return getattr(info if info is not None else player, "players", None)
+
+
 def resolve_player(name: str, file_bots=(), kingdom=None):
     """A bot of ``file_bots`` (first) or of the library, a strategy file's bot
     (``FILE.toml:BOT``, or ``FILE.toml`` on ``kingdom``'s cards: ``agents.file_bot``), a search
-    player, else a trained agent (a shipped agent's name or a .pt file); names are matched
-    ignoring case. ValueError naming the closest known names otherwise."""
+    (``search``, ``search:N``, ``search:AGENT:N``), else a trained agent (a shipped agent's name
+    or a .pt file); names are matched ignoring case. ValueError naming the closest known names
+    otherwise."""
     key = name.casefold()
     for b in file_bots:
         if b.name.casefold() == key:
@@ -98,7 +120,8 @@ def resolve_player(name: str, file_bots=(), kingdom=None):
         return from_file
     if key in {n.casefold() for n in BOTS}:
         return get_bot(name)
-    searcher = parse_search_name(name)  # "search" or "search:N" (dominion_env.search)
+    # "search", "search:N" or "search:AGENT:N" (dominion_env.search)
+    searcher = parse_search_name(name, load_network=_load_network)
     if searcher is not None:
         return searcher
     agents, load_agent = _agents()
@@ -109,7 +132,8 @@ def resolve_player(name: str, file_bots=(), kingdom=None):
     for a in agents:
         if a.casefold() == key:
             return load_agent(a)
-    known = [b.name for b in file_bots] + list(BOTS) + list(agents) + ["search", "FILE.toml:BOT"]
+    known = [b.name for b in file_bots] + list(BOTS) + list(agents)
+    known += ["search", GUIDED_FORM, "FILE.toml:BOT"]
     raise ValueError(unknown_name("bot", name, known))
 
 
@@ -129,6 +153,12 @@ def _players(args, names, file_bots=(), kingdom=None):
             p = resolve_player(name, file_bots, kingdom)
         except (ValueError, OSError) as e:
             args.parser.error(str(e))
+        trained = players_of(p)
+        if trained is not None and trained != args.players:
+            args.parser.error(
+                f"{name!r} plays {trained}-player games; this run has {args.players} players "
+                "(--players)"
+            )
         out.append(p)
     return out
 
@@ -478,6 +508,12 @@ def _bots(args) -> int:
         f"{'':<22} (dominion_env.search; "
         "plays anywhere a bot goes: simulate, tournament, evaluate, play, the Gymnasium env)"
     )
+    print(
+        f"{GUIDED_FORM:<22} search guided by trained agent AGENT (its policy as the prior, "
+        f"its value at the\n{'':<22} leaves; at most N simulations per decision, e.g. "
+        f"search:ppo-pool:{DEFAULT_GUIDED_BUDGET};\n{'':<22} the train extra; plays where "
+        "search does)"
+    )
     agents, load_agent = _agents()
     for name in agents:
         info = load_agent(name).info
@@ -819,8 +855,10 @@ def _serve(args) -> int:
     from .web import serve  # optional extra: see _check_serve (test_architecture)
 
     agents, _ = _agents()
-    # the search player at its default budget and at a quicker one (dominion_env.search)
-    known = list(BOTS) + list(agents) + ["search", "search:200"] + list(args.saved)
+    # the search player at its default budget and at a quicker one (dominion_env.search),
+    # and guided by the 2-player agent at its default budget
+    guided = [f"search:ppo-pool:{DEFAULT_GUIDED_BUDGET}"] if "ppo-pool" in agents else []
+    known = list(BOTS) + list(agents) + ["search", "search:200", *guided] + list(args.saved)
 
     def resolve(name: str):
         return args.saved[name] if name in args.saved else resolve_player(name)

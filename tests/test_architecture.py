@@ -149,6 +149,9 @@ LAZY_ALLOWED = {
     ("dominion_env.cli", "dominion_env.train"),
     # dominion serve needs starlette and uvicorn (the `web` extra), the other commands do not
     ("dominion_env.cli", "dominion_env.web"),
+    # an env opponent named search:AGENT:N loads the agent's network (the `train` extra); the
+    # envs need no torch otherwise
+    ("dominion_env.envs.common", "dominion_env.train"),
 }
 
 

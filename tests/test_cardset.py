@@ -239,7 +239,7 @@ def _crafted(tmp_path, change):
         (lambda sd, info: info.update(embed=16), r"tensor 'embed.weight' .* expected .*\[64, 16\]"),
         (lambda sd, info: info.update(players=3), r"tensor 'features.weight' .* \[8, 20\]"),
         (lambda sd, info: sd.pop("query.bias"), r"missing \['query.bias'\]"),
-        (lambda sd, info: info.update(network="mlp"), r"unexpected \['card_mlp.1.bias'"),
+        (lambda sd, info: info.update(network="mlp"), r"first layer reads 24 inputs, which no"),
         (lambda sd, info: info.update(network="transformer"), r"info.network must be one of"),
         (lambda sd, info: info.update(embed=0), r"info.embed must be an int 1..1024, got 0"),
         (lambda sd, info: info.update(embed="8"), r"info.embed must be an int"),

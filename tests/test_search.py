@@ -260,6 +260,32 @@ def test_fairness_holds_where_a_known_discard_shapes_the_deals():
     assert ra != rc
 
 
+def test_fairness_the_guided_search_decides_the_same_for_games_that_differ_in_hidden_cards():
+    pytest.importorskip("torch", reason="a trained agent guides it (the train extra)")
+    from dominion_env.train.evaluator import guided_search
+
+    a, b = _twins()
+    ra = guided_search("ppo-pool", 24, seed=5).analyze(a)
+    rb = guided_search("ppo-pool", 24, seed=5).analyze(b)
+    assert ra == rb
+    assert sorted(v.action for v in ra) == ["PASS", "Smithy"]
+    assert sum(v.visits for v in ra) == 24
+    # the network reads the twins' observations: the twin's simulations, dealt from what the
+    # seat knows, are the game's; so along a whole game
+    g = _midgame("First Game", 2, 12, steps=20)
+    sa, sb = guided_search("ppo-pool", 16, seed=3), guided_search("ppo-pool", 16, seed=3)
+    for k in range(12):
+        if g.done:
+            break
+        v = g.current_player
+        twin = _with_state(g, determinized(g.state, v, seed=100 + k)[0])
+        x, px = sa.policy_games(g._vec, [0])
+        y, py = sb.policy_games(twin._vec, [0])
+        assert x.tolist() == y.tolist()
+        np.testing.assert_array_equal(px, py)
+        g.step(int(x[0]))
+
+
 def test_a_close_call_races_the_default_and_its_rival_on_more_deals():
     """After the halving, Workshop leads the default (Village) by less than a standard error:
     the two race on 10 more deals a round (a quarter of the budget) until one is clearly

@@ -44,6 +44,7 @@ from ..names import printable
 from ..search import parse_search_name
 from .device import CUDA_SIZES, check_device, describe, sizes_for
 from .evaluate import EVAL_SEED, evaluate, format_table
+from .evaluator import load_network
 from .policy import NETWORKS, load_agent, shipped_agents
 from .ppo import (
     ALL_BOTS,
@@ -561,7 +562,7 @@ def add_evaluate_parser(sub) -> None:
     )
     p.add_argument(
         "agent",
-        help="an agent file, a shipped agent or search[:N] (see: dominion bots)",
+        help="an agent file, a shipped agent, search[:N] or search:AGENT:N (see: dominion bots)",
     )
     p.add_argument(
         "--opponent",
@@ -590,19 +591,26 @@ def add_evaluate_parser(sub) -> None:
 
 
 def _check_evaluate(args) -> None:
-    try:  # search (any player count) or a trained agent (its own)
-        search = parse_search_name(args.agent, seed=args.seed)
+    try:  # search (any player count), guided search or a trained agent (their agent's)
+        search = parse_search_name(args.agent, seed=args.seed, load_network=load_network)
         args.agent_resolved = agent = search or load_agent(args.agent)
     except (ValueError, OSError) as e:
         args.parser.error(f"argument agent: {e}")
+    trained = getattr(search, "players", None)
     try:
         device = check_device(args.device)
     except ValueError as e:
         args.parser.error(f"argument --device: {e}")
     if search is None:
         agent.to(device)
+    elif trained is not None:  # the guided search's network
+        search.network.agent.to(device)
+    if trained is not None and args.players not in (None, trained):
+        args.parser.error(
+            f"argument --players: {args.agent!r} plays {trained}-player games, got {args.players}"
+        )
     if search is not None:
-        args.players = 2 if args.players is None else args.players
+        args.players = (trained or 2) if args.players is None else args.players
     elif args.players is None:
         args.players = agent.info.players
     elif args.players != agent.info.players:

@@ -32,6 +32,7 @@ from ..engine.observation import (
     obs_scale,
     obs_size,
 )
+from ..extras import install_hint
 from ..search import parse_search_name
 from ..vector import pool_thresholds
 
@@ -314,9 +315,19 @@ class AgentPolicy:
 
 
 def _is_bot_like(x) -> bool:
-    if isinstance(x, str):
-        return parse_search_name(x) is None  # "search:N" is no compiled bot
+    if isinstance(x, str):  # "search", "search:N", "search:AGENT:N" are no compiled bots
+        key = x.casefold()
+        return key != "search" and not key.startswith("search:")
     return isinstance(x, Bot)
+
+
+def _load_network(agent: str):
+    """The network of agent ``agent`` guiding a search (``search:AGENT:N``)."""
+    try:
+        from ..train.evaluator import load_network  # the train extra (torch)
+    except ModuleNotFoundError as e:
+        raise ValueError(f"agent {agent!r}: trained agents need {install_hint('torch')}") from e
+    return load_network(agent)
 
 
 def _is_table(x) -> bool:
@@ -414,7 +425,13 @@ def opponent_list(opponents, players: int, scaled: bool = False, weights=None) -
     out = []
     for e in entries:
         if isinstance(e, str):
-            searcher = parse_search_name(e)  # "search" or "search:N"
+            # "search", "search:N" or "search:AGENT:N"
+            searcher = parse_search_name(e, load_network=_load_network)
+            trained = getattr(searcher, "players", players)
+            if trained != players:
+                raise ValueError(
+                    f"opponent {e!r} plays {trained}-player games; this env has {players} players"
+                )
             out.append(get_bot(e) if searcher is None else searcher)
         elif isinstance(e, Bot) or (isinstance(e, tuple) and e and e[0] == "table"):
             out.append(e)
