@@ -4,7 +4,7 @@ The CLI imports this module only when one of these commands runs (it needs torch
 ``train`` extra); the work is done by ``ppo.train`` and ``evaluate.evaluate``. Every argument
 is checked before any work starts (``_check_train``, ``_check_evaluate``, run by
 ``cli.parse_args``): a bad one exits with status 2 and one line naming the argument, the value
-and what is allowed. The bounds are ``ppo``'s (``check_config``), the CLI's game cap
+and what is allowed. The bounds are ``config``'s (``check_config``), the CLI's game cap
 (``arena.MAX_GAMES``) and seed range.
 
 ``train --resume`` continues the run saved in ``--out`` with that run's settings: a setting
@@ -42,16 +42,14 @@ from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, 
 from ..engine.kingdoms import kingdom_arg
 from ..names import printable
 from ..search import parse_search_name
-from .device import CUDA_SIZES, check_device, describe, sizes_for
-from .evaluate import EVAL_SEED, evaluate, format_table
-from .policy import NETWORKS, load_agent, shipped_agents
-from .ppo import (
+from ..search.search import MAX_BUDGET
+from .checkpoint import saved_config
+from .config import (
     ALL_BOTS,
     DEFAULT_STEPS,
     INT_BOUNDS,
     MAX_BC_SEARCH_STEPS,
     MAX_BC_STEPS,
-    MAX_BUDGET,
     MAX_MINUTES,
     MAX_NUM_ENVS,
     MAX_STEPS,
@@ -65,14 +63,15 @@ from .ppo import (
     PHASES,
     SELF,
     STRONGEST,
-    Interrupted,
     TrainConfig,
     check_config,
     check_hidden,
     check_init,
-    saved_config,
-    train,
 )
+from .device import CUDA_SIZES, check_device, describe, sizes_for
+from .evaluate import EVAL_SEED, evaluate, format_table
+from .policy import NETWORKS, load_agent, shipped_agents
+from .ppo import Interrupted, train
 from .scorecard import SECTIONS, format_scorecard, resolve, scorecard, table_sizes
 
 DEFAULT_EVAL = ("Big Money", "Big Money Ultimate", "strongest")
@@ -82,7 +81,7 @@ RUN_FILES = ("agent.pt", "checkpoint.pt")
 
 
 def _hidden(text: str) -> tuple:
-    """An argparse type: '128,128' -> (128, 128), checked by ``ppo.check_hidden``."""
+    """An argparse type: '128,128' -> (128, 128), checked by ``config.check_hidden``."""
     try:
         return check_hidden(tuple(int(h, 10) for h in text.split(",")))
     except (ValueError, TypeError) as e:
@@ -104,7 +103,7 @@ def add_train_parser(sub) -> None:
     p = sub.add_parser(
         "train",
         help="train an agent (PPO, imitation warm start, opponent pool)",
-        description="Train an agent with the defaults that learn (ppo.TrainConfig): gamma 1, "
+        description="Train an agent with the defaults that learn (config.TrainConfig): gamma 1, "
         "potential-based VP shaping, scaled observations, imitation of a library "
         "bot, then PPO against a weighted pool of bots, saved agents and past "
         "snapshots of itself. Writes agent.pt, checkpoint.pt, progress.csv and "

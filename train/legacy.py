@@ -20,8 +20,8 @@ from pathlib import Path
 
 import torch
 
+from .checkpoint import write_checkpoint
 from .policy import check_agent, write_agent
-from .ppo import write_checkpoint
 from .tensorfile import AgentFileError
 
 
