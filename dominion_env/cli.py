@@ -21,6 +21,10 @@ reader that closes stdout early (``dominion bots | head``) ends it quietly.
 
 Layout: ``build_parser`` declares the commands (one ``_add_<command>`` function each),
 ``parse_args`` parses and checks, ``main`` runs the chosen command's ``_<command>`` function.
+
+This file stays whole (over 800 lines): each command is one ``_add_<command>`` and one
+``_<command>`` function over the same argument checks (``train`` and ``evaluate`` live in
+``train/commands.py``: they need torch).
 """
 
 from __future__ import annotations
