@@ -589,7 +589,7 @@ def test_an_agent_plays_only_its_own_player_count_on_every_face(capsys):
 
     from dominion_env.agents import get_bot
     from dominion_env.analysis.mixed import play_mixed
-    from dominion_env.play import check_opponents
+    from dominion_env.seats import check_opponents
     from dominion_env.train import evaluate
 
     agent = load_agent("ppo-3p")
