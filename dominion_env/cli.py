@@ -58,6 +58,7 @@ from .arguments import check_kingdom as _check_kingdom
 from .arguments import int_in as _int_in
 from .arguments import writable_dir as _writable_dir
 from .cards import COST, MAX_PLAYERS, NAMES, SETS, TABLE, types_of
+from .checks import AGENT_SUFFIXES, is_agent_file
 from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
@@ -91,7 +92,7 @@ def _agents():
 def resolve_player(name: str, file_bots=(), kingdom=None):
     """A bot of ``file_bots`` (first) or of the library, a strategy file's bot
     (``FILE.toml:BOT``, or ``FILE.toml`` on ``kingdom``'s cards: ``agents.file_bot``), a search
-    player, else a trained agent (a shipped agent's name or a .pt file); names are matched
+    player, else a trained agent (a shipped agent's name or an agent file); names are matched
     ignoring case. ValueError naming the closest known names otherwise."""
     key = name.casefold()
     for b in file_bots:
@@ -106,7 +107,7 @@ def resolve_player(name: str, file_bots=(), kingdom=None):
     if searcher is not None:
         return searcher
     agents, load_agent = _agents()
-    if name.endswith(".pt"):
+    if is_agent_file(name):
         if load_agent is None:
             raise ValueError(f"agent file {name!r}: trained agents need {install_hint('torch')}")
         return load_agent(name)
@@ -204,7 +205,7 @@ def _add_simulate(sub) -> None:
         "bots",
         nargs="+",
         help="bot names (ignoring case; see: dominion bots) or trained agents: a shipped "
-        "agent's name or a .pt file",
+        "agent's name or an agent file (.safetensors)",
     )
     _add_match_options(
         sim,
@@ -627,7 +628,7 @@ def _add_play(sub) -> None:
         "--opponent",
         action="append",
         metavar="BOT_OR_AGENT",
-        help="a bot name, a shipped agent's name or a .pt file; once per seat, "
+        help="a bot name, a shipped agent's name or an agent file (.safetensors); once per seat, "
         f"1 to {MAX_PLAYERS - 1} (default: one Big Money)",
     )
     p.add_argument(
@@ -692,7 +693,7 @@ def _check_play(args) -> None:
         play.check_opponents(args.opponents)
     except (ValueError, TypeError) as e:
         args.parser.error(f"argument --opponent: {e}")
-    args.files = [n if n.endswith(".pt") else None for n in names]  # kept in the record
+    args.files = [n if is_agent_file(n) else None for n in names]  # kept in the record
 
 
 def _unwritable_record(record: str) -> str | None:
@@ -776,7 +777,7 @@ def _add_serve(sub) -> None:
         "--agent",
         action="append",
         default=[],
-        metavar="FILE.pt",
+        metavar="FILE.safetensors",
         help="a saved agent to offer beside the bots and shipped agents (repeatable)",
     )
     p.set_defaults(run=_serve, check=_check_serve, parser=p)
@@ -809,8 +810,11 @@ def _check_serve(args) -> None:
         args.parser.error(f"argument --records: {args.records!r} cannot take the records: {why}")
     args.saved = {}  # loaded now: a bad file ends the command before the server starts
     for path in args.agent:
-        if not path.endswith(".pt"):
-            args.parser.error(f"argument --agent: {path!r} is not a saved agent's .pt file")
+        if not is_agent_file(path):
+            args.parser.error(
+                f"argument --agent: {path!r} is not an agent file's name (it ends with "
+                f"{' or '.join(AGENT_SUFFIXES)})"
+            )
         try:
             args.saved[path] = resolve_player(path)
         except (ValueError, OSError) as e:

@@ -3,7 +3,7 @@
     dominion play                                        # you against Big Money, random kingdom
     dominion play --opponent "Big Money Ultimate" --opponent ppo-3p --kingdom "First Game"
 
-One seat per ``--opponent`` (a bot name, a shipped agent's name or a saved agent's .pt file),
+One seat per ``--opponent`` (a bot name, a shipped agent's name or a saved agent's file),
 plus yours: 2 to 6 players. You sit in seat P0; who starts is drawn from ``--seed``. At each of
 your decisions the terminal shows what you may know under the rules and nothing more: your
 hand (and cards you set aside), every player's hand, deck and discard sizes, VP and cards in

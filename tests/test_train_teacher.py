@@ -170,7 +170,7 @@ def test_the_cli_takes_the_teacher_options(tmp_path, capsys):
         "--teacher-coef 0.5 --teacher-budget 4 --teacher-positions 8 --expert search:4"
     )
     assert cli(["train", *argv.split(), "--opponent", "Big Money", "--out", str(out)]) == 0
-    cfg = ppo.read_checkpoint(out / "checkpoint.pt")["config"]
+    cfg = ppo.read_checkpoint(out / "checkpoint.safetensors")["config"]
     assert (cfg.bc_expert, cfg.bc_search_steps) == ("search:4", 32)
     assert (cfg.teacher_coef, cfg.teacher_budget, cfg.teacher_positions) == (0.5, 4, 8)
     err = capsys.readouterr().err

@@ -145,7 +145,7 @@ def read_without(tmp_path, *settings) -> TrainConfig:
     for k in settings:
         del config[k]
     ppo.write_checkpoint(
-        tmp_path / "checkpoint.pt",
+        tmp_path / "checkpoint.safetensors",
         config=config,
         net=t.net.state_dict(),
         opt=t.opt.state_dict(),
@@ -154,7 +154,7 @@ def read_without(tmp_path, *settings) -> TrainConfig:
         history=[],
         snapshots=[],
     )
-    return ppo.read_checkpoint(tmp_path / "checkpoint.pt")["config"]
+    return ppo.read_checkpoint(tmp_path / "checkpoint.safetensors")["config"]
 
 
 def test_a_checkpoint_from_before_the_device_setting_reads_as_cpu(tmp_path):
@@ -181,7 +181,7 @@ def test_a_long_run_saves_itself_as_it_goes_and_the_saves_change_nothing(tmp_pat
     saved = []
 
     def progress(steps, t):
-        path = tmp_path / "saving" / "run" / "checkpoint.pt"
+        path = tmp_path / "saving" / "run" / "checkpoint.safetensors"
         if t.phase == "PPO" and path.is_file():
             saved.append(ppo.read_checkpoint(path)["steps"])
 
@@ -189,7 +189,9 @@ def test_a_long_run_saves_itself_as_it_goes_and_the_saves_change_nothing(tmp_pat
     assert sorted(set(saved)) == [512, 1024, 1536]  # read at the next rollout's report
     for p, q in zip(plain.net.parameters(), saving.net.parameters(), strict=True):
         assert torch.equal(p, q)
-    assert ppo.read_checkpoint(tmp_path / "saving" / "run" / "checkpoint.pt")["steps"] == 2048
+    assert (
+        ppo.read_checkpoint(tmp_path / "saving" / "run" / "checkpoint.safetensors")["steps"] == 2048
+    )
 
 
 def test_the_bar_names_each_phase(tmp_path, capsys):

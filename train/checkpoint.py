@@ -1,8 +1,10 @@
-"""A run's files: the checkpoint (``checkpoint.pt``, what resumes it) and the progress log
+"""A run's files: the checkpoint (``checkpoint.safetensors``, what resumes it; an older run's
+``checkpoint.pt`` reads the same, ``policy.run_file``) and the progress log
 (``progress.csv`` with ``progress.json``, and ``curve.png``).
 
-    write_checkpoint(out / "checkpoint.pt", config, net, opt, steps, seconds, history, snapshots)
-    data = read_checkpoint(out / "checkpoint.pt")  # everything checked; AgentFileError otherwise
+    write_checkpoint(out / "checkpoint.safetensors", config, net, opt, steps, seconds, history,
+                     snapshots)
+    data = read_checkpoint(out / "checkpoint.safetensors")  # all checked; AgentFileError if not
     saved_config(out)                              # the saved run's settings, as a dict
 
 A checkpoint holds the config, the net, Adam's state, the past snapshots and the history, as
@@ -32,7 +34,7 @@ from ..engine.observation import obs_size
 from ..extras import require
 from . import tensorfile
 from .config import ADDED_SETTINGS, TrainConfig, check_config
-from .policy import check_state, net_shapes
+from .policy import check_state, net_shapes, run_file
 from .tensorfile import AgentFileError
 
 # -- checkpoint files (tensorfile's layout: tensors + JSON, loading runs no code) ----------
@@ -286,7 +288,7 @@ def saved_config(out) -> dict:
     """The settings of the run saved in ``out`` (its checkpoint's ``TrainConfig`` as a dict),
     read without running code (``read_checkpoint``); a ValueError naming the file if there is
     none or it is not a checkpoint. The CLI compares them with what ``--resume`` is given."""
-    path = Path(out) / "checkpoint.pt"
+    path = run_file(out, "checkpoint")
     if not path.is_file():
         raise ValueError(f"no run to resume in {out}: {path} does not exist")
     return asdict(read_checkpoint(path)["config"])

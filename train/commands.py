@@ -70,14 +70,23 @@ from .config import (
 )
 from .device import CUDA_SIZES, check_device, describe, sizes_for
 from .evaluate import EVAL_SEED, evaluate, format_table
-from .policy import NETWORKS, load_agent, shipped_agents
+from .policy import (
+    AGENT_SUFFIX,
+    AGENT_SUFFIXES,
+    NETWORKS,
+    is_agent_file,
+    load_agent,
+    shipped_agents,
+)
 from .ppo import Interrupted, train
 from .scorecard import SECTIONS, format_scorecard, resolve, scorecard, table_sizes
 
 DEFAULT_EVAL = ("Big Money", "Big Money Ultimate", "strongest")
 
 # what a finished or interrupted run leaves in --out (``Trainer.save``)
-RUN_FILES = ("agent.pt", "checkpoint.pt")
+RUN_FILES = tuple(
+    f"{stem}{suffix}" for stem in ("agent", "checkpoint") for suffix in AGENT_SUFFIXES
+)
 
 
 def _hidden(text: str) -> tuple:
@@ -106,7 +115,7 @@ def add_train_parser(sub) -> None:
         description="Train an agent with the defaults that learn (config.TrainConfig): gamma 1, "
         "potential-based VP shaping, scaled observations, imitation of a library "
         "bot, then PPO against a weighted pool of bots, saved agents and past "
-        "snapshots of itself. Writes agent.pt, checkpoint.pt, progress.csv and "
+        "snapshots of itself. Writes agent.safetensors, checkpoint.safetensors, progress.csv and "
         "curve.png to --out, then evaluates the agent. Ctrl-C saves the run so far.",
     )
     # the run's settings default to None so that --resume knows which were given explicitly
@@ -233,7 +242,11 @@ def add_train_parser(sub) -> None:
     )
     p.add_argument("--out", default=d.out, help=f"the run's folder (default {d.out})")
     p.add_argument("--name", default=None, help="the agent's name (default: --out's folder)")
-    p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue from --out/checkpoint.safetensors (or an older run's checkpoint.pt)",
+    )
     p.add_argument(
         "--overwrite",
         action="store_true",
@@ -264,7 +277,7 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
     file's name may hold ':' (a Windows drive), so the weight is what follows the last one
     only when it reads as a number."""
     name, sep, weight = spec.rpartition(":")
-    if not sep or spec.endswith((".pt", ".toml")):
+    if not sep or is_agent_file(spec) or spec.endswith(".toml"):
         name, weight = spec, "1"
     try:
         w = float(weight)
@@ -282,7 +295,7 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
         return name.casefold(), w
     if is_bot_file(name):  # its bots are read and checked with the config (_check_train)
         return name, w
-    if name.endswith(".pt") or name in shipped_agents():
+    if is_agent_file(name) or name in shipped_agents():
         try:
             agent = load_agent(name)
         except (ValueError, OSError) as e:
@@ -530,14 +543,15 @@ def run_train(args) -> int:
             raise SystemExit(str(e)) from None
     print(
         f"\ntrained {trainer.steps} learner steps in {trainer.seconds / 60:.1f} min; "
-        f"wrote agent.pt, checkpoint.pt, progress.csv and curve.png in {cfg.out}"
+        f"wrote agent{AGENT_SUFFIX}, checkpoint{AGENT_SUFFIX}, progress.csv and curve.png in "
+        f"{cfg.out}"
     )
     if args.eval_games:
         kingdom = trainer.cfg.kingdom
         # "strongest" draws its own random kingdoms: it has no game on a fixed one
         opponents = [o for o in DEFAULT_EVAL if o != STRONGEST or kingdom == "random"]
         rows = evaluate(
-            load_agent(Path(cfg.out) / "agent.pt"),
+            load_agent(Path(cfg.out) / f"agent{AGENT_SUFFIX}"),
             opponents,
             games=args.eval_games,
             players=trainer.cfg.players,
@@ -555,8 +569,8 @@ def add_evaluate_parser(sub) -> None:
     p = sub.add_parser(
         "evaluate",
         help="an agent against library bots: W/T/L with 95%% CIs",
-        description="Play an agent (a saved .pt file or a shipped agent's name) "
-        "against bots on seeds training never used.",
+        description="Play an agent (an agent file, .safetensors or an older release's .pt, or a "
+        "shipped agent's name) against bots on seeds training never used.",
     )
     p.add_argument(
         "agent",

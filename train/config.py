@@ -25,7 +25,15 @@ from ..names import check_name
 from ..search import parse_search_name
 from ..search.search import MAX_BUDGET
 from .device import AUTO, check_device_name
-from .policy import DEFAULT_EMBED, INFO_ADDED, MAX_EMBED, NETWORKS, load_agent, shipped_agents
+from .policy import (
+    DEFAULT_EMBED,
+    INFO_ADDED,
+    MAX_EMBED,
+    NETWORKS,
+    is_agent_file,
+    load_agent,
+    shipped_agents,
+)
 from .seats import LIBRARY_BOTS
 
 DEFAULT_STEPS = 3_000_000
@@ -171,7 +179,7 @@ def opponent_kind(name: str) -> str:
         return name
     if is_bot_file(name):
         return "file"
-    if name.endswith(".pt") or name in shipped_agents():
+    if is_agent_file(name) or name in shipped_agents():
         return "agent"
     return "bot"
 

@@ -82,8 +82,9 @@ return), mean game length in learner decisions, losses and entropy (with expert 
 ``teacher_departures``, how often the search left its rollout bot's own choice; and
 ``teacher_seconds``, the last rollout's search time); ``curve.png`` plots the win rates against
 steps and minutes. The run saves all of it every ``SAVE_EVERY_SECONDS`` (10 minutes) of PPO
-and at the end. ``out/agent.pt`` is the final agent, ``out/checkpoint.pt`` resumes training
-(``resume=True``; ``checkpoint`` has its layout and checks). Neither file holds the run's
+and at the end. ``out/agent.safetensors`` is the final agent, ``out/checkpoint.safetensors``
+resumes training (``resume=True``; ``checkpoint`` has its layout and checks; an older run's
+``checkpoint.pt`` resumes too, ``policy.run_file``). Neither file holds the run's
 folder: a run is resumed from, and saves into, the ``out`` it is given.
 
 Every setting is checked by ``check_config`` before anything is built (``config``). Ctrl-C
@@ -148,7 +149,7 @@ from .config import (
     split_rows,
 )
 from .device import check_device
-from .policy import AgentInfo, load_agent, make_net, sample, save_agent
+from .policy import AGENT_SUFFIX, AgentInfo, load_agent, make_net, run_file, sample, save_agent
 from .rollout import Rollout
 from .seats import LIBRARY_BOTS, BotSeats, LibrarySeats, PolicySeats, StrongestSeats
 from .teacher import Teacher, draw_teacher
@@ -546,9 +547,9 @@ class Trainer:
     def save(self, out=None) -> dict:
         out = Path(out or self.cfg.out)
         out.mkdir(parents=True, exist_ok=True)
-        paths = {"agent": save_agent(self.net, self.info(), out / "agent.pt")}
+        paths = {"agent": save_agent(self.net, self.info(), out / f"agent{AGENT_SUFFIX}")}
         paths["checkpoint"] = write_checkpoint(
-            out / "checkpoint.pt",
+            out / f"checkpoint{AGENT_SUFFIX}",
             config=asdict(self.cfg),
             net=self.net.state_dict(),
             opt=self.opt.state_dict(),
@@ -576,7 +577,7 @@ class Trainer:
         checkpoint is checked whole before anything is built (``read_checkpoint``); the run
         saves into ``out`` (a moved folder, or a file from elsewhere, never writes back to the
         folder named in its config)."""
-        data = read_checkpoint(Path(out) / "checkpoint.pt")
+        data = read_checkpoint(run_file(out, "checkpoint"))
         cfg = data["config"]  # its out is ``out``: saves go where it was read
         if steps is not None:
             cfg.steps = steps
@@ -609,7 +610,7 @@ def train(cfg: TrainConfig, progress=None, resume: bool = False) -> Trainer:
     """Train (or resume, from ``cfg.out``) and save; returns the Trainer. Ctrl-C during PPO
     saves the run so far (the weights as they are: the steps of the last whole rollout, plus
     at most one minibatch update under way) and raises ``Interrupted``."""
-    if resume and (Path(cfg.out) / "checkpoint.pt").is_file():
+    if resume and run_file(cfg.out, "checkpoint").is_file():
         t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes, cfg.device)
     else:
         # the agent to start from, checked before the games are built and the kernels compile
