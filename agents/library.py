@@ -77,6 +77,9 @@ the peers' rules stay; two Barons gained 9 points over Dominiate's single Baron 
     Workshop/Gardens     DominionSim    99.2  0.0   0.8          96.3  0.0   3.7
     Bureaucrat/Gardens   DominionSim    95.1  0.5   4.4          85.4  1.5  13.1
     Duke                 DominionSim    75.6  9.2  15.2          74.6  1.3  24.1
+
+This file stays whole (over 800 lines): the library is one list of bots under the one set
+of translation conventions above, each bot a few lines read beside its peers.
 """
 
 from __future__ import annotations

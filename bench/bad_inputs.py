@@ -83,7 +83,7 @@ CLI = [
 ]
 GARBAGE.with_suffix(".pt").write_bytes(GARBAGE.read_bytes())
 (TMP / "gck").mkdir()
-(TMP / "gck" / "checkpoint.pt").write_bytes(GARBAGE.read_bytes()[:300])
+(TMP / "gck" / "checkpoint.safetensors").write_bytes(GARBAGE.read_bytes()[:300])
 
 PY = [
     ("agent files", "garbage .pt", f"load_agent({str(GARBAGE.with_suffix('.pt'))!r})", "garbage"),

@@ -164,7 +164,7 @@ def main(argv=None) -> int:
         f"({trainer.steps / max(trainer.seconds, 1e-9):,.0f}/s; {trained:.0f} s wall)"
     )
     rows = evaluate(
-        load_agent(out + "/main/agent.pt").to(cfg.device if args.cpu else "cuda"),
+        load_agent(out + "/main/agent.safetensors").to(cfg.device if args.cpu else "cuda"),
         list(DEFAULT_EVAL),
         games=args.eval_games,
     )

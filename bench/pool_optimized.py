@@ -1,7 +1,8 @@
 """What the optimizer's bots add to the training pool: agents trained with
 and without ``optimized`` in the pool, played greedy on seeds training never used.
 
-    python bench/pool_optimized.py runs/base/agent.pt runs/opt/agent.pt --games 4000
+    python bench/pool_optimized.py runs/base/agent.safetensors runs/opt/agent.safetensors \
+        --games 4000
 
 Per agent: ``evaluate`` against Big Money Ultimate, ``strongest`` and ``optimized`` (``games``
 each; ``strongest`` and ``optimized`` play the very same random kingdoms and seeds, so they

@@ -31,7 +31,7 @@ from dominion_env.train.policy import load_agent
 cfg = TrainConfig(**json.loads(sys.argv[1]))
 t0 = time.time()
 t = train(cfg)
-rows = evaluate(load_agent(cfg.out + "/agent.pt"), json.loads(sys.argv[2]),
+rows = evaluate(load_agent(cfg.out + "/agent.safetensors"), json.loads(sys.argv[2]),
                 games=int(sys.argv[3]), players=cfg.players, kingdom=cfg.kingdom)
 json.dump({"steps": t.steps, "seconds": t.seconds, "eval": rows,
            "history": [h for h in t.history if "steps" not in h]},

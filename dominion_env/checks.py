@@ -21,6 +21,8 @@ envs then draw a seed from their generator).
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from .engine.layout import NUM_ACTIONS
@@ -92,6 +94,18 @@ def check_choice(name: str, value, allowed) -> str:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
     return value
+
+
+# what an agent file's name ends with: the safetensors layout it is written in
+# (``train.tensorfile``), or ``.pt``, the name older releases gave the same files
+AGENT_SUFFIXES = (".safetensors", ".pt")
+
+
+def is_agent_file(name) -> bool:
+    """Whether ``name`` (a str or a path) names an agent file by its extension
+    (``AGENT_SUFFIXES``); nothing is read. Here, not in ``dominion_env.train``, so that the
+    command line tells an agent's file from a bot's name without torch."""
+    return isinstance(name, (str, os.PathLike)) and os.fspath(name).endswith(AGENT_SUFFIXES)
 
 
 def check_agent_players(policy, players: int, where: str = "") -> None:

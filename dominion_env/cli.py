@@ -21,6 +21,10 @@ reader that closes stdout early (``dominion bots | head``) ends it quietly.
 
 Layout: ``build_parser`` declares the commands (one ``_add_<command>`` function each),
 ``parse_args`` parses and checks, ``main`` runs the chosen command's ``_<command>`` function.
+
+This file stays whole (over 800 lines): each command is one ``_add_<command>`` and one
+``_<command>`` function over the same argument checks (``train`` and ``evaluate`` live in
+``train/commands.py``: they need torch).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from .arguments import check_kingdom as _check_kingdom
 from .arguments import int_in as _int_in
 from .arguments import writable_dir as _writable_dir
 from .cards import COST, MAX_PLAYERS, NAMES, SETS, TABLE, types_of
+from .checks import AGENT_SUFFIXES, is_agent_file
 from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
@@ -109,8 +114,8 @@ def resolve_player(name: str, file_bots=(), kingdom=None):
     """A bot of ``file_bots`` (first) or of the library, a strategy file's bot
     (``FILE.toml:BOT``, or ``FILE.toml`` on ``kingdom``'s cards: ``agents.file_bot``), a search
     (``search``, ``search:N``, ``search:AGENT:N``), else a trained agent (a shipped agent's name
-    or a .pt file); names are matched ignoring case. ValueError naming the closest known names
-    otherwise."""
+    or an agent file); names are matched ignoring case. ValueError naming the closest known
+    names otherwise."""
     key = name.casefold()
     for b in file_bots:
         if b.name.casefold() == key:
@@ -125,7 +130,7 @@ def resolve_player(name: str, file_bots=(), kingdom=None):
     if searcher is not None:
         return searcher
     agents, load_agent = _agents()
-    if name.endswith(".pt"):
+    if is_agent_file(name):
         if load_agent is None:
             raise ValueError(f"agent file {name!r}: trained agents need {install_hint('torch')}")
         return load_agent(name)
@@ -230,7 +235,7 @@ def _add_simulate(sub) -> None:
         "bots",
         nargs="+",
         help="bot names (ignoring case; see: dominion bots) or trained agents: a shipped "
-        "agent's name or a .pt file",
+        "agent's name or an agent file (.safetensors)",
     )
     _add_match_options(
         sim,
@@ -661,7 +666,7 @@ def _add_play(sub) -> None:
         "--opponent",
         action="append",
         metavar="BOT_OR_AGENT",
-        help="a bot name, a shipped agent's name or a .pt file; once per seat, "
+        help="a bot name, a shipped agent's name or an agent file (.safetensors); once per seat, "
         f"1 to {MAX_PLAYERS - 1} (default: one Big Money)",
     )
     p.add_argument(
@@ -726,7 +731,7 @@ def _check_play(args) -> None:
         play.check_opponents(args.opponents)
     except (ValueError, TypeError) as e:
         args.parser.error(f"argument --opponent: {e}")
-    args.files = [n if n.endswith(".pt") else None for n in names]  # kept in the record
+    args.files = [n if is_agent_file(n) else None for n in names]  # kept in the record
 
 
 def _unwritable_record(record: str) -> str | None:
@@ -810,7 +815,7 @@ def _add_serve(sub) -> None:
         "--agent",
         action="append",
         default=[],
-        metavar="FILE.pt",
+        metavar="FILE.safetensors",
         help="a saved agent to offer beside the bots and shipped agents (repeatable)",
     )
     p.set_defaults(run=_serve, check=_check_serve, parser=p)
@@ -843,8 +848,11 @@ def _check_serve(args) -> None:
         args.parser.error(f"argument --records: {args.records!r} cannot take the records: {why}")
     args.saved = {}  # loaded now: a bad file ends the command before the server starts
     for path in args.agent:
-        if not path.endswith(".pt"):
-            args.parser.error(f"argument --agent: {path!r} is not a saved agent's .pt file")
+        if not is_agent_file(path):
+            args.parser.error(
+                f"argument --agent: {path!r} is not an agent file's name (it ends with "
+                f"{' or '.join(AGENT_SUFFIXES)})"
+            )
         try:
             args.saved[path] = resolve_player(path)
         except (ValueError, OSError) as e:

@@ -44,6 +44,9 @@ The API, by what it is for:
 
 ``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
 answer every other seat's decisions, also after ``set_scenario``.
+
+This file stays whole (over 800 lines): ``Game`` is one class, and its parts above share
+its state record and decision machine.
 """
 
 from __future__ import annotations

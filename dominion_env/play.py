@@ -3,7 +3,7 @@
     dominion play                                        # you against Big Money, random kingdom
     dominion play --opponent "Big Money Ultimate" --opponent ppo-3p --kingdom "First Game"
 
-One seat per ``--opponent`` (a bot name, a shipped agent's name or a saved agent's .pt file),
+One seat per ``--opponent`` (a bot name, a shipped agent's name or a saved agent's file),
 plus yours: 2 to 6 players. You sit in seat P0; who starts is drawn from ``--seed``. At each of
 your decisions the terminal shows what you may know under the rules and nothing more: your
 hand (and cards you set aside), every player's hand, deck and discard sizes, VP and cards in
@@ -39,9 +39,10 @@ record fixes the opponents, kingdom, seed and turn limit, and the record is writ
 RECORD unless ``--record`` says otherwise. If the record cannot be written where asked, it is
 written to a new file in the temporary folder and that is said.
 
-Bots answer with their compiled code (``Game.bot_action_id``), agents with their network on
-their own honest observation (scaled as they were trained). Nothing here imports torch: the
-command line resolves agents (``cli.resolve_player``) before calling ``play``.
+Who answers each seat (bots with their compiled code, agents with their network on their own
+honest observation, the search from the game) is ``dominion_env.seats``, shared with ``dominion
+serve``; this module is the terminal's face. Nothing here imports torch: the command line
+resolves agents (``cli.resolve_player``) before calling ``play``.
 """
 
 from __future__ import annotations
@@ -57,17 +58,14 @@ from pathlib import Path
 import numpy as np
 
 from . import records
-from .agents import Bot, compile_bots
-from .analysis.mixed import is_policy
-from .cards import BASIC, COST, MAX_PLAYERS, TABLE, TEXT, card_id
-from .checks import check_agent_players
+from .agents import Bot
+from .cards import BASIC, COST, TABLE, TEXT, card_id
 from .engine.kingdoms import kingdom_arg
 from .engine.layout import NUM_CARDS, PASS
-from .engine.observation import obs_scale
 from .game import Game
 from .names import action_name, decision_text, describe_action, log_lines, printable
+from .seats import YOU, check_opponents, seat_players
 
-YOU = 0  # your seat
 DEFAULT_RECORD = "dominion_game.json"
 MAX_DIGITS = 6  # longer numbers name no choice (and int() of 4,300+ digits raises)
 HELP = (
@@ -84,49 +82,6 @@ class Quit(Exception):
     def __init__(self, why: str = "quit", game: Game | None = None, path: Path | None = None):
         super().__init__(why)
         self.why, self.game, self.path = why, game, path
-
-
-def check_opponents(opponents: list) -> list:
-    """Bots and policies, 1 to 5 of them (one seat each beside yours)."""
-    if not isinstance(opponents, (list, tuple)) or not 1 <= len(opponents) <= MAX_PLAYERS - 1:
-        raise ValueError(
-            f"opponents must be 1 to {MAX_PLAYERS - 1} bots or agents (one seat each), got "
-            f"{len(opponents) if isinstance(opponents, (list, tuple)) else repr(opponents)}"
-        )
-    players = len(opponents) + 1
-    for o in opponents:
-        if not isinstance(o, Bot) and not is_policy(o):
-            raise TypeError(f"an opponent is a Bot or a policy with act(obs, masks), got {o!r}")
-        check_agent_players(o, players, "this table")
-    return list(opponents)
-
-
-def seat_players(seats: list, seed: int):
-    """``answer(game) -> action index`` for the seat that decides now, where ``seats[p]`` is
-    the Bot or policy at seat p (None: a person's seat, never asked). Bots answer with their
-    compiled code (one BotTable for all of them; a Random bot draws from one stream seeded
-    ``seed``), agents with their network on their own honest observation, scaled as they were
-    trained. Shared by ``dominion play`` and ``dominion serve`` (``dominion_env.web``)."""
-    bots = [k for k, o in enumerate(seats) if isinstance(o, Bot)]
-    table = compile_bots([seats[k] for k in bots]) if bots else None
-    bot_id = {k: i for i, k in enumerate(bots)}
-    rng = np.array([seed], np.uint64)  # a Random bot's stream
-    scale = obs_scale(len(seats))
-
-    def answer(game: Game) -> int:
-        p = game.current_player
-        o = seats[p]
-        if o is None:
-            raise ValueError(f"seat P{p} is a person's: it has no bot or agent to answer")
-        if isinstance(o, Bot):
-            return game.bot_action_id(table, bot_id[p], rng)
-        if hasattr(o, "act_games"):  # search decides from the game (dominion_env.search)
-            return int(o.act_games(game._vec, [0])[0])
-        obs = game.observation()
-        obs = obs / scale if o.scale_observations else obs
-        return int(o.act(obs[None], game.action_mask[None].copy())[0])
-
-    return answer
 
 
 def check_files(files, n: int) -> list:

@@ -33,6 +33,9 @@ Usage::
     while g.decision is not None:
         g.step(some action in g.decision.legal)
     g.rewards
+
+This file stays whole (over 800 lines): a whole game is one generator and each card effect
+one of its sub-generators, read against the rulebooks in one place.
 """
 
 from __future__ import annotations

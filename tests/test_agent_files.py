@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import importlib.util
 import json
 import pickle
 import struct
@@ -31,12 +32,14 @@ torch = pytest.importorskip("torch", reason="the train extra (torch) is not inst
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from dominion_env import cli as dominion_cli  # noqa: E402
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.engine.observation import obs_size  # noqa: E402
 from dominion_env.train import AgentFileError, Trainer, convert, legacy, tensorfile  # noqa: E402
 from dominion_env.train.policy import (  # noqa: E402
     AgentInfo,
     PolicyNet,
+    is_agent_file,
     load_agent,
     save_agent,
     shipped_agents,
@@ -116,14 +119,14 @@ class Payload:
 def test_a_file_that_would_run_code_is_refused_and_the_code_does_not_run(tmp_path, how):
     marker = tmp_path / "marker"
     evil = {"format": 1, "info": {}, "state_dict": Payload(marker)}
-    path = tmp_path / "agent.pt"
+    path = tmp_path / "agent.safetensors"
     if how == "plain pickle":
         path.write_bytes(pickle.dumps(evil))
     else:
         torch.save(evil, path, _use_new_zipfile_serialization=how == "torch zip")
     run = tmp_path / "run"
     run.mkdir()
-    (run / "checkpoint.pt").write_bytes(path.read_bytes())
+    (run / "checkpoint.safetensors").write_bytes(path.read_bytes())
     with pytest.raises(AgentFileError, match="can run any code, so it is refused") as e:
         load_agent(path)
     assert str(path) in str(e.value) and "convert" in str(e.value)
@@ -157,8 +160,8 @@ def test_agent_round_trip(tmp_path):
 
 def test_checkpoint_round_trip(tmp_path):
     parts = checkpoint_parts()
-    write_checkpoint(tmp_path / "checkpoint.pt", **parts)
-    back = read_checkpoint(tmp_path / "checkpoint.pt")
+    write_checkpoint(tmp_path / "checkpoint.safetensors", **parts)
+    back = read_checkpoint(tmp_path / "checkpoint.safetensors")
     # the run's folder is the one the file is in, not the one its config was saved with
     assert asdict(back["config"]) == {**parts["config"], "hidden": (8,), "out": str(tmp_path)}
     assert (back["steps"], back["seconds"]) == (64, 1.5)
@@ -216,7 +219,7 @@ def test_convert_a_format_1_agent_and_checkpoint(tmp_path):
 
 def _agent_file(tmp_path) -> Path:
     net, info = tiny()
-    return save_agent(net, info, tmp_path / "agent.pt")
+    return save_agent(net, info, tmp_path / "agent.safetensors")
 
 
 def _edit(path, edit_header=None, edit_doc=None, data=None):
@@ -234,18 +237,20 @@ def _nan_weights(tmp_path):
     net, info = tiny()
     with torch.no_grad():
         net.pi.weight[3, 2] = float("nan")
-    return save_agent(net, info, tmp_path / "agent.pt")
+    return save_agent(net, info, tmp_path / "agent.safetensors")
 
 
 def _wrong_shape(tmp_path):
     net, info = tiny(hidden=(8,))
-    return save_agent(net, AgentInfo(name="x", players=2, hidden=(9,)), tmp_path / "agent.pt")
+    return save_agent(
+        net, AgentInfo(name="x", players=2, hidden=(9,)), tmp_path / "agent.safetensors"
+    )
 
 
 def _missing_tensor(tmp_path):
     net, info = tiny()
     sd = {k: v for k, v in net.state_dict().items() if k != "v.bias"}
-    return tensorfile.write(tmp_path / "agent.pt", "agent", sd, {"info": asdict(info)})
+    return tensorfile.write(tmp_path / "agent.safetensors", "agent", sd, {"info": asdict(info)})
 
 
 def _set_info(key, value):
@@ -255,7 +260,7 @@ def _set_info(key, value):
 def _f64(tmp_path):
     net, info = tiny()
     sd = {k: v.double() for k, v in net.state_dict().items()}
-    return tensorfile.write(tmp_path / "agent.pt", "agent", sd, {"info": asdict(info)})
+    return tensorfile.write(tmp_path / "agent.safetensors", "agent", sd, {"info": asdict(info)})
 
 
 def _wide(width, players, hidden=(8,)):
@@ -266,7 +271,7 @@ def _wide(width, players, hidden=(8,)):
         with warnings.catch_warnings():  # torch: "Initializing zero-element tensors"
             warnings.simplefilter("ignore", UserWarning)
             net = PolicyNet(width, hidden)
-        return save_agent(net, AgentInfo("x", players, hidden), tmp_path / "agent.pt")
+        return save_agent(net, AgentInfo("x", players, hidden), tmp_path / "agent.safetensors")
 
     return make
 
@@ -287,7 +292,7 @@ BAD_AGENTS = {
         "format version '3'; this dominion_env reads version 2",
     ),
     "a checkpoint": (
-        lambda t: write_checkpoint(t / "agent.pt", **checkpoint_parts()),
+        lambda t: write_checkpoint(t / "agent.safetensors", **checkpoint_parts()),
         "is a dominion_env 'checkpoint' file, not a agent file",
     ),
     "no metadata": (
@@ -333,8 +338,8 @@ BAD_AGENTS = {
 
 
 def _write(tmp_path, data: bytes) -> Path:
-    (tmp_path / "agent.pt").write_bytes(data)
-    return tmp_path / "agent.pt"
+    (tmp_path / "agent.safetensors").write_bytes(data)
+    return tmp_path / "agent.safetensors"
 
 
 @pytest.mark.parametrize("case", BAD_AGENTS)
@@ -349,7 +354,7 @@ def test_bad_agent_files_are_refused_naming_file_and_fault(tmp_path, case):
 
 def _ck(tmp_path, edit_doc=None, edit_header=None, **changes):
     run = tmp_path / "run"
-    path = write_checkpoint(run / "checkpoint.pt", **{**checkpoint_parts(), **changes})
+    path = write_checkpoint(run / "checkpoint.safetensors", **{**checkpoint_parts(), **changes})
     if edit_doc or edit_header:
         _edit(path, edit_header, edit_doc)
     return run
@@ -374,7 +379,7 @@ def _ck_opt(edit):
     def make(tmp_path):
         parts = checkpoint_parts()
         run = _ck(tmp_path, **parts)
-        path = run / "checkpoint.pt"
+        path = run / "checkpoint.safetensors"
         tensors, doc = tensorfile.read(path, "checkpoint")
         edit(doc["optimizer"]["param_groups"][0], doc["optimizer"]["state"], tensors)
         tensorfile.write(path, "checkpoint", tensors, doc)
@@ -446,7 +451,10 @@ BAD_OPTIMIZERS = {
 
 BAD_CHECKPOINTS = {
     "garbage": (lambda t: _ckbytes(t, b"\x00" * 7), "7 bytes long"),
-    "half": (lambda t: _ckbytes(t, (_ck(t) / "checkpoint.pt").read_bytes()[:5000]), "truncated"),
+    "half": (
+        lambda t: _ckbytes(t, (_ck(t) / "checkpoint.safetensors").read_bytes()[:5000]),
+        "truncated",
+    ),
     "an agent": (
         lambda t: _ckbytes(t, _agent_file(t).read_bytes()),
         "is a dominion_env 'agent' file, not a checkpoint file",
@@ -494,7 +502,7 @@ BAD_CHECKPOINTS = {
 
 def _ckbytes(tmp_path, data: bytes) -> Path:
     (tmp_path / "run").mkdir(exist_ok=True)
-    (tmp_path / "run" / "checkpoint.pt").write_bytes(data)
+    (tmp_path / "run" / "checkpoint.safetensors").write_bytes(data)
     return tmp_path / "run"
 
 
@@ -504,7 +512,9 @@ def test_bad_checkpoints_are_refused_by_resume(tmp_path, case):
     run = make(tmp_path)
     with pytest.raises(AgentFileError) as e:
         Trainer.resume(run)
-    assert str(e.value).startswith(f"{run / 'checkpoint.pt'}: ") and message in str(e.value)
+    assert str(e.value).startswith(f"{run / 'checkpoint.safetensors'}: ") and message in str(
+        e.value
+    )
 
 
 def _cli_error(argv, capsys) -> str:
@@ -532,7 +542,10 @@ def test_the_cli_reports_a_bad_agent_or_checkpoint_in_one_line(tmp_path, capsys)
     said = _cli_error(["train", "--resume", "--out", str(run), "--quiet"], capsys)
     last = said.strip().splitlines()[-1]  # argparse's usage, then one error line
     assert last.startswith("dominion train: error: argument --resume: ")
-    assert f"{run / 'checkpoint.pt'}: is a torch/pickle file" in last and "Traceback" not in said
+    assert (
+        f"{run / 'checkpoint.safetensors'}: is a torch/pickle file" in last
+        and "Traceback" not in said
+    )
 
 
 def test_trainer_save_and_resume_restore_everything(tmp_path):
@@ -557,7 +570,9 @@ def test_trainer_save_and_resume_restore_everything(tmp_path):
         assert all(torch.equal(v, b.state_dict()[k]) for k, v in a.state_dict().items())
     moved = tmp_path / "moved"
     moved.mkdir()
-    (moved / "checkpoint.pt").write_bytes((tmp_path / "checkpoint.pt").read_bytes())
+    (moved / "checkpoint.safetensors").write_bytes(
+        (tmp_path / "checkpoint.safetensors").read_bytes()
+    )
     assert Trainer.resume(moved).cfg.out == str(moved)  # not the folder its config names
     want, got = t.opt.state_dict(), back.opt.state_dict()
     assert want["param_groups"] == got["param_groups"]
@@ -569,7 +584,7 @@ def test_a_checkpoint_never_chooses_where_a_resumed_run_writes(tmp_path, capsys)
     """Files hold no folder; an older one that names one (its config's ``out``) is resumed
     into the folder the user gave, by ``Trainer.resume``, ``train`` and the CLI."""
     elsewhere, run = tmp_path / "elsewhere", tmp_path / "run"
-    path = write_checkpoint(run / "checkpoint.pt", **checkpoint_parts())
+    path = write_checkpoint(run / "checkpoint.safetensors", **checkpoint_parts())
     assert "out" not in json.loads(parse(path)[0]["__metadata__"]["json"])["config"]
     _edit(path, edit_doc=lambda d: d["config"].__setitem__("out", str(elsewhere)))
     assert read_checkpoint(path)["config"].out == str(run)
@@ -577,8 +592,8 @@ def test_a_checkpoint_never_chooses_where_a_resumed_run_writes(tmp_path, capsys)
     cli(["train", "--resume", "--out", str(run), "--steps", "64", "--eval-games", "0", "--quiet"])
     assert f"in {run}" in capsys.readouterr().out
     assert not elsewhere.exists()
-    assert {"agent.pt", "progress.csv"} <= {p.name for p in run.iterdir()}
-    trained = load_agent(run / "agent.pt").info.trained["config"]
+    assert {"agent.safetensors", "progress.csv"} <= {p.name for p in run.iterdir()}
+    trained = load_agent(run / "agent.safetensors").info.trained["config"]
     assert "out" not in trained  # an agent holds no folder either
 
 
@@ -589,7 +604,7 @@ def test_an_agent_plays_only_its_own_player_count_on_every_face(capsys):
 
     from dominion_env.agents import get_bot
     from dominion_env.analysis.mixed import play_mixed
-    from dominion_env.play import check_opponents
+    from dominion_env.seats import check_opponents
     from dominion_env.train import evaluate
 
     agent = load_agent("ppo-3p")
@@ -686,8 +701,10 @@ def real_files() -> dict:
     that hypothesis does not print them)."""
     folder = Path(tempfile.mkdtemp())
     net, info = tiny()
-    agent = save_agent(net, info, folder / "agent.pt").read_bytes()
-    ck = write_checkpoint(folder / "checkpoint.pt", **checkpoint_parts(snapshots=1)).read_bytes()
+    agent = save_agent(net, info, folder / "agent.safetensors").read_bytes()
+    ck = write_checkpoint(
+        folder / "checkpoint.safetensors", **checkpoint_parts(snapshots=1)
+    ).read_bytes()
     return {"agent": agent, "checkpoint": ck}
 
 
@@ -753,3 +770,99 @@ def test_fuzz_random_json(tmp_path, kind, where, pick, value):
         raw_file(path, header, data)
     loaded = _refused_or_loaded(path, kind)  # a field or part may be set to a valid value
     assert not loaded or where in ("part", "field", "entry")
+
+
+# -- file names: written as .safetensors, the older .pt read everywhere -----------------------
+
+
+def _tiny_run(folder) -> Trainer:
+    cfg = TrainConfig(
+        hidden=(8,), num_envs=8, opponents={"Big Money": 1}, out=str(folder), name="mine"
+    )
+    t = Trainer(TrainConfig(**{**asdict(cfg), "bc_steps": 0}))
+    t.save()
+    return t
+
+
+def test_a_run_writes_safetensors_files_and_an_older_runs_pt_files_resume(tmp_path, capsys):
+    run = tmp_path / "run"
+    _tiny_run(run)
+    assert {"agent.safetensors", "checkpoint.safetensors"} <= {p.name for p in run.iterdir()}
+    assert not list(run.glob("*.pt"))
+    for stem in ("agent", "checkpoint"):  # the folder as an older release left it
+        (run / f"{stem}.safetensors").rename(run / f"{stem}.pt")
+    capsys.readouterr()
+    args = dominion_cli.parse_args(["train", "--resume", "--out", str(run)])  # checks the run
+    back = Trainer.resume(run, steps=256)
+    assert args.resume and back.cfg.steps == 256 and back.cfg.out == str(run)
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"note: reading {run / 'checkpoint.pt'} (an older run's name for checkpoint.safetensors)"
+    ]  # once, though the run was read twice
+    back.save()  # saved under the new names, read from then on
+    assert (run / "checkpoint.safetensors").is_file() and (run / "agent.safetensors").is_file()
+    assert read_checkpoint(run / "checkpoint.safetensors")["steps"] == 0
+    assert load_agent(run / "agent.pt").info.hidden == (8,)  # an older agent file loads
+
+
+def test_is_agent_file_says_the_names_every_face_takes():
+    assert is_agent_file("runs/a/agent.safetensors") and is_agent_file(Path("old.pt"))
+    assert not is_agent_file("Big Money") and not is_agent_file("bots.toml")
+    assert not is_agent_file("agent.safetensors.json") and not is_agent_file(None)
+
+
+@pytest.fixture(scope="module")
+def saved_agent(tmp_path_factory) -> Path:
+    """A 2-player agent file named .safetensors (hidden (8,), scaled observations)."""
+    folder = tmp_path_factory.mktemp("saved")
+    _tiny_run(folder / "run")
+    path = folder / "mine.safetensors"
+    path.write_bytes((folder / "run" / "agent.safetensors").read_bytes())
+    return path
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_safetensors_agent_loads_in_every_face_that_takes_an_agent_file(
+    tmp_path, saved_agent, capsys
+):
+    f = str(saved_agent)
+    cli(["simulate", f, "Big Money", "--games", "2"])
+    assert "mine" in capsys.readouterr().out
+    cli(["tournament", f, "Big Money", "--games", "2", "--quiet", "--out", ""])
+    assert "mine" in capsys.readouterr().out
+    parse = dominion_cli.parse_args
+    assert parse(["evaluate", f, "--games", "2"]).agent_resolved.name == "mine"
+    args = parse(["play", "--opponent", f, "--record", str(tmp_path / "g.json")])
+    assert args.opponents[0].name == "mine" and args.files == [f]  # kept for --resume
+    out = str(tmp_path / "run")
+    assert parse(["train", "--init", f, "--hidden", "8", "--bc-steps", "0", "--out", out])
+    args = parse(["train", "--opponent", f, "--hidden", "8", "--out", out])
+    assert args.cfg.opponents == {f: 1.0}
+    assert parse(["scorecard", f, "--quick"])
+    if importlib.util.find_spec("starlette") and importlib.util.find_spec("uvicorn"):
+        argv = ["serve", "--agent", f, "--port", str(_free_port()), "--records", out]
+        assert parse(argv).saved[f].name == "mine"
+    err = _cli_error(["serve", "--agent", "mine.onnx", "--records", out], capsys)
+    assert "'mine.onnx' is not an agent file's name (it ends with .safetensors or .pt)" in err
+
+
+def test_the_safetensors_library_opens_an_agent_file(saved_agent):
+    safetensors = pytest.importorskip("safetensors", reason="the safetensors library")
+    from safetensors.numpy import load_file
+
+    weights = load_file(saved_agent)
+    ours = load_agent(saved_agent).net.state_dict()
+    assert set(weights) == set(ours)
+    for k, w in weights.items():
+        np.testing.assert_array_equal(w, ours[k].numpy())
+    with safetensors.safe_open(saved_agent, "np") as opened:
+        meta = opened.metadata()
+    assert meta["dominion_env"] == "agent"
+    assert json.loads(meta["json"])["info"]["hidden"] == [8]

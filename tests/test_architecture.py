@@ -11,7 +11,7 @@ Layers, lowest first (a module may import its own layer or a lower one, never a 
     agents     agents/*  (dominion_env.agents)      bot language and library
     search     search/*                             the search player (bots as rollouts)
     analysis   analysis/*                           arena, tournaments, ratings, reports
-    top        envs/*, arguments, cli, play, web/*, train/* (dominion_env.train)
+    top        envs/*, arguments, seats, cli, play, web/*, train/* (dominion_env.train)
 
 ``dominion_env/__init__.py`` is the package's front door and may import from every layer.
 Imports of the package's own modules sit at module top (none inside a function, where they
@@ -59,6 +59,7 @@ LAYERS = [
         (
             "dominion_env.envs",
             "dominion_env.arguments",
+            "dominion_env.seats",
             "dominion_env.cli",
             "dominion_env.play",
             "dominion_env.train",
@@ -191,6 +192,18 @@ def test_no_import_cycle():
         if m not in state:
             visit(m)
     assert all(v == 2 for v in state.values()) and len(state) == len(graph)
+
+
+def test_the_terminal_and_the_browser_seat_players_through_one_module():
+    # who answers each seat (bots, agents, the search) is dominion_env.seats, not the
+    # terminal game's module: the browser seats players exactly as the terminal does
+    edges = {(m, t) for m, t, _, _ in EDGES}
+    for face in ("dominion_env.play", "dominion_env.web.games"):
+        assert (face, "dominion_env.seats") in edges, face
+    for module in ("dominion_env.play", "dominion_env.web.games"):
+        tree = ast.parse(KNOWN[module].read_text())
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        assert not defined & {"seat_players", "check_opponents"}, module
 
 
 def test_engine_imports_no_adapter_library():

@@ -8,6 +8,9 @@ Supply and the turn's Actions/Buys/$.
 Games stop at every decision (``auto_resolve=False``) and Treasures are played by hand
 (``autoplay_treasures=False``), so a forced decision shows up as a step and $ only changes when a
 test plays a Treasure. Rules: /work/shared/rules/000_*.txt (base rulebook) wins over CARDS.md.
+
+This file stays whole (over 800 lines): one scenario test per card, in the order of the
+set's module it checks.
 """
 
 from collections import Counter

@@ -278,7 +278,7 @@ def test_trainer_smoke_with_the_card_set_network(tmp_path):
     )
     t = train(cfg)
     assert isinstance(t.net, CardSetNet) and all(isinstance(s, CardSetNet) for s in t.snapshots)
-    agent = load_agent(tmp_path / "run" / "agent.pt")
+    agent = load_agent(tmp_path / "run" / "agent.safetensors")
     assert agent.info.network == "cards" and agent.info.embed == 8
     resumed = Trainer.resume(tmp_path / "run", steps=2048)
     assert isinstance(resumed.net, CardSetNet) and resumed.steps == t.steps

@@ -394,12 +394,14 @@ def test_train_out_that_cannot_be_written_is_refused_first(tmp_path, capsys, no_
 
 def test_train_into_a_folder_that_holds_a_run_is_refused(saved_run, capsys, no_training):
     """A new run would replace a trained agent: refused unless --resume or --overwrite."""
-    before = {f: (saved_run / f).read_bytes() for f in ("agent.pt", "checkpoint.pt")}
+    before = {
+        f: (saved_run / f).read_bytes() for f in ("agent.safetensors", "checkpoint.safetensors")
+    }
     err = fail(["train", "--out", str(saved_run), "--steps", "64"], capsys)
     assert err.splitlines()[-1] == (
         f"dominion train: error: argument --out: '{saved_run}' already holds a run "
-        "(agent.pt, checkpoint.pt); continue it with --resume, train in another --out, "
-        "or pass --overwrite"
+        "(agent.safetensors, checkpoint.safetensors); continue it with --resume, train in "
+        "another --out, or pass --overwrite"
     )
     assert {f: (saved_run / f).read_bytes() for f in before} == before
     args = cli.parse_args(["train", "--out", str(saved_run), "--steps", "64", "--overwrite"])
@@ -453,9 +455,9 @@ def test_resume_takes_the_saved_settings_and_new_totals(saved_run, no_training):
 def test_resume_needs_a_saved_run(tmp_path, capsys, no_training):
     err = fail(["train", "--resume", "--out", str(tmp_path)], capsys)
     assert f"argument --resume: no run to resume in {tmp_path}" in err
-    (tmp_path / "checkpoint.pt").write_bytes(b"\x80garbage")
+    (tmp_path / "checkpoint.safetensors").write_bytes(b"\x80garbage")
     err = fail(["train", "--resume", "--out", str(tmp_path)], capsys)
-    assert f"argument --resume: {tmp_path / 'checkpoint.pt'}: is not a dominion_env" in err
+    assert f"argument --resume: {tmp_path / 'checkpoint.safetensors'}: is not a dominion_env" in err
 
 
 @pytest.mark.parametrize(
@@ -482,7 +484,7 @@ def test_resume_needs_a_saved_run(tmp_path, capsys, no_training):
     ],
 )
 def test_evaluate_arguments_are_checked_before_any_game(argv, says, saved_run, capsys, no_training):
-    err = fail(["evaluate", str(saved_run / "agent.pt"), *argv], capsys)
+    err = fail(["evaluate", str(saved_run / "agent.safetensors"), *argv], capsys)
     assert says in err
 
 
@@ -529,8 +531,8 @@ def test_ctrl_c_in_training_saves_the_run(tmp_path, monkeypatch, capsys):
         "(continue it with --resume)\n"
     )
     assert sorted(p.name for p in out.iterdir()) == [
-        "agent.pt",
-        "checkpoint.pt",
+        "agent.safetensors",
+        "checkpoint.safetensors",
         "curve.png",
         "progress.csv",
         "progress.json",
@@ -556,7 +558,7 @@ def test_sigterm_in_training_saves_the_run_as_ctrl_c_does(tmp_path, monkeypatch,
         f"dominion train: terminated (SIGTERM) after 64 learner steps; saved the run in {out} "
         "(continue it with --resume)\n"
     )
-    assert (out / "checkpoint.pt").is_file()
+    assert (out / "checkpoint.safetensors").is_file()
     assert signal.getsignal(signal.SIGTERM) is before  # the handler is put back
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from dominion_env import cli
 from dominion_env.agents import BOTS
 from dominion_env.analysis.arena import MAX_GAMES
-from dominion_env.checks import MAX_SEED
+from dominion_env.checks import MAX_SEED, is_agent_file
 
 torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 
@@ -145,10 +145,12 @@ def test_train_arguments(options, opponents, resume, saved, tmp_path_factory, ca
         st.sampled_from([*BOTS, "strongest", "STRONGEST", "smithy", "Nobody", "self"]),
         max_size=3,
     ),
-    agent=st.sampled_from(["agent.pt", "missing.pt", "ppo-pool", "ppo-3p", "ppo-6p", "nothing"]),
+    agent=st.sampled_from(
+        ["agent.safetensors", "missing.pt", "ppo-pool", "ppo-3p", "ppo-6p", "nothing"]
+    ),
 )
 def test_evaluate_arguments(options, opponents, agent, saved, capsys):
-    name = str(saved / agent) if agent.endswith(".pt") else agent
+    name = str(saved / agent) if is_agent_file(agent) else agent
     argv = ["evaluate", name, *(f"{k}={v}" for k, v in options.items())]
     argv += [f"--opponent={o}" for o in opponents]
     try:
@@ -195,10 +197,10 @@ def test_the_fuzzers_reach_both_outcomes(saved, tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.parse_args(["train", f"--out={tmp_path}", "--minutes=nan"])
     assert "argument --minutes: nan" in capsys.readouterr().err
-    args = cli.parse_args(["evaluate", str(saved / "agent.pt"), "--games=7"])
+    args = cli.parse_args(["evaluate", str(saved / "agent.safetensors"), "--games=7"])
     assert (args.games, args.players) == (7, 2)
     with pytest.raises(SystemExit):
-        cli.parse_args(["evaluate", str(saved / "agent.pt"), f"--games={10**12}"])
+        cli.parse_args(["evaluate", str(saved / "agent.safetensors"), f"--games={10**12}"])
     assert "argument --games: 1,000,000,000,000 is out of range" in capsys.readouterr().err
 
 

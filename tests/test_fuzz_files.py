@@ -346,7 +346,7 @@ def _checkpoint_file(folder):
     sum(p.sum() for p in net.parameters()).backward()
     opt.step()
     return write_checkpoint(
-        folder / "checkpoint.pt",
+        folder / "checkpoint.safetensors",
         config=asdict(cfg),
         net=net.state_dict(),
         opt=opt.state_dict(),

@@ -9,6 +9,9 @@ Games stop at every decision (``auto_resolve=False``) and Treasures are played b
 (``autoplay_treasures=False``), so a forced decision shows up as a step and $ only changes when a
 test plays a Treasure. Rules: /work/shared/rules/004_*.txt (the Intrigue rulebook, with its notes
 on every card) wins over CARDS.md.
+
+This file stays whole (over 800 lines): one scenario test per card, in the order of the
+set's module it checks.
 """
 
 import numpy as np

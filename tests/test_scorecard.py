@@ -48,7 +48,7 @@ def test_every_kind_of_player_resolves(tmp_path):
         ("", "player must be a non-empty name, got ''"),
         ("search:0", "search's budget"),
         ("missing.toml", "no strategy file 'missing.toml'"),
-        ("runs/none/agent.pt", "runs/none/agent.pt"),
+        ("runs/none/agent.safetensors", "runs/none/agent.safetensors"),
     ],
 )
 def test_a_bad_player_is_refused_before_any_game(name, said, capsys):

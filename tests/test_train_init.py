@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch", reason="the train extra (torch) is not inst
 from test_training_loop import read_without, tiny_config  # noqa: E402  (shared with it)
 
 from dominion_env.cli import main as cli  # noqa: E402
-from dominion_env.train import ppo  # noqa: E402
+from dominion_env.train import config, ppo  # noqa: E402
 from dominion_env.train.policy import load_agent  # noqa: E402
 from dominion_env.train.ppo import PHASES, Trainer, train  # noqa: E402
 
@@ -23,7 +23,7 @@ def tiny_agent(tmp_path_factory):
     """A tiny trained agent's file (hidden (16,), 2 players)."""
     tmp = tmp_path_factory.mktemp("agent")
     train(tiny_config(tmp, steps=512))
-    return tmp / "run" / "agent.pt"
+    return tmp / "run" / "agent.safetensors"
 
 
 def test_the_run_starts_from_the_agents_weights_without_imitation(tmp_path, tiny_agent):
@@ -44,15 +44,15 @@ def test_a_run_from_an_agent_trains_and_saves_where_it_was_started(tmp_path, tin
     t = train(tiny_config(tmp_path, init=str(tiny_agent), bc_steps=0, steps=512))
     assert t.steps == 512
     start = load_agent(tiny_agent).net.state_dict()
-    after = load_agent(tmp_path / "run" / "agent.pt")
+    after = load_agent(tmp_path / "run" / "agent.safetensors")
     assert after.info.trained["config"]["init"] == str(tiny_agent)
     assert any(not torch.equal(after.net.state_dict()[k], w) for k, w in start.items())
 
 
 def test_a_run_reads_the_agent_it_starts_from_once(tmp_path, tiny_agent, monkeypatch):
     loads = []
-    real = ppo.load_agent
-    monkeypatch.setattr(ppo, "load_agent", lambda name: loads.append(name) or real(name))
+    real = config.load_agent
+    monkeypatch.setattr(config, "load_agent", lambda name: loads.append(name) or real(name))
     train(tiny_config(tmp_path, init=str(tiny_agent), bc_steps=0, steps=256))
     assert loads == [str(tiny_agent)]  # checked before the games are built, then used as is
 
@@ -110,7 +110,7 @@ def test_the_cli_takes_the_agents_layers_and_skips_imitation(tmp_path, tiny_agen
     out = tmp_path / "run"
     argv = ["train", "--init", str(tiny_agent), "--steps", "512", "--num-envs", "32"]
     assert cli([*argv, "--eval-games", "0", "--opponent", "Big Money", "--out", str(out)]) == 0
-    cfg = ppo.read_checkpoint(out / "checkpoint.pt")["config"]
+    cfg = ppo.read_checkpoint(out / "checkpoint.safetensors")["config"]
     assert (cfg.init, cfg.hidden, cfg.bc_steps) == (str(tiny_agent), (16,), 0)
     err = capsys.readouterr().err
     assert PHASES[1] not in err and PHASES[-1] in err
@@ -145,7 +145,7 @@ def test_the_cli_takes_ppos_knobs(tmp_path):
     argv = "--steps 512 --num-envs 32 --hidden 16 --bc-steps 0 --eval-games 0 --epochs 2 "
     argv += "--minibatch 128 --lr 0.001 --ent-coef 0.02"
     assert cli(["train", *argv.split(), "--opponent", "Big Money", "--out", str(out)]) == 0
-    cfg = ppo.read_checkpoint(out / "checkpoint.pt")["config"]
+    cfg = ppo.read_checkpoint(out / "checkpoint.safetensors")["config"]
     assert (cfg.epochs, cfg.minibatch, cfg.lr, cfg.ent_coef) == (2, 128, 0.001, 0.02)
 
 

@@ -38,7 +38,7 @@ def supply(obs: np.ndarray, players: int = 2) -> list[set]:
         ("Library", "bot"),
         ("optimized", "file"),
         ("bots.toml", "file"),
-        ("runs/a/agent.pt", "agent"),
+        ("runs/a/agent.safetensors", "agent"),
         ("ppo-3p", "agent"),
         ("Big Money", "bot"),
         ("Nobody", "bot"),
@@ -123,4 +123,6 @@ def test_the_cli_takes_all_bots(tmp_path, capsys):
         cli([*argv, "--bc-steps", "0", "--hidden", "8", "--eval-games", "0", "--out", str(out)])
         == 0
     )
-    assert ppo.read_checkpoint(out / "checkpoint.pt")["config"].opponents == {"all bots": 1.0}
+    assert ppo.read_checkpoint(out / "checkpoint.safetensors")["config"].opponents == {
+        "all bots": 1.0
+    }

@@ -18,6 +18,7 @@ from test_training_loop import read_without, tiny_config  # noqa: E402  (shared 
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.train import ppo  # noqa: E402
 from dominion_env.train.ppo import PHASES, Trainer, train  # noqa: E402
+from dominion_env.train.teacher import draw_teacher  # noqa: E402
 
 
 def test_the_search_is_imitated_after_the_strongest_bot(tmp_path):
@@ -56,7 +57,7 @@ def test_expert_iteration_searches_the_learners_positions(tmp_path):
         opponents={"Big Money": 1, "self": 1},
     )
     t = Trainer(cfg)
-    teacher = t._teacher()
+    teacher = draw_teacher(t.cfg, t.steps)
     assert len(teacher.searcher.name) and teacher.searcher.budget == 8
     t.learn()
     rows = [h for h in t.history if "steps" in h]
@@ -77,7 +78,7 @@ def test_expert_iteration_searches_the_learners_positions(tmp_path):
 def test_teacher_positions_are_the_learners_own_decisions_with_a_choice(tmp_path):
     cfg = tiny_config(tmp_path, bc_steps=0, teacher_coef=1.0, teacher_budget=4)
     t = Trainer(cfg)
-    teacher = t._teacher()
+    teacher = draw_teacher(t.cfg, t.steps)
     obs, mask = t._reset(0)
     buf = ppo.Rollout(cfg.rollout, cfg.num_envs, t.obs_dim, mask.shape[1], t.sparse)
     t.collect(buf, obs, mask, teacher)
@@ -169,7 +170,7 @@ def test_the_cli_takes_the_teacher_options(tmp_path, capsys):
         "--teacher-coef 0.5 --teacher-budget 4 --teacher-positions 8 --expert search:4"
     )
     assert cli(["train", *argv.split(), "--opponent", "Big Money", "--out", str(out)]) == 0
-    cfg = ppo.read_checkpoint(out / "checkpoint.pt")["config"]
+    cfg = ppo.read_checkpoint(out / "checkpoint.safetensors")["config"]
     assert (cfg.bc_expert, cfg.bc_search_steps) == ("search:4", 32)
     assert (cfg.teacher_coef, cfg.teacher_budget, cfg.teacher_positions) == (0.5, 4, 8)
     err = capsys.readouterr().err

@@ -178,9 +178,9 @@ def test_trainer_smoke_save_load_resume(tmp_path):
     assert imitation and 0 <= imitation[0]["agreement"] <= 1
     rows = [h for h in t.history if "steps" in h]
     assert "win_rate[Big Money]" in rows[-1] and "win_rate[self]" in rows[-1]
-    for name in ("agent.pt", "checkpoint.pt", "progress.csv", "curve.png"):
+    for name in ("agent.safetensors", "checkpoint.safetensors", "progress.csv", "curve.png"):
         assert (tmp_path / "run" / name).stat().st_size > 0
-    agent = load_agent(tmp_path / "run" / "agent.pt")
+    agent = load_agent(tmp_path / "run" / "agent.safetensors")
     assert agent.info.hidden == (32,)
     resumed = Trainer.resume(tmp_path / "run", steps=4096)
     assert resumed.steps == t.steps

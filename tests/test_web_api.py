@@ -3,7 +3,11 @@ against its saved record, every bad request (4xx, a message, nothing changed), w
 may see (raw responses unchanged when another seat's hidden cards change; VP and log as the
 seat knows them), watching, records, the store's cap, a slow agent that holds up only its own
 game, the addresses served, and fuzzed bodies and names (hypothesis: deep JSON, huge numbers,
-oversize bodies, control characters)."""
+oversize bodies, control characters).
+
+This file stays whole (over 800 lines): every test drives the same app through the same
+client and helpers.
+"""
 
 from __future__ import annotations
 

@@ -1,11 +1,17 @@
 """Training agents on the batched engine (installed as ``dominion_env.train``).
 
-    dominion train --minutes 10                       # the defaults: see ppo.TrainConfig
+    dominion train --minutes 10                       # the defaults: see config.TrainConfig
     from dominion_env.train import TrainConfig, train, load_agent, evaluate
 
-``ppo``         our PPO on VecGame with torch: gamma 1, potential-based VP shaping, scaled
-                observations, an imitation warm start, an opponent pool of library bots,
-                past snapshots (self-play) and saved agents. The default trainer.
+``ppo``         our PPO on VecGame with torch (``Trainer``, ``train``): gamma 1,
+                potential-based VP shaping, scaled observations, an imitation warm start, an
+                opponent pool of library bots, past snapshots (self-play) and saved agents.
+                The default trainer; its parts:
+``config``      ``TrainConfig``, the settings' bounds and ``check_config``.
+``rollout``     one rollout's storage and its advantages (GAE).
+``imitation``   the imitation warm start (an expert's decisions, behaviour cloning).
+``teacher``     the search as a teacher during PPO (expert iteration).
+``checkpoint``  the checkpoint that resumes a run; the progress log and curve.
 ``seats``       where the learner's games come from: compiled bots in the step (learner mode),
                 or policies answering the other seats of an all-external VecGame.
 ``policy``      the network, batched masked sampling, saving and loading agents (shipped
@@ -56,10 +62,11 @@ PASSIVE_POOLS = _policy.upper() == "PASSIVE" if _policy is not None else not _po
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 require("torch", "dominion_env.train (training, trained agents)")  # one clear error, first
 
+from .config import TrainConfig  # noqa: E402
 from .evaluate import evaluate  # noqa: E402
 from .legacy import convert  # noqa: E402
 from .policy import Agent, load_agent, save_agent, shipped_agents  # noqa: E402
-from .ppo import TrainConfig, Trainer, train  # noqa: E402
+from .ppo import Trainer, train  # noqa: E402
 from .tensorfile import AgentFileError  # noqa: E402
 
 __all__ = [

@@ -4,7 +4,7 @@ The CLI imports this module only when one of these commands runs (it needs torch
 ``train`` extra); the work is done by ``ppo.train`` and ``evaluate.evaluate``. Every argument
 is checked before any work starts (``_check_train``, ``_check_evaluate``, run by
 ``cli.parse_args``): a bad one exits with status 2 and one line naming the argument, the value
-and what is allowed. The bounds are ``ppo``'s (``check_config``), the CLI's game cap
+and what is allowed. The bounds are ``config``'s (``check_config``), the CLI's game cap
 (``arena.MAX_GAMES``) and seed range.
 
 ``train --resume`` continues the run saved in ``--out`` with that run's settings: a setting
@@ -42,17 +42,14 @@ from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, 
 from ..engine.kingdoms import kingdom_arg
 from ..names import printable
 from ..search import parse_search_name
-from .device import CUDA_SIZES, check_device, describe, sizes_for
-from .evaluate import EVAL_SEED, evaluate, format_table
-from .evaluator import load_network
-from .policy import NETWORKS, load_agent, shipped_agents
-from .ppo import (
+from ..search.search import MAX_BUDGET
+from .checkpoint import saved_config
+from .config import (
     ALL_BOTS,
     DEFAULT_STEPS,
     INT_BOUNDS,
     MAX_BC_SEARCH_STEPS,
     MAX_BC_STEPS,
-    MAX_BUDGET,
     MAX_MINUTES,
     MAX_NUM_ENVS,
     MAX_STEPS,
@@ -66,24 +63,35 @@ from .ppo import (
     PHASES,
     SELF,
     STRONGEST,
-    Interrupted,
     TrainConfig,
     check_config,
     check_hidden,
     check_init,
-    saved_config,
-    train,
 )
+from .device import CUDA_SIZES, check_device, describe, sizes_for
+from .evaluate import EVAL_SEED, evaluate, format_table
+from .evaluator import load_network
+from .policy import (
+    AGENT_SUFFIX,
+    AGENT_SUFFIXES,
+    NETWORKS,
+    is_agent_file,
+    load_agent,
+    shipped_agents,
+)
+from .ppo import Interrupted, train
 from .scorecard import SECTIONS, format_scorecard, resolve, scorecard, table_sizes
 
 DEFAULT_EVAL = ("Big Money", "Big Money Ultimate", "strongest")
 
 # what a finished or interrupted run leaves in --out (``Trainer.save``)
-RUN_FILES = ("agent.pt", "checkpoint.pt")
+RUN_FILES = tuple(
+    f"{stem}{suffix}" for stem in ("agent", "checkpoint") for suffix in AGENT_SUFFIXES
+)
 
 
 def _hidden(text: str) -> tuple:
-    """An argparse type: '128,128' -> (128, 128), checked by ``ppo.check_hidden``."""
+    """An argparse type: '128,128' -> (128, 128), checked by ``config.check_hidden``."""
     try:
         return check_hidden(tuple(int(h, 10) for h in text.split(",")))
     except (ValueError, TypeError) as e:
@@ -105,10 +113,10 @@ def add_train_parser(sub) -> None:
     p = sub.add_parser(
         "train",
         help="train an agent (PPO, imitation warm start, opponent pool)",
-        description="Train an agent with the defaults that learn (ppo.TrainConfig): gamma 1, "
+        description="Train an agent with the defaults that learn (config.TrainConfig): gamma 1, "
         "potential-based VP shaping, scaled observations, imitation of a library "
         "bot, then PPO against a weighted pool of bots, saved agents and past "
-        "snapshots of itself. Writes agent.pt, checkpoint.pt, progress.csv and "
+        "snapshots of itself. Writes agent.safetensors, checkpoint.safetensors, progress.csv and "
         "curve.png to --out, then evaluates the agent. Ctrl-C saves the run so far.",
     )
     # the run's settings default to None so that --resume knows which were given explicitly
@@ -235,7 +243,11 @@ def add_train_parser(sub) -> None:
     )
     p.add_argument("--out", default=d.out, help=f"the run's folder (default {d.out})")
     p.add_argument("--name", default=None, help="the agent's name (default: --out's folder)")
-    p.add_argument("--resume", action="store_true", help="continue from --out/checkpoint.pt")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue from --out/checkpoint.safetensors (or an older run's checkpoint.pt)",
+    )
     p.add_argument(
         "--overwrite",
         action="store_true",
@@ -266,7 +278,7 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
     file's name may hold ':' (a Windows drive), so the weight is what follows the last one
     only when it reads as a number."""
     name, sep, weight = spec.rpartition(":")
-    if not sep or spec.endswith((".pt", ".toml")):
+    if not sep or is_agent_file(spec) or spec.endswith(".toml"):
         name, weight = spec, "1"
     try:
         w = float(weight)
@@ -284,7 +296,7 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
         return name.casefold(), w
     if is_bot_file(name):  # its bots are read and checked with the config (_check_train)
         return name, w
-    if name.endswith(".pt") or name in shipped_agents():
+    if is_agent_file(name) or name in shipped_agents():
         try:
             agent = load_agent(name)
         except (ValueError, OSError) as e:
@@ -532,14 +544,15 @@ def run_train(args) -> int:
             raise SystemExit(str(e)) from None
     print(
         f"\ntrained {trainer.steps} learner steps in {trainer.seconds / 60:.1f} min; "
-        f"wrote agent.pt, checkpoint.pt, progress.csv and curve.png in {cfg.out}"
+        f"wrote agent{AGENT_SUFFIX}, checkpoint{AGENT_SUFFIX}, progress.csv and curve.png in "
+        f"{cfg.out}"
     )
     if args.eval_games:
         kingdom = trainer.cfg.kingdom
         # "strongest" draws its own random kingdoms: it has no game on a fixed one
         opponents = [o for o in DEFAULT_EVAL if o != STRONGEST or kingdom == "random"]
         rows = evaluate(
-            load_agent(Path(cfg.out) / "agent.pt"),
+            load_agent(Path(cfg.out) / f"agent{AGENT_SUFFIX}"),
             opponents,
             games=args.eval_games,
             players=trainer.cfg.players,
@@ -557,8 +570,8 @@ def add_evaluate_parser(sub) -> None:
     p = sub.add_parser(
         "evaluate",
         help="an agent against library bots: W/T/L with 95%% CIs",
-        description="Play an agent (a saved .pt file or a shipped agent's name) "
-        "against bots on seeds training never used.",
+        description="Play an agent (an agent file, .safetensors or an older release's .pt, or a "
+        "shipped agent's name) against bots on seeds training never used.",
     )
     p.add_argument(
         "agent",

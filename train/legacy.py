@@ -9,6 +9,10 @@ refuses anything but tensors and plain containers) and checks its content as ``l
 ``read_checkpoint`` would before writing. That unpickler has had bypasses (CVE-2025-32434 in
 torch < 2.6), so this is UNSAFE FOR UNTRUSTED FILES: convert only files whose origin you trust.
 Loading a format-2 file never unpickles.
+
+A converted file keeps its name unless ``out`` gives another: a format-2 file named ``.pt``
+reads everywhere a ``.safetensors`` one does (``policy.is_agent_file``); give ``out`` as
+``NAME.safetensors`` to write it under the name new files get.
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ from pathlib import Path
 
 import torch
 
+from .checkpoint import write_checkpoint
 from .policy import check_agent, write_agent
-from .ppo import write_checkpoint
 from .tensorfile import AgentFileError
 
 

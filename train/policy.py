@@ -2,7 +2,8 @@
 
     net = PolicyNet(obs_size(2), hidden=(256, 256))
     actions = net.act(obs, mask)                 # (N,) sampled among legal actions only
-    save_agent(net, meta, "agent.pt"); agent = load_agent("agent.pt")   # or a shipped name
+    save_agent(net, meta, "agent.safetensors"); agent = load_agent("agent.safetensors")
+    agent = load_agent("ppo-pool")               # a shipped agent by name
 
 Two networks, both reading the flat observation (so seats, rollouts and envs serve either):
 ``PolicyNet`` ("mlp"), an MLP over the whole vector, and ``CardSetNet`` ("cards"), which
@@ -15,7 +16,7 @@ observations are scaled, which network and its sizes). It answers a batch of dec
 once (``agent.act(obs, mask)``), so one forward pass serves every row of a VecGame that it
 owns.
 
-Shipped agents live beside this module in ``agents/NAME.pt`` and are listed by
+Shipped agents live beside this module in ``agents/NAME.safetensors`` and are listed by
 ``shipped_agents()``.
 
 An agent file (format 2, ``tensorfile``) is the network's state dict as named float32 tensors
@@ -28,12 +29,25 @@ an older release wrote for them, ``OLDER_OBS_SIZES``, and no other width); a fau
 ``AgentFileError`` (a ValueError) naming the file. Format 1 (``torch.save``, a pickle) is
 refused with how to convert it (``legacy.convert``, for files one trusts). Info's ``network``
 and ``embed`` came with the card-set network; a file without them is an MLP, as it was when
-saved. The name ``.pt`` is kept so that commands and scripts naming ``agent.pt`` go on working.
+saved.
+
+File names: agents are written as ``NAME.safetensors`` (a run's ``agent.safetensors``), the
+layout they are in; ``is_agent_file`` says whether a name is an agent file's (it ends with
+``.safetensors``, or with ``.pt``, the name older releases gave the same files, which
+read everywhere a ``.safetensors`` does). ``run_file(folder, "agent")`` finds a run's file
+under either name. Any safetensors reader opens an agent file::
+
+    from safetensors.numpy import load_file        # or safetensors.torch.load_file
+    weights = load_file("agent.safetensors")       # name -> array
+    from safetensors import safe_open
+    with safe_open("agent.safetensors", "np") as f:
+        info = json.loads(f.metadata()["json"])["info"]   # players, network, hidden, ...
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -42,7 +56,8 @@ import torch
 from torch import nn
 
 from ..cards import MAX_PLAYERS, MIN_PLAYERS, NUM_CARDS
-from ..checks import is_int
+from ..checks import AGENT_SUFFIXES, is_int
+from ..checks import is_agent_file as is_agent_file  # one test for every face
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import CARD_SET_SIZE, card_set_layout, card_set_sizes, obs_size
 from ..names import check_name
@@ -50,6 +65,8 @@ from . import tensorfile
 from .tensorfile import AgentFileError
 
 SHIPPED = Path(__file__).resolve().parent / "agents"
+AGENT_SUFFIX, OLDER_SUFFIX = AGENT_SUFFIXES  # written as; what older releases wrote
+_NOTED: set[Path] = set()  # older run files already said on stderr (``run_file``)
 NETWORKS = ("mlp", "cards")
 DEFAULT_EMBED = 32  # timed: 64 made an update step about twice as slow as 32 did, on CPU
 MAX_EMBED = 1024
@@ -302,7 +319,22 @@ def write_agent(state_dict: dict, info: AgentInfo, path) -> Path:
 
 def shipped_agents() -> dict[str, Path]:
     """Shipped agent name -> file."""
-    return {p.stem: p for p in sorted(SHIPPED.glob("*.pt"))}
+    return {p.stem: p for p in sorted(SHIPPED.glob(f"*{AGENT_SUFFIX}"))}
+
+
+def run_file(folder, stem: str) -> Path:
+    """A run's file ``stem`` ("agent" or "checkpoint") in ``folder``: ``STEM.safetensors``,
+    else an older run's ``STEM.pt`` where only that is there (said on stderr in one line, once
+    per file: a resume reads it twice, checking then loading), else the ``.safetensors`` name
+    (a run not saved yet)."""
+    path = Path(folder) / f"{stem}{AGENT_SUFFIX}"
+    older = path.with_suffix(OLDER_SUFFIX)
+    if not path.is_file() and older.is_file():
+        if older.resolve() not in _NOTED:
+            _NOTED.add(older.resolve())
+            print(f"note: reading {older} (an older run's name for {path.name})", file=sys.stderr)
+        return older
+    return path
 
 
 def load_agent(name_or_path, greedy: bool = True) -> Agent:

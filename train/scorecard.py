@@ -1,7 +1,7 @@
 """The scorecard: one versioned protocol that measures any player the same way, for papers.
 
     dominion scorecard ppo-pool                 # a shipped agent (the full protocol)
-    dominion scorecard runs/a/agent.pt --quick  # an agent file, the quick protocol
+    dominion scorecard runs/a/agent.safetensors --quick  # an agent file, the quick protocol
     dominion scorecard "Big Money Ultimate" --json
     dominion scorecard search:200 --ray
 
@@ -43,7 +43,7 @@ from ..analysis.tournament import run_tournament
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
 from ..search import parse_search_name
 from .evaluate import EVAL_SEED, STRONGEST, evaluate
-from .policy import load_agent, shipped_agents
+from .policy import is_agent_file, load_agent, shipped_agents
 
 PROTOCOL = 1
 SEED = EVAL_SEED
@@ -89,7 +89,7 @@ def resolve(name: str):
     from_file = file_bot(name)  # FILE.toml:BOT, or a file of one bot
     if from_file is not None:
         return from_file
-    if name.endswith((".pt", ".safetensors")) or name in shipped_agents():
+    if is_agent_file(name) or name in shipped_agents():
         return load_agent(name)
     try:
         return get_bot(name)

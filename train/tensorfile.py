@@ -19,8 +19,12 @@ Loading parses JSON and copies bytes into arrays of the declared dtype and shape
 pickle, so nothing in the file is ever executed, and every field is checked (header length,
 JSON, kinds, versions, dtypes, shapes, offsets covering the data exactly, finite values) before
 anything is built. Any fault is an ``AgentFileError`` (a ValueError) naming the file and what
-is wrong. Files keep their names (``agent.pt``, ``checkpoint.pt``) so that commands and
-scripts that name them go on working.
+is wrong. Files are named for the layout (``agent.safetensors``, ``checkpoint.safetensors``);
+files named ``.pt`` by older releases hold the same layout and read the same
+(``policy.is_agent_file``, ``policy.run_file``). The ``safetensors`` library opens them too:
+``safetensors.numpy.load_file(path)`` (or ``safetensors.torch.load_file``) gives the tensors,
+and the JSON document is the string ``metadata()["json"]`` of ``safetensors.safe_open(path,
+"np")``.
 
 Format versions: 1 was ``torch.save`` of a dict (a pickle: loading it can run any code); it is
 refused with a message that says how to convert it (``legacy.convert``, for files one trusts).

@@ -56,6 +56,10 @@ The cards Cellar, Militia, Poacher and Sentry discard one at a time are one disc
 
 ``CARDS`` at the end of the module declares each card's code as data (``card_code.CardCode``):
 its step function, the decisions above with the bot default for each, its Reaction.
+
+This file stays whole (over 800 lines): it is the Base set, each card's effect, decisions
+and bot defaults beside the next card's, under the one contract above that the tests and the
+reference engine read; a split would cut the set at an arbitrary card.
 """
 
 from ..cards import (

@@ -3,7 +3,7 @@ kept in a bounded ``Tables`` store. No web framework here: ``app.py`` is the thi
 
 A table is either **played** (a person at seat P0, one bot or agent per other seat, as in
 ``dominion play``) or **watched** (a bot or agent at every seat, stepped on request). Bots and
-agents answer through ``play.seat_players``, the same code as ``dominion play``.
+agents answer through ``seats.seat_players``, the same code as ``dominion play``.
 
 What a client sees (``Table.view``) is built only from what ``dominion play`` shows the
 viewer: its own hand and set-aside cards, every seat's hand, deck and discard sizes, VP and
@@ -46,8 +46,8 @@ from ..checks import check_int, check_seed
 from ..engine.layout import EV_DECIDE, EV_DISCARD, NUM_ACTIONS, PASS, SEEN_TOP
 from ..game import Game
 from ..names import action_index, decision_text, log_lines
+from ..seats import YOU, check_opponents, seat_players
 
-YOU = play.YOU
 MODES = ("play", "watch")
 MAX_GAMES = 64  # games held in memory; past it the least recently used finished one goes
 MAX_ADVANCE = 1000  # decisions one watch request may step (a whole game is a few hundred)
@@ -90,7 +90,7 @@ class Table:
         self.seats = seats
         self.names = names
         self.game = game
-        self.answer = play.seat_players(seats, seed)
+        self.answer = seat_players(seats, seed)
         self.lock = threading.Lock()
         self.moves = 0  # decisions taken so far: a client names the one it answers
         self.used = time.monotonic()
@@ -442,9 +442,9 @@ class Tables:
         try:
             # check_opponents counts the person's seat; a watched game has none, so each
             # seat is checked in one of two calls (every agent against the table's size)
-            play.check_opponents(players if mode == "play" else players[1:])
+            check_opponents(players if mode == "play" else players[1:])
             if mode == "watch":
-                play.check_opponents(players[:-1])
+                check_opponents(players[:-1])
             game = Game(kingdom, len(players) + (mode == "play"), seed, turn_limit=TURN_LIMIT)
         except (ValueError, TypeError, NotImplementedError) as e:
             raise WebError(400, str(e)) from None
