@@ -69,7 +69,12 @@ Version history
            strategy files the same way in every command (``FILE.toml:BOT``), ``dominion
            optimize --kingdom``, the language's limits as errors at their token; ``--device
            auto`` (the default of train and evaluate: on a GPU a run changes, and takes 4,096
-           games unless given); ``dominion scorecard`` (protocol 1)
+           games unless given); ``dominion scorecard`` (protocol 1); ``search:AGENT:N``: a
+           search guided by a trained agent's network (its prior and evaluator: Gumbel
+           sequential halving, batched network playouts); agents and checkpoints written as
+           ``.safetensors`` (the shipped agents renamed; ``.pt`` files of the same layout still
+           read, an older run folder resumes); ``train/ppo.py`` split by concern (a seed
+           trains the same weights, tested bit for bit)
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
