@@ -227,3 +227,14 @@ def test_the_guided_search_is_a_gymnasium_opponent(torch):
     assert terminated or truncated
     with pytest.raises(ValueError, match="plays 2-player games; this env has 3"):
         gymnasium.make("Dominion-v2", players=3, opponents="search:ppo-pool:4")
+
+
+def test_the_network_runs_where_device_says_auto_by_default():
+    torch = pytest.importorskip("torch", reason="a trained agent guides it (the train extra)")
+    from dominion_env.train.evaluator import guided_search
+
+    search = guided_search("ppo-pool", 8, seed=0)  # "auto": CUDA where present, else the CPU
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert next(search.network.agent.net.parameters()).device.type == expected
+    with pytest.raises(ValueError, match=r"device must be 'auto', 'cpu', 'cuda' or 'cuda:N'"):
+        guided_search("ppo-pool", 8, device="gpu")

@@ -19,6 +19,7 @@ import torch
 
 from ..checks import check_int, is_int
 from ..search.guided import DEFAULT_GUIDED_BUDGET, GuidedSearch
+from .device import AUTO, check_device
 from .policy import Agent, load_agent
 from .ppo import MAX_VP_SHAPING, TrainConfig
 
@@ -65,15 +66,22 @@ class NetEvaluator:
         return logits.cpu().numpy(), value.cpu().numpy()
 
 
-def load_network(name: str) -> NetEvaluator:
+def load_network(name: str, device: str = AUTO) -> NetEvaluator:
     """The evaluator of a shipped agent's name or an agent file (``policy.load_agent``: loading
-    runs no code; a bad file is a ValueError naming it)."""
-    return NetEvaluator(load_agent(name), str(name))
+    runs no code; a bad file is a ValueError naming it), its network on ``device`` ("auto":
+    CUDA where present, else the CPU; ``device.py``)."""
+    return NetEvaluator(load_agent(name).to(check_device(device)), str(name))
 
 
-def guided_search(agent, budget: int = DEFAULT_GUIDED_BUDGET, seed: int = 0, **kwargs):
-    """A ``GuidedSearch`` guided by ``agent`` (a name, a file or an ``Agent``)."""
-    network = NetEvaluator(agent) if isinstance(agent, Agent) else load_network(agent)
+def guided_search(
+    agent, budget: int = DEFAULT_GUIDED_BUDGET, seed: int = 0, device: str = AUTO, **kwargs
+):
+    """A ``GuidedSearch`` guided by ``agent`` (a name, a file or an ``Agent``), its network on
+    ``device`` (``load_network``)."""
+    if isinstance(agent, Agent):
+        network = NetEvaluator(agent.to(check_device(device)))
+    else:
+        network = load_network(agent, device)
     return GuidedSearch(network, budget, seed, **kwargs)
 
 
