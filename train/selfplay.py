@@ -318,9 +318,9 @@ class SelfPlay:
         row = {"generation": g, "minutes": 0.0, "decisions": len(data)}
         if self.cfg.eval_games:
             row[f"win_rate[{PREVIOUS}]"] = self.versus(self.net, previous)
-        for kind, results in league.items():
-            r = np.asarray(results)
-            row[f"win_rate[{kind}]"] = round(float((r == 1).mean()), 4) if len(r) else math.nan
+        for kind, results in league.items():  # the league's games, where it has any
+            if results:
+                row[f"win_rate[{kind}]"] = round(float((np.asarray(results) == 1).mean()), 4)
         row.update({k: round(v, 5) for k, v in stats.items()})
         self.seconds = clock()
         row["minutes"] = round(self.seconds / 60, 3)
