@@ -32,6 +32,7 @@ from ..analysis.executor import add_ray_option, executor_for
 from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, writable_dir
 from ..engine.kingdoms import kingdom_arg
 from ..search import parse_search_name
+from . import selfplay as sp
 from .device import CUDA_SIZES, check_device, describe, sizes_for
 from .evaluate import EVAL_SEED, evaluate, format_table
 from .evaluator import load_network
@@ -682,8 +683,6 @@ SELFPLAY_OPTIONS = {
 
 
 def add_selfplay_parser(sub) -> None:
-    from . import selfplay as sp
-
     d = sp.SelfPlayConfig()
     p = sub.add_parser(
         "selfplay",
@@ -744,8 +743,6 @@ def add_selfplay_parser(sub) -> None:
 
 
 def _check_selfplay(args) -> None:
-    from . import selfplay as sp
-
     given = {f: getattr(args, f) for f in (*SELFPLAY_OPTIONS, "init", "seed", "name")}
     given = {f: v for f, v in given.items() if v not in (None, "")}
     out = Path(args.out)
@@ -796,8 +793,6 @@ def _check_selfplay(args) -> None:
 
 
 def run_selfplay(args) -> int:
-    from . import selfplay as sp
-
     cfg = args.cfg
     if not args.quiet:
         print(f"dominion selfplay: device {describe(cfg.device)}", file=sys.stderr)
