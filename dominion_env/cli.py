@@ -555,11 +555,12 @@ def _add_listings(sub) -> None:
 
 
 def _add_training_commands(sub) -> None:
-    """``train`` and ``evaluate`` need torch (the ``train`` extra): their module is imported
-    only when one of them is asked for, so the other commands run without torch."""
+    """``train``, ``evaluate``, ``scorecard`` and ``selfplay`` need torch (the ``train``
+    extra): their module is imported only when one of them is asked for, so the other commands
+    run without torch."""
     if importlib.util.find_spec("torch") is None:
         needs_torch = f"needs the train extra: {install_hint('torch')}"
-        for name in ("train", "evaluate", "scorecard"):
+        for name in ("train", "evaluate", "scorecard", "selfplay"):
             sub.add_parser(name, help=needs_torch).set_defaults(
                 run=lambda args: sys.exit(f"dominion {args.command} {needs_torch}")
             )
@@ -569,6 +570,7 @@ def _add_training_commands(sub) -> None:
     commands.add_train_parser(sub)
     commands.add_evaluate_parser(sub)
     commands.add_scorecard_parser(sub)
+    commands.add_selfplay_parser(sub)
 
 
 # ---------------------------------------------------------------------------------------------

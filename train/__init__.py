@@ -22,6 +22,10 @@
                 and ``AgentFileError``; ``legacy.convert`` rewrites format-1 (pickled) files
                 one trusts.
 ``evaluate``    an agent against bots: W/T/L with 95% intervals, VP margin, length, buys.
+``evaluator``   a trained agent as the guided search's network (``search:AGENT:N``).
+``selfplay``    Expert Iteration on the guided search (``dominion selfplay``): generations of
+                searched games (self-play and a league), the network learning the search's
+                improved policy and the results; ``replay_buffer`` holds the decisions.
 ``maskable_ppo``  sb3-contrib's MaskablePPO on the SB3 VecEnv (kept working; slower per step).
 
 Needs the ``train`` extra (torch). Importing this package sets ``OMP_WAIT_POLICY=PASSIVE``

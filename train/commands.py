@@ -43,6 +43,7 @@ from ..engine.kingdoms import kingdom_arg
 from ..names import printable
 from ..search import parse_search_name
 from ..search.search import MAX_BUDGET
+from . import selfplay as sp
 from .checkpoint import saved_config
 from .config import (
     ALL_BOTS,
@@ -743,3 +744,182 @@ def run_scorecard(args) -> int:
         bar.update(bar.total - bar.n)
     print(json.dumps(card) if args.json else format_scorecard(card))
     return 0
+
+
+# -- dominion selfplay ----------------------------------------------------------------------------
+
+# option -> (what it sets, its help); bounds from ``selfplay``'s INT_BOUNDS and NUMBER_BOUNDS
+SELFPLAY_OPTIONS = {
+    "players": "players per game",
+    "games": "games per generation",
+    "batch": "games played at once",
+    "budget": "the guided search's simulations per decision",
+    "depth": "network decisions per simulation",
+    "sample_moves": "each seat's first decisions of a game drawn from the improved policy",
+    "league": "the share of games against the league (past networks, library bots, optimized)",
+    "max_past": "past generations' networks kept for the league",
+    "window": "generations of decisions learned from",
+    "epochs": "passes over the window per generation",
+    "minibatch": "decisions per gradient step",
+    "lr": "Adam's learning rate",
+    "eval_games": "deals (each played twice, seats turned) of the new network against the "
+    "previous one, per generation (0: none)",
+}
+
+
+def add_selfplay_parser(sub) -> None:
+    d = sp.SelfPlayConfig()
+    p = sub.add_parser(
+        "selfplay",
+        help="self-play that learns from the guided search (Expert Iteration)",
+        description="Generations of games where the guided search with the current network "
+        "decides for the learner (self-play, and a league: past networks, library bots on their "
+        "own kingdoms, the optimizer's bots); the network then learns the search's improved "
+        "policy and the games' results (train/selfplay.py). Writes agent.safetensors, "
+        "checkpoint.safetensors and progress.csv to --out after every generation; Ctrl-C or "
+        "SIGTERM loses only the generation under way.",
+    )
+    p.add_argument(
+        "--generations",
+        type=int_in(1, 10**6),
+        default=None,
+        help=f"generations in all (default {sp.DEFAULT_GENERATIONS}, or no limit with --minutes)",
+    )
+    p.add_argument(
+        "--minutes",
+        type=number_in(MIN_MINUTES, MAX_MINUTES, " minutes"),
+        default=None,
+        help="time in all; a generation that starts is played to its end (default: none)",
+    )
+    bounds = {n: (lo, hi, int_in) for n, lo, hi in sp.INT_BOUNDS}
+    bounds.update({n: (lo, hi, number_in) for n, lo, hi in sp.NUMBER_BOUNDS})
+    for field, what in SELFPLAY_OPTIONS.items():
+        lo, hi, kind = bounds[field]
+        p.add_argument(
+            "--" + field.replace("_", "-"),
+            type=kind(lo, hi),
+            default=None,
+            help=f"{what}, {lo:g} to {hi:g} (default {getattr(d, field):g})",
+        )
+    p.add_argument(
+        "--init",
+        default=None,
+        metavar="AGENT",
+        help=f"the agent the run starts from: a shipped agent's name or an agent file "
+        f"(default {d.init})",
+    )
+    p.add_argument("--seed", type=SEED, default=None, help=f"0 to 2**63-1 (default {d.seed})")
+    p.add_argument("--out", default=d.out, help=f"the run's folder (default {d.out})")
+    p.add_argument("--name", default=None, help="the agent's name (default: --out's folder)")
+    p.add_argument(
+        "--resume", action="store_true", help="continue from --out/checkpoint.safetensors"
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="start a new run in an --out that already holds one (its files are replaced)",
+    )
+    p.add_argument(
+        "--device",
+        default=None,
+        help="where the network acts and learns: auto (the default: cuda where present, else "
+        "cpu), cpu, cuda or cuda:N (a resumed run may change it)",
+    )
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(run=run_selfplay, check=_check_selfplay, parser=p)
+
+
+def _check_selfplay(args) -> None:
+    given = {f: getattr(args, f) for f in (*SELFPLAY_OPTIONS, "init", "seed", "name")}
+    given = {f: v for f, v in given.items() if v not in (None, "")}
+    out = Path(args.out)
+    if args.resume:
+        try:
+            saved = sp.saved_config(out)
+        except ValueError as e:
+            args.parser.error(f"argument --resume: {e}")
+        for field, value in given.items():
+            if saved[field] != value:
+                args.parser.error(
+                    f"argument --{field.replace('_', '-')}: the run in {args.out} has "
+                    f"{field}={saved[field]!r}, given {value!r}; --resume continues a run with "
+                    "its own settings (drop the option, or start a new run in another --out)"
+                )
+        cfg = sp.SelfPlayConfig(**saved)
+    else:
+        if out.is_file():
+            args.parser.error(f"argument --out: {args.out!r} is a file, not a folder")
+        held = [f for f in RUN_FILES if (out / f).exists()]
+        if held and not args.overwrite:
+            args.parser.error(
+                f"argument --out: {args.out!r} already holds a run ({', '.join(held)}); "
+                "continue it with --resume, use another --out, or pass --overwrite"
+            )
+        cfg = sp.SelfPlayConfig(**{"name": out.name or "selfplay", **given})
+    cfg.out = args.out
+    for field in ("generations", "minutes", "device"):  # totals and place: a resume may change
+        if getattr(args, field) is not None:
+            setattr(cfg, field, getattr(args, field))
+    try:
+        check_device(cfg.device)
+    except ValueError as e:
+        args.parser.error(f"argument --device: {e}")
+    why = writable_dir(out)
+    if why:
+        args.parser.error(f"argument --out: {args.out!r} cannot take the run: {why}")
+    try:
+        sp.check_config(cfg)
+    except (ValueError, TypeError) as e:
+        args.parser.error(str(e))
+    if not args.resume:
+        try:
+            sp.check_init(cfg)
+        except (ValueError, OSError) as e:
+            args.parser.error(f"argument --init: {e}")
+    args.cfg = cfg
+
+
+def run_selfplay(args) -> int:
+    cfg = args.cfg
+    if not args.quiet:
+        print(f"dominion selfplay: device {describe(cfg.device)}", file=sys.stderr)
+    with tqdm(total=1000, desc="games", disable=args.quiet, bar_format=SELFPLAY_BAR) as bar:
+
+        def progress(loop):
+            bar.set_description(
+                f"generation {loop.generation + 1} {loop.phase} {loop.phase_done:.0%}",
+                refresh=False,
+            )
+            bar.update(int(1000 * loop.done()) - bar.n)
+            if loop.history:  # the last generation's figures
+                row = loop.history[-1]
+                figures = {k[9:-1]: v for k, v in row.items() if k.startswith("win_rate[")}
+                bar.set_postfix({"gen": row["generation"], **figures}, refresh=False)
+            bar.refresh()
+
+        stopped = []
+        try:
+            with _terminate_as_interrupt(stopped):
+                loop = sp.selfplay(cfg, progress=progress, resume=args.resume)
+        except sp.Interrupted as e:
+            bar.close()
+            how = "terminated (SIGTERM)" if stopped else "interrupted"
+            print(
+                f"dominion selfplay: {how}; {e.loop.saved} generations saved in {cfg.out} "
+                "(continue with --resume; the generation under way is lost)",
+                file=sys.stderr,
+            )
+            return 128 + (signal.SIGTERM if stopped else signal.SIGINT)
+        except (ValueError, TypeError, NotImplementedError) as e:
+            raise SystemExit(str(e)) from None
+    print(
+        f"\n{loop.generation} generations ({loop.decisions:,} searched decisions) in "
+        f"{loop.seconds / 60:.1f} min; wrote {sp.AGENT_FILE}, {sp.CHECKPOINT_FILE} and "
+        f"progress.csv in {cfg.out}"
+    )
+    for row in loop.history[-5:]:
+        print("  " + ", ".join(f"{k} {v}" for k, v in row.items()))
+    return 0
+
+
+SELFPLAY_BAR = "{desc} {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"

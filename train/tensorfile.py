@@ -11,7 +11,7 @@ files too)::
 
     header = {"pi.weight": {"dtype": "F32", "shape": [71, 128], "data_offsets": [0, 36352]},
               ...,
-              "__metadata__": {"dominion_env": "agent" | "checkpoint",
+              "__metadata__": {"dominion_env": "agent" | "checkpoint" | "selfplay",
                                "format_version": "2",
                                "json": "<the file's JSON document: info, config, history ...>"}}
 
@@ -45,7 +45,7 @@ import numpy as np
 import torch
 
 FORMAT = 2  # the format_version written; bump when the layout or the JSON document changes
-KINDS = ("agent", "checkpoint")
+KINDS = ("agent", "checkpoint", "selfplay")  # selfplay: ``selfplay``'s checkpoint
 MAX_HEADER = 100 * 2**20  # bytes; safetensors' own cap
 # safetensors dtype name <-> numpy (little-endian, as the layout says)
 DTYPES = {"F32": np.dtype("<f4"), "F64": np.dtype("<f8"), "I64": np.dtype("<i8")}

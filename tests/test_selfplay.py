@@ -1,0 +1,153 @@
+"""The self-play loop on the guided search (``dominion selfplay``): a generation's data has the
+right shapes and its targets are distributions over the legal actions, the loss falls on a
+fixed batch, a run stopped and resumed ends bit for bit where a run straight through does, the
+league's opponents are played, and bad settings are refused before any work. Strength per
+generation: bench/bench_selfplay.py."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+import torch
+
+from dominion_env import cli
+from dominion_env.engine.layout import NUM_ACTIONS
+from dominion_env.engine.observation import obs_size
+from dominion_env.train.policy import AgentInfo, load_agent, make_net, save_agent
+from dominion_env.train.replay_buffer import Decisions
+from dominion_env.train.selfplay import (
+    LEAGUE,
+    SelfPlay,
+    SelfPlayConfig,
+    read_checkpoint,
+    selfplay,
+)
+from dominion_env.train.tensorfile import AgentFileError
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """A small agent file, trained (as it says) with shaped returns."""
+    torch.manual_seed(0)
+    path = tmp_path_factory.mktemp("init") / "tiny.pt"
+    info = AgentInfo("tiny", 2, (16,), True, {"config": {"vp_shaping": 0.02}})
+    return str(save_agent(make_net(2, "mlp", (16,)), info, path))
+
+
+def _cfg(tiny, tmp_path, **kw):
+    base = dict(games=4, batch=2, budget=4, depth=1, sample_moves=2, league=0.0, eval_games=2)
+    return SelfPlayConfig(init=tiny, out=str(tmp_path / "run"), device="cpu", **{**base, **kw})
+
+
+def _loop(tiny, tmp_path, **kw):
+    cfg = _cfg(tiny, tmp_path, **kw)
+    return SelfPlay(cfg, load_agent(cfg.init))
+
+
+def test_a_generation_records_every_searched_decision(tiny, tmp_path):
+    loop = _loop(tiny, tmp_path)
+    data, league = loop.play(1, lambda: 0.0)
+    n = len(data)
+    assert n > 40 and data.idx.shape[0] == data.val.shape[0] == n
+    assert data.mask.shape == data.policy.shape == (n, NUM_ACTIONS)
+    assert data.policy.dtype == np.float32 and data.z.shape == data.seat.shape == (n,)
+    assert np.allclose(data.policy.sum(axis=1), 1.0, atol=1e-5)
+    assert (data.policy[~data.mask] == 0).all() and (data.policy >= 0).all()
+    assert set(np.unique(data.seat)) == {0, 1}  # self-play: the search plays both seats
+    assert set(np.unique(data.z)) <= {-1.0, 0.0, 1.0}
+    assert all(not r for r in league.values())  # league 0: no league game
+    # the observations come back exactly from their sparse rows
+    dense = data.dense(torch.arange(n), obs_size(2), "cpu").numpy()
+    again = Decisions.of(dense, data.mask, data.policy, data.seat, np.zeros(n))
+    assert (again.dense(torch.arange(n), obs_size(2), "cpu").numpy() == dense).all()
+    assert np.count_nonzero(dense) == np.count_nonzero(data.val)
+
+
+def test_the_loss_falls_on_a_fixed_batch(tiny, tmp_path):
+    loop = _loop(tiny, tmp_path, epochs=20, minibatch=64, lr=1e-3)
+    data, _ = loop.play(1, lambda: 0.0)
+    rows = torch.arange(len(data))
+    args = (torch.from_numpy(data.mask), torch.from_numpy(data.policy), torch.from_numpy(data.z))
+    with torch.no_grad():
+        before = loop.losses(data, rows, *args)
+    loop._learn(data, 7)
+    with torch.no_grad():
+        after = loop.losses(data, rows, *args)
+    assert after[0] < 0.9 * before[0] and after[1] < 0.9 * before[1]
+
+
+def test_a_resumed_run_ends_where_a_straight_run_does(tiny, tmp_path):
+    straight = selfplay(_cfg(tiny, tmp_path / "a", generations=2, league=0.75, window=2))
+    first = selfplay(_cfg(tiny, tmp_path / "b", generations=1, league=0.75, window=2))
+    assert first.generation == 1
+    resumed = selfplay(_cfg(tiny, tmp_path / "b", generations=2, league=0.75), resume=True)
+    assert resumed.generation == 2
+    for a, b in zip(
+        straight.net.state_dict().values(), resumed.net.state_dict().values(), strict=True
+    ):
+        assert torch.equal(a, b)
+    for a, b in zip(straight.window.generations, resumed.window.generations, strict=True):
+        for f in ("idx", "val", "mask", "policy", "seat", "z"):
+            assert np.array_equal(getattr(a, f), getattr(b, f))
+
+    def figures(loop):
+        return [{k: v for k, v in h.items() if k != "minutes"} for h in loop.history]
+
+    assert figures(straight) == figures(resumed)
+    saved = read_checkpoint(tmp_path / "b" / "run" / "checkpoint.safetensors")
+    assert saved["generation"] == 2 and len(saved["past"]) == 3
+    agent = load_agent(tmp_path / "b" / "run" / "agent.safetensors")
+    assert agent.info.trained["config"]["vp_shaping"] == 0.0  # its value is the result
+
+
+def test_the_league_opponents_are_played(tiny, tmp_path):
+    loop = _loop(tiny, tmp_path, games=6, batch=2, league=0.5)
+    assert [k for k, _ in loop.plan(1)] == ["self", "self", *LEAGUE]
+    search = loop.search(0)
+    for b, kind in enumerate(LEAGUE):
+        data, results = loop.play_batch(search, kind, 2, 1, b)
+        assert len(results) == 2 and set(results) <= {-1.0, 0.0, 1.0}
+        learner = (np.arange(2) + b) % 2  # only the learner's seat is recorded
+        assert (data.seat == learner[data.game]).all() and len(data) > 10
+    row = loop.step()
+    assert {f"win_rate[{k}]" for k in (*LEAGUE, "previous")} <= set(row)
+
+
+def test_a_checkpoint_is_checked_before_use(tiny, tmp_path):
+    selfplay(_cfg(tiny, tmp_path, generations=1))
+    with pytest.raises(AgentFileError, match="not a selfplay file"):
+        read_checkpoint(tmp_path / "run" / "agent.safetensors")
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "checkpoint.safetensors").write_bytes(b"\x80\x04junk")
+    with pytest.raises(AgentFileError, match="pickle"):
+        read_checkpoint(tmp_path / "x" / "checkpoint.safetensors")
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["--league", "1.5"], "--league"),
+        (["--games", "0"], "--games"),
+        (["--budget", "x"], "--budget"),
+        (["--init", "nosuch"], "--init"),
+        (["--games", "4", "--league", "0.5"], "league=0.5 of games=4"),
+        (["--device", "tpu"], "--device"),
+        (["--resume"], "--resume"),
+    ],
+)
+def test_bad_settings_exit_2_with_one_line(tmp_path, capsys, argv, says):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["selfplay", "--out", str(tmp_path / "run"), *argv])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert says in err[-1] and err[-1].startswith("dominion selfplay: error:")
+    assert not (tmp_path / "run").exists()
+
+
+def test_check_config_names_the_setting(tiny, tmp_path):
+    cfg = _cfg(tiny, tmp_path)
+    for field, bad in (("window", 0), ("lr", float("nan")), ("sample_moves", -1)):
+        with pytest.raises((ValueError, TypeError), match=field):
+            selfplay(dataclasses.replace(cfg, **{field: bad}))

@@ -1,0 +1,722 @@
+"""Self-play that learns from the guided search: Expert Iteration / Gumbel AlphaZero (``dominion
+selfplay``).
+
+    from dominion_env.train.selfplay import SelfPlayConfig, selfplay
+    loop = selfplay(SelfPlayConfig(generations=3, games=64, budget=32, out="runs/sp"))
+
+Each generation:
+
+play     ``games`` games on random kingdoms, ``batch`` at a time (a VecGame whose seats are all
+         external, one game a row). Every decision of the learner's seats is the guided search's
+         (``search.guided``, ``budget`` simulations, ``depth``) with the current network: each
+         seat's first ``sample_moves`` decisions of a game are drawn from the search's improved
+         policy (variety: the openings of greedy games repeat), the rest are the search's own
+         choice. Recorded per decision (``replay_buffer.Decisions``): the decider's observation,
+         its legal actions, the improved policy and the seat; at the game's end each row gets
+         its seat's result z (+1 / 0 / -1; 0 at the turn limit).
+league   a share ``league`` of the games seats the searching learner at one seat (a row's seat
+         turns with the row) against, in equal parts: ``past``, one of the last ``max_past``
+         generations' networks (greedy; the init agent is generation 0); ``bots``, a library bot
+         (all but Random, one per batch, drawn) on its own kingdom (``agents.kingdom_for``);
+         ``optimized``, the optimizer's bot for each random kingdom (``agents/optimized.toml``,
+         else the strongest library bot, ``seats.KingdomExperts``). Only the learner's decisions
+         are recorded there. The rest of the games are self-play (the search at every seat).
+learn    the network learns from the last ``window`` generations' decisions: ``epochs`` passes
+         of minibatches of ``minibatch``, Adam (its state kept across generations), loss =
+         cross-entropy to the improved policy + ``vf_coef`` x (value - z)^2. The value head then
+         predicts the result itself, and the agent is saved with ``vp_shaping`` 0 in its
+         training config, which is how the guided search reads a value as the expected result
+         (``evaluator.NetEvaluator``).
+measure  the new network against the previous generation's, both greedy, on ``eval_games``
+         deals played twice with the seats turned (paired: the same seeds), and the learner's
+         results in the generation's league games, per opponent: a row of ``history``
+         (``progress.csv``; ``dominion selfplay``'s bar shows it).
+
+The first generation: the init agent (``init``, a shipped agent's name or an agent file; by
+default ``ppo-pool``) was trained by PPO on shaped returns, so its value head estimates the
+result minus the VP potential: its search reads it as such (value + phi, with the agent's own
+``vp_shaping``), which is what an expected result is. The first update then moves the head to
+z directly, and every later generation's search reads it with ``vp_shaping`` 0.
+
+Saving: after every generation (each is minutes of search; a save well under a second), into
+``out``: ``agent.safetensors`` (the current network), ``checkpoint.safetensors`` (the config,
+the network's layout, the generation, the time so far, Adam's state, the kept past networks,
+the window's decisions and the history: tensors plus JSON in ``tensorfile``'s layout, kind
+"selfplay"; loading runs no code and checks every part, ``read_checkpoint``) and
+``progress.csv``. A stop (Ctrl-C, SIGTERM) loses only the generation under way: ``resume``
+continues from the last one saved, and a run resumed goes exactly as the run straight through
+would have (every stream is keyed by (seed, generation, batch), not by a generator's state).
+``generations`` and ``minutes`` are totals over every resumed part; a generation that starts is
+played to its end.
+
+Threads: the search runs torch on ``torch_threads`` beside Numba's kernels; the update takes
+as many threads as Numba's pool where both pools sleep when idle (``ppo.Trainer``'s rule). The
+network acts and learns on ``device`` ("auto": CUDA where present, ``device.py``); the games
+and the search's tree stay on the CPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import dataclasses
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+import torch
+
+from ..agents import BOTS, compile_bots, kingdom_for, load_bot_file
+from ..analysis.mixed import play_mixed
+from ..cards import MAX_PLAYERS, MIN_PLAYERS
+from ..checks import check_int, check_number, check_seed, is_int
+from ..engine.observation import obs_size
+from ..search.guided import DEFAULT_DEPTH, MAX_DEPTH, GuidedSearch
+from ..search.search import MAX_BUDGET
+from ..vector import VecGame
+from . import PASSIVE_POOLS, tensorfile
+from .device import AUTO, check_device, check_device_name
+from .evaluate import EVAL_SEED
+from .evaluator import NetEvaluator
+from .policy import (
+    AGENT_SUFFIX,
+    MAX_EMBED,
+    NETWORKS,
+    Agent,
+    AgentInfo,
+    check_state,
+    info_net,
+    load_agent,
+    net_shapes,
+    save_agent,
+)
+from .ppo import MAX_MINUTES, MIN_MINUTES, _check_history, _optimizer_state
+from .replay_buffer import Decisions, Window
+from .seats import LIBRARY_BOTS, KingdomExperts
+from .tensorfile import AgentFileError
+
+# what a run writes in ``out`` besides progress.csv (the safetensors layout: ``tensorfile``)
+AGENT_FILE = f"agent{AGENT_SUFFIX}"
+CHECKPOINT_FILE = f"checkpoint{AGENT_SUFFIX}"
+
+DEFAULT_GENERATIONS = 10
+LEAGUE = ("past", "bots", "optimized")  # the league's opponents, in equal parts
+PREVIOUS = "previous"  # the history's label of the new network against the previous one
+INT_BOUNDS = (  # (setting, low, high)
+    ("players", MIN_PLAYERS, MAX_PLAYERS),
+    ("games", 1, 1_000_000),
+    ("batch", 1, 65_536),
+    ("budget", 1, MAX_BUDGET - 1),
+    ("depth", 0, MAX_DEPTH),
+    ("sample_moves", 0, 100_000),
+    ("max_past", 1, 100),
+    ("window", 1, 100),
+    ("epochs", 1, 1000),
+    ("minibatch", 1, 10**7),
+    ("eval_games", 0, 1_000_000),
+    ("turn_limit", 1, 100_000),
+    ("torch_threads", 1, 1024),
+)
+NUMBER_BOUNDS = (  # (setting, low, high)
+    ("league", 0.0, 1.0),
+    ("lr", 0.0, 1.0),
+    ("vf_coef", 0.0, 100.0),
+    ("max_grad_norm", 0.0, 1e6),
+)
+
+
+@dataclass
+class SelfPlayConfig:
+    """Every setting of a self-play run (module docstring), saved with its agent."""
+
+    # when to stop (whichever comes first; totals over resumed parts); neither: 10 generations
+    generations: int | None = None
+    minutes: float | None = None
+    players: int = 2
+    games: int = 64  # games per generation
+    batch: int = 32  # games played at once (one search call answers a batch's learner rows)
+    budget: int = 64  # the guided search's simulations per decision
+    depth: int = DEFAULT_DEPTH  # network decisions per simulation
+    sample_moves: int = 10  # each seat's first decisions of a game drawn from the policy
+    league: float = 0.25  # the share of games against the league (LEAGUE)
+    max_past: int = 4  # past generations' networks kept for the league
+    window: int = 2  # generations of decisions learned from
+    epochs: int = 2
+    minibatch: int = 256
+    lr: float = 1e-4
+    vf_coef: float = 1.0
+    max_grad_norm: float = 0.5
+    eval_games: int = 32  # deals, each played twice (seats turned): new against previous
+    init: str = "ppo-pool"  # the agent the run starts from
+    seed: int = 0
+    turn_limit: int = 100
+    torch_threads: int = 1
+    out: str = "runs/selfplay"
+    name: str = "selfplay"
+    device: str = AUTO
+
+
+def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
+    """``cfg`` if every setting is in range, else a TypeError/ValueError naming the setting,
+    its value and what is allowed (the init agent is checked by ``check_init``)."""
+    if cfg.generations is not None:
+        check_int("generations", cfg.generations, 1, 10**6)
+    if cfg.minutes is not None:
+        check_number("minutes", cfg.minutes, MIN_MINUTES, MAX_MINUTES)
+    for name, lo, hi in INT_BOUNDS:
+        check_int(name, getattr(cfg, name), lo, hi)
+    for name, lo, hi in NUMBER_BOUNDS:
+        check_number(name, getattr(cfg, name), lo, hi)
+    check_seed(cfg.seed)
+    check_device_name(cfg.device)
+    for name in ("init", "out", "name"):
+        if not isinstance(getattr(cfg, name), str) or not getattr(cfg, name):
+            raise TypeError(f"{name} must be a non-empty string, got {getattr(cfg, name)!r}")
+    n = league_games(cfg)
+    if 0 < n < len(LEAGUE):
+        raise ValueError(
+            f"league={cfg.league:g} of games={cfg.games} is {n} game(s); the league's "
+            f"{len(LEAGUE)} opponents ({', '.join(LEAGUE)}) need at least {len(LEAGUE)} "
+            "(raise games or league, or set league 0)"
+        )
+    return cfg
+
+
+def league_games(cfg: SelfPlayConfig) -> int:
+    return int(round(cfg.games * cfg.league))
+
+
+def check_init(cfg: SelfPlayConfig) -> Agent:
+    """The init agent, loaded (no code runs), if it plays the run's games from scaled
+    observations; a ValueError naming ``init`` otherwise."""
+    agent = load_agent(cfg.init)
+    if agent.info.players != cfg.players:
+        raise ValueError(
+            f"init={cfg.init!r} plays {agent.info.players}-player games; this run has "
+            f"players={cfg.players}"
+        )
+    if not agent.info.scale_observations:
+        raise ValueError(f"init={cfg.init!r} reads unscaled observations; the search's are scaled")
+    NetEvaluator(agent, cfg.init)  # a ValueError if its training config's vp_shaping is bad
+    return agent
+
+
+def _key(*parts) -> int:
+    """A seed from (seed, generation, batch, ...): streams that do not depend on the order
+    anything else drew in."""
+    return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1, np.uint64)[0] >> 1)
+
+
+class SelfPlay:
+    """The loop (module docstring): ``run()`` plays, learns and saves generation after
+    generation until ``generations`` or ``minutes``."""
+
+    def __init__(self, cfg: SelfPlayConfig, init: Agent, progress=None):
+        self.cfg = check_config(cfg)
+        self.device = check_device(cfg.device)
+        torch.set_num_threads(cfg.torch_threads)
+        self.update_threads = (
+            max(cfg.torch_threads, numba.config.NUMBA_NUM_THREADS)
+            if PASSIVE_POOLS
+            else cfg.torch_threads
+        )
+        i = init.info
+        self.layout = {"hidden": list(i.hidden), "network": i.network, "embed": i.embed}
+        # the init's value is a shaped return (module docstring); the loop's nets predict z
+        self.init_vp_shaping = NetEvaluator(init, cfg.init).vp_shaping
+        self.generation = self.saved = 0  # generations done, and saved in out
+        self.seconds = 0.0
+        self.decisions = 0  # searched decisions so far
+        self.history: list[dict] = []
+        self.net = self._copy(init.net)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
+        self.past = [self._copy(self.net)]  # greedy league opponents, newest last
+        self.window = Window(cfg.window)
+        self.progress = progress
+        self.phase, self.phase_done = "games", 0.0
+        self.obs_dim = obs_size(cfg.players)
+        self._experts = None  # the optimizer's bots, read when first needed
+
+    # -- networks ------------------------------------------------------------------------------
+
+    def _info(self, name=None) -> AgentInfo:
+        cfg = self.cfg
+        vp = self.init_vp_shaping if self.generation == 0 else 0.0
+        return AgentInfo(
+            name=name or cfg.name,
+            players=cfg.players,
+            hidden=tuple(self.layout["hidden"]),
+            scale_observations=True,
+            network=self.layout["network"],
+            embed=self.layout["embed"],
+            trained={
+                "config": {"vp_shaping": vp},  # how the search reads the value head
+                "selfplay": asdict(cfg),
+                "generation": self.generation,
+                "steps": self.decisions,
+                "minutes": round(self.seconds / 60, 2),
+            },
+        )
+
+    def _copy(self, net):
+        new = info_net(self._info()).to(self.device)
+        new.load_state_dict(net.state_dict())
+        return new.eval()
+
+    def agent(self, net=None, name=None) -> Agent:
+        """A greedy Agent of ``net`` (the current network by default)."""
+        return Agent(net if net is not None else self.net, self._info(name), greedy=True)
+
+    def search(self, seed: int) -> GuidedSearch:
+        """The guided search with the current network, seeded ``seed``."""
+        cfg = self.cfg
+        network = NetEvaluator(self.agent(), cfg.name, cfg.torch_threads)
+        return GuidedSearch(network, cfg.budget, seed, cfg.depth)
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    def finished(self) -> bool:
+        cfg = self.cfg
+        gens = cfg.generations
+        if gens is None and cfg.minutes is None:
+            gens = DEFAULT_GENERATIONS
+        return (gens is not None and self.generation >= gens) or (
+            cfg.minutes is not None and self.seconds >= 60 * cfg.minutes
+        )
+
+    def done(self) -> float:
+        """How much of the run is done, 0..1 (generations or minutes, the larger)."""
+        cfg = self.cfg
+        gens = cfg.generations
+        if gens is None and cfg.minutes is None:
+            gens = DEFAULT_GENERATIONS
+        return min(
+            1.0,
+            max(
+                self.generation / gens if gens else 0.0,
+                self.seconds / (60 * cfg.minutes) if cfg.minutes else 0.0,
+            ),
+        )
+
+    def run(self) -> SelfPlay:
+        t0 = time.perf_counter() - self.seconds
+        while not self.finished():
+            self.step(lambda: time.perf_counter() - t0)
+            self.save()
+        return self
+
+    def step(self, clock=None) -> dict:
+        """One generation: play, learn, measure; returns its history row."""
+        clock = clock or (lambda: self.seconds)
+        g = self.generation + 1
+        data, league = self.play(g, clock)
+        self._report("learning", 0.0, clock)
+        previous = self.past[-1]
+        stats = self.learn(g)
+        self.generation = g
+        self.decisions += len(data)
+        self.past.append(self._copy(self.net))
+        del self.past[: -self.cfg.max_past]
+        self._report("measuring", 0.0, clock)
+        row = {"generation": g, "minutes": 0.0, "decisions": len(data)}
+        if self.cfg.eval_games:
+            row[f"win_rate[{PREVIOUS}]"] = self.versus(self.net, previous)
+        for kind, results in league.items():  # the league's games, where it has any
+            if results:
+                row[f"win_rate[{kind}]"] = round(float((np.asarray(results) == 1).mean()), 4)
+        row.update({k: round(v, 5) for k, v in stats.items()})
+        self.seconds = clock()
+        row["minutes"] = round(self.seconds / 60, 3)
+        self.history.append(row)
+        self._report("done", 1.0, clock)
+        return row
+
+    def _report(self, phase: str, done: float, clock) -> None:
+        self.phase, self.phase_done = phase, done
+        self.seconds = clock()
+        if self.progress is not None:
+            self.progress(self)
+
+    def plan(self, g: int) -> list[tuple[str, int]]:
+        """The generation's batches: (opponent, games), self-play first, then the league's
+        (``LEAGUE``, the league's games split evenly)."""
+        cfg = self.cfg
+        n = league_games(cfg)
+        parts = [("self", cfg.games - n)]
+        parts += [(k, len(p)) for k, p in zip(LEAGUE, np.array_split(np.arange(n), 3), strict=True)]
+        return [
+            (kind, min(cfg.batch, games - s))
+            for kind, games in parts
+            for s in range(0, games, cfg.batch)
+        ]
+
+    def play(self, g: int, clock) -> tuple[Decisions, dict]:
+        """Generation g's games: (their recorded decisions, the learner's results per league
+        opponent)."""
+        plan = self.plan(g)
+        parts, league = [], {k: [] for k in LEAGUE}
+        search = self.search(_key(self.cfg.seed, g, 1))
+        for b, (kind, n) in enumerate(plan):
+            self._report("games", b / len(plan), clock)
+            data, results = self.play_batch(search, kind, n, g, b)
+            parts.append(data)
+            if kind in league:
+                league[kind] += results.tolist()
+        data = Decisions.join(parts)
+        data.game = None
+        self.window.add(data)
+        return data, league
+
+    def opponent(self, kind: str, n: int, key: int):
+        """(the VecGame's kingdom, ``answer(vec, rows) -> actions``) of a league opponent."""
+        rng = np.random.default_rng(key)
+        if kind == "past":
+            agent = self.agent(self.past[rng.integers(len(self.past))], "past")
+            return "random", lambda vec, rows: agent.act(
+                vec.observation[rows], vec.action_mask[rows]
+            )
+        if kind == "bots":
+            bot = LIBRARY_BOTS[rng.integers(len(LIBRARY_BOTS))]
+            table = compile_bots(bot)
+            ids = np.zeros(n, np.int64)
+            return kingdom_for([BOTS[bot]]), lambda vec, rows: vec.bot_actions(table, ids)[rows]
+        if self._experts is None:
+            self._experts = KingdomExperts(self.cfg.players, load_bot_file("optimized"))
+        return "random", lambda vec, rows: self._experts.actions(vec, rows)
+
+    def play_batch(self, search, kind: str, n: int, g: int, b: int):
+        """One batch of n games against ``kind`` ("self" or a LEAGUE opponent): (the learner's
+        decisions with their results, the learner's result per game)."""
+        cfg = self.cfg
+        P = cfg.players
+        key = _key(cfg.seed, g, b)
+        kingdom, answer = ("random", None) if kind == "self" else self.opponent(kind, n, key)
+        vec = VecGame(
+            n, P, kingdom, autoreset=False, scale_observations=True, turn_limit=cfg.turn_limit
+        )
+        vec.reset(_key(cfg.seed, g, b, 1))
+        rng = np.random.default_rng(_key(cfg.seed, g, b, 2))
+        games = np.arange(n)
+        learner = np.full(n, -1) if answer is None else (games + b) % P  # -1: every seat
+        moves = np.zeros((n, P), np.int64)
+        reward = np.zeros((n, P), np.float64)
+        parts = []
+        while (live := vec.running).any():
+            seat = vec.current_player.astype(np.int64)
+            mine = live & ((learner < 0) | (seat == learner))
+            actions = np.full(n, -1, np.int64)
+            rows = np.flatnonzero(mine)
+            if len(rows):
+                chosen, policy = search.policy_games(vec, rows)
+                u = rng.random(len(rows))
+                c = np.cumsum(policy, axis=1)
+                drawn = (c < (1.0 - u)[:, None] * c[:, -1:]).sum(axis=1)
+                early = moves[rows, seat[rows]] < cfg.sample_moves
+                actions[rows] = np.where(early, drawn, chosen)
+                moves[rows, seat[rows]] += 1
+                parts.append(
+                    Decisions.of(
+                        vec.observation[rows], vec.action_mask[rows], policy, seat[rows], rows
+                    )
+                )
+            other = np.flatnonzero(live & ~mine)
+            if len(other):
+                actions[other] = answer(vec, other)
+            vec.step(actions)
+            reward += vec.rewards
+        data = Decisions.join(parts)
+        data.z = reward[data.game, data.seat].astype(np.float32)
+        return data, (reward[games, learner] if answer is not None else np.zeros(0))
+
+    @contextlib.contextmanager
+    def _update_threads(self):
+        torch.set_num_threads(self.update_threads)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(self.cfg.torch_threads)
+
+    def learn(self, g: int) -> dict:
+        """The network learns the window's decisions (module docstring): mean losses."""
+        with self._update_threads():
+            return self._learn(self.window.rows(), _key(self.cfg.seed, g, 3))
+
+    def _learn(self, data: Decisions, key: int) -> dict:
+        cfg = self.cfg
+        gen = torch.Generator().manual_seed(key)
+        mask = torch.from_numpy(data.mask).to(self.device)
+        target = torch.from_numpy(data.policy).to(self.device)
+        z = torch.from_numpy(data.z).to(self.device)
+        stats = {"policy_loss": 0.0, "value_loss": 0.0}
+        steps = 0
+        self.net.train()
+        for _ in range(cfg.epochs):
+            perm = torch.randperm(len(data), generator=gen)
+            for i in range(0, len(data), cfg.minibatch):
+                rows = perm[i : i + cfg.minibatch]
+                r = rows.to(self.device)
+                policy_loss, value_loss = self.losses(data, rows, mask[r], target[r], z[r])
+                loss = policy_loss + cfg.vf_coef * value_loss
+                self.opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                self.opt.step()
+                stats["policy_loss"] += policy_loss.item()
+                stats["value_loss"] += value_loss.item()
+                steps += 1
+        self.net.eval()
+        return {k: v / max(1, steps) for k, v in stats.items()}
+
+    def losses(self, data: Decisions, rows, mask, target, z):
+        """(cross-entropy to the improved policy, squared error of the value to z), means over
+        ``rows`` of ``data``."""
+        logits, value = self.net(data.dense(rows, self.obs_dim, self.device), mask)
+        logp = torch.log_softmax(logits, -1).masked_fill(~mask, 0.0)  # 0 x -inf is nan
+        return -(target * logp).sum(-1).mean(), ((value - z) ** 2).mean()
+
+    def versus(self, net, other) -> float:
+        """``net``'s win rate against ``other``, both greedy, on ``eval_games`` deals each
+        played twice, the seats turned (the same seeds): 2 x eval_games games."""
+        cfg = self.cfg
+        players = [self.agent(net, "new"), self.agent(other, "previous")]
+        n, P = cfg.eval_games, cfg.players
+        wins = 0
+        for turn in (0, 1):
+            seat = (np.arange(n) + turn) % P  # the new network's seat
+            seats = np.where(np.arange(P)[None, :] == seat[:, None], 0, 1)
+            res = play_mixed(
+                players, n, P, seed=EVAL_SEED, seat_player=seats, turn_limit=cfg.turn_limit
+            )
+            wins += int((res.reward[np.arange(n), seat] == 1).sum())
+        return round(wins / (2 * n), 4)
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def save(self, out=None) -> dict:
+        out = Path(out or self.cfg.out)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = {"agent": save_agent(self.net, self._info(), out / AGENT_FILE)}
+        tensors = {f"net.{k}": v for k, v in self.net.state_dict().items()}
+        for j, net in enumerate(self.past):
+            tensors.update({f"past.{j}.{k}": v for k, v in net.state_dict().items()})
+        opt = self.opt.state_dict()
+        numbers = {}
+        for i, state in opt["state"].items():
+            for k, v in state.items():
+                if isinstance(v, torch.Tensor):
+                    tensors[f"opt.{i}.{k}"] = v
+                else:
+                    numbers.setdefault(str(i), {})[k] = v
+        data = []
+        for j, d in enumerate(self.window.generations):
+            tensors.update({f"data.{j}.{k}": v for k, v in d.tensors().items()})
+            data.append({"decisions": len(d), "width": int(d.idx.shape[1])})
+        doc = {
+            "config": asdict(self.cfg),
+            "layout": self.layout,
+            "generation": self.generation,
+            "seconds": self.seconds,
+            "decisions": self.decisions,
+            "history": self.history,
+            "optimizer": {"param_groups": opt["param_groups"], "state": numbers},
+            "past": len(self.past),
+            "data": data,
+        }
+        paths["checkpoint"] = tensorfile.write(out / CHECKPOINT_FILE, "selfplay", tensors, doc)
+        paths["csv"] = write_progress(self.history, out / "progress.csv")
+        self.saved = self.generation
+        return paths
+
+    @classmethod
+    def resume(
+        cls,
+        out,
+        generations: int | None = None,
+        minutes: float | None = None,
+        device: str | None = None,
+        progress=None,
+    ) -> SelfPlay:
+        """Continue the run saved in ``out``: ``generations`` and ``minutes`` are new totals,
+        ``device`` moves it. The checkpoint is checked whole first (``read_checkpoint``); the
+        run saves into ``out``, never where its config says it once was."""
+        c = read_checkpoint(Path(out) / CHECKPOINT_FILE)
+        cfg = c["config"]
+        cfg.out = str(out)
+        if generations is not None:
+            cfg.generations = generations
+        if minutes is not None:
+            cfg.minutes = minutes
+        if device is not None:
+            cfg.device = device
+        lay = c["layout"]
+        info = AgentInfo(
+            "init",
+            cfg.players,
+            tuple(lay["hidden"]),
+            True,
+            {"config": {"vp_shaping": 0.0}},
+            lay["network"],
+            lay["embed"],
+        )
+        init = Agent(info_net(info), info)  # generation >= 1: its vp_shaping is never read
+        init.net.load_state_dict(c["net"])
+        loop = cls(cfg, init, progress)
+        loop.opt.load_state_dict(c["opt"])
+        loop.past = []
+        for sd in c["past"]:
+            loop.past.append(loop._copy(loop.net))
+            loop.past[-1].load_state_dict(sd)
+        for d in c["data"]:
+            loop.window.add(d)
+        loop.generation, loop.seconds = c["generation"], c["seconds"]
+        loop.decisions, loop.history = c["decisions"], c["history"]
+        return loop
+
+
+KEYS = ("config", "layout", "generation", "seconds", "decisions", "history", "optimizer")
+KEYS += ("past", "data")
+
+
+def read_checkpoint(path) -> dict:
+    """A self-play checkpoint's content, every part checked (keys, types, shapes, the data's
+    values); an ``AgentFileError`` (a ValueError) naming the file and the fault otherwise."""
+    path = Path(path)
+    if not path.is_file():
+        raise AgentFileError(path, "no such file (nothing to resume)")
+    tensors, doc = tensorfile.read(path, "selfplay")
+
+    def fail(why):
+        return AgentFileError(path, why)
+
+    if sorted(doc) != sorted(KEYS):
+        raise fail(f"its metadata must have exactly the keys {list(KEYS)}")
+    raw, lay = doc["config"], doc["layout"]
+    fields = [f.name for f in dataclasses.fields(SelfPlayConfig)]
+    if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
+        raise fail(f"config must have exactly SelfPlayConfig's fields {fields}")
+    try:
+        cfg = check_config(SelfPlayConfig(**raw))
+    except (ValueError, TypeError) as e:
+        raise fail(f"config: {e}") from None
+    hidden = lay.get("hidden") if isinstance(lay, dict) else None
+    ok = isinstance(lay, dict) and sorted(lay) == ["embed", "hidden", "network"]
+    ok = ok and isinstance(hidden, list) and 1 <= len(hidden) <= 8
+    ok = ok and all(is_int(h) and 1 <= h <= 4096 for h in hidden)
+    ok = (
+        ok
+        and lay["network"] in NETWORKS
+        and is_int(lay["embed"])
+        and 1 <= lay["embed"] <= MAX_EMBED
+    )
+    if not ok:
+        raise fail(f"layout must be {{hidden: [widths], network: {list(NETWORKS)}, embed}}")
+    for k in ("generation", "decisions", "past"):
+        if not is_int(doc[k]) or doc[k] < 0:
+            raise fail(f"{k} must be an int >= 0, got {doc[k]!r}")
+    s = doc["seconds"]
+    if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s < 0:
+        raise fail(f"seconds must be a finite number >= 0, got {s!r}")
+    _check_history(doc["history"], fail)
+    if not 1 <= doc["past"] <= cfg.max_past:
+        raise fail(f"past must be 1..max_past={cfg.max_past}, got {doc['past']}")
+    data = doc["data"]
+    good = isinstance(data, list) and len(data) <= cfg.window
+    good = good and all(
+        isinstance(d, dict)
+        and sorted(d) == ["decisions", "width"]
+        and is_int(d["decisions"])
+        and d["decisions"] >= 0
+        and is_int(d["width"])
+        and 1 <= d["width"] <= obs_size(cfg.players)
+        for d in data
+    )
+    if not good:
+        raise fail(f"data must be at most window={cfg.window} of {{decisions, width}}")
+    shapes = net_shapes(obs_size(cfg.players), hidden, lay["network"], cfg.players, lay["embed"])
+    parts = {"net": {}, "past": {}, "opt": {}, "data": {}}
+    for name, t in tensors.items():
+        part, _, rest = name.partition(".")
+        if part not in parts or not rest:
+            raise fail(f"tensor {name!r} is not one of net.*, past.*, opt.*, data.*")
+        parts[part][rest] = t
+    check_state(parts["net"], shapes, path, "net tensors")
+    past = [_numbered(parts["past"], j) for j in range(doc["past"])]
+    if sum(len(p) for p in past) != len(parts["past"]):
+        raise fail(f"it declares {doc['past']} past networks and holds other past tensors")
+    for j, sd in enumerate(past):
+        check_state(sd, shapes, path, f"past network {j}'s tensors")
+    window = [_numbered(parts["data"], j) for j in range(len(data))]
+    if sum(len(w) for w in window) != len(parts["data"]):
+        raise fail(f"it declares {len(data)} generations of data and holds other data tensors")
+    decisions = [
+        Decisions.from_tensors(
+            w, d["decisions"], d["width"], obs_size(cfg.players), cfg.players, fail
+        )
+        for w, d in zip(window, data, strict=True)
+    ]
+    return {
+        "config": cfg,
+        "layout": {**lay, "hidden": tuple(hidden)},
+        "net": parts["net"],
+        "opt": _optimizer_state(parts["opt"], doc["optimizer"], shapes, path),
+        "past": past,
+        "data": decisions,
+        "generation": doc["generation"],
+        "seconds": float(s),
+        "decisions": doc["decisions"],
+        "history": doc["history"],
+    }
+
+
+def write_progress(history: list[dict], path) -> Path:
+    """The history as CSV, a row per generation (columns: every key any row has)."""
+    keys = []
+    for h in history:
+        keys += [k for k in h if k not in keys]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, keys)
+        w.writeheader()
+        w.writerows(history)
+    return Path(path)
+
+
+def _numbered(tensors: dict, j: int) -> dict:
+    return {k[len(f"{j}.") :]: v for k, v in tensors.items() if k.startswith(f"{j}.")}
+
+
+def saved_config(out) -> dict:
+    """The settings of the self-play run saved in ``out``, read and checked
+    (``read_checkpoint``); a ValueError naming the file otherwise."""
+    path = Path(out) / CHECKPOINT_FILE
+    if not path.is_file():
+        raise ValueError(f"no run to resume in {out}: {path} does not exist")
+    return asdict(read_checkpoint(path)["config"])
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM through the CLI) during ``selfplay``: ``loop.saved`` generations
+    are in ``out`` (``loop`` itself may be part way through the next, which is lost)."""
+
+    def __init__(self, loop: SelfPlay):
+        super().__init__(f"interrupted; {loop.saved} generations saved")
+        self.loop = loop
+
+
+def selfplay(cfg: SelfPlayConfig, progress=None, resume: bool = False) -> SelfPlay:
+    """Run (or resume, from ``cfg.out``) the loop, saving after every generation; returns it.
+    ``progress(loop)`` is called as it moves (``loop.phase``, ``loop.phase_done``)."""
+    if resume and (Path(cfg.out) / CHECKPOINT_FILE).is_file():
+        loop = SelfPlay.resume(cfg.out, cfg.generations, cfg.minutes, cfg.device, progress)
+    else:
+        check_config(cfg)
+        loop = SelfPlay(cfg, check_init(cfg), progress)
+    try:
+        return loop.run()
+    except KeyboardInterrupt:
+        raise Interrupted(loop) from None
+
+
+__all__ = ["SelfPlay", "SelfPlayConfig", "check_config", "read_checkpoint", "selfplay"]
