@@ -109,7 +109,7 @@ def read_checkpoint(path) -> dict:
         raise fail(f"seconds must be a number, got {seconds!r}")
     if not math.isfinite(seconds) or seconds < 0:
         raise fail(f"seconds must be a finite number >= 0, got {seconds!r}")
-    _check_history(history, fail)
+    check_history(history, fail)
     if not is_int(count) or count < 0:
         raise fail(f"snapshots must be an int >= 0, got {count!r}")
     shapes = net_shapes(obs_size(players), hidden, cfg.network, players, cfg.embed)
@@ -133,7 +133,7 @@ def read_checkpoint(path) -> dict:
     return {
         "config": cfg,
         "net": parts["net"],
-        "opt": _optimizer_state(parts["opt"], doc["optimizer"], shapes, cfg.lr, path),
+        "opt": optimizer_state(parts["opt"], doc["optimizer"], shapes, cfg.lr, path),
         "steps": steps,
         "seconds": float(seconds),
         "history": history,
@@ -141,7 +141,7 @@ def read_checkpoint(path) -> dict:
     }
 
 
-def _check_history(history, fail) -> None:
+def check_history(history, fail) -> None:
     """The rows ``_log`` and ``imitate`` write: JSON objects of names -> numbers or strings;
     a progress row (with "steps") has int steps and number minutes and win rates, as the
     progress files and the plot read them."""
@@ -158,7 +158,7 @@ def _check_history(history, fail) -> None:
             raise fail(f"history[{i}] is {row!r}, not a row of the progress log")
 
 
-def _optimizer_state(tensors: dict, doc, shapes: dict, lr: float, path) -> dict:
+def optimizer_state(tensors: dict, doc, shapes: dict, lr: float, path) -> dict:
     """Adam's state dict from a checkpoint's pieces, every field checked against a fresh
     Adam's (the trainer's: ``lr``, eps 1e-5) and its range before anything is built: the
     learning rate is the config's, betas in [0, 1), eps > 0, weight_decay >= 0, finite; the

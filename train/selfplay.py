@@ -78,6 +78,8 @@ from ..search.guided import DEFAULT_DEPTH, MAX_DEPTH, GuidedSearch
 from ..search.search import MAX_BUDGET
 from ..vector import VecGame
 from . import PASSIVE_POOLS, tensorfile
+from .checkpoint import check_history, optimizer_state
+from .config import MAX_MINUTES, MIN_MINUTES
 from .device import AUTO, check_device, check_device_name
 from .evaluate import EVAL_SEED
 from .evaluator import NetEvaluator
@@ -93,7 +95,6 @@ from .policy import (
     net_shapes,
     save_agent,
 )
-from .ppo import MAX_MINUTES, MIN_MINUTES, _check_history, _optimizer_state
 from .replay_buffer import Decisions, Window
 from .seats import LIBRARY_BOTS, KingdomExperts
 from .tensorfile import AgentFileError
@@ -619,7 +620,7 @@ def read_checkpoint(path) -> dict:
     s = doc["seconds"]
     if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s < 0:
         raise fail(f"seconds must be a finite number >= 0, got {s!r}")
-    _check_history(doc["history"], fail)
+    check_history(doc["history"], fail)
     if not 1 <= doc["past"] <= cfg.max_past:
         raise fail(f"past must be 1..max_past={cfg.max_past}, got {doc['past']}")
     data = doc["data"]
@@ -661,7 +662,7 @@ def read_checkpoint(path) -> dict:
         "config": cfg,
         "layout": {**lay, "hidden": tuple(hidden)},
         "net": parts["net"],
-        "opt": _optimizer_state(parts["opt"], doc["optimizer"], shapes, path),
+        "opt": optimizer_state(parts["opt"], doc["optimizer"], shapes, cfg.lr, path),
         "past": past,
         "data": decisions,
         "generation": doc["generation"],
