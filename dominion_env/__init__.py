@@ -74,7 +74,9 @@ Version history
            sequential halving, batched network playouts); agents and checkpoints written as
            ``.safetensors`` (the shipped agents renamed; ``.pt`` files of the same layout still
            read, an older run folder resumes); ``train/ppo.py`` split by concern (a seed
-           trains the same weights, tested bit for bit)
+           trains the same weights, tested bit for bit); ``dominion selfplay``: Expert
+           Iteration on the guided search (improved-policy and result targets, a league of past
+           networks, library bots and the optimizer's bots; checkpoints of kind "selfplay")
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
