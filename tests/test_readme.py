@@ -48,7 +48,9 @@ def test_the_notebook_example_sets_a_position_searches_and_steps():
     assert r["v"].action in ("Village", "Smithy", "PASS") and np.isfinite(r["v"].value)
 
 
-@pytest.mark.parametrize("command", ["simulate", "tournament", "optimize", "scorecard", "train", "selfplay"])
+@pytest.mark.parametrize(
+    "command", ["simulate", "tournament", "optimize", "scorecard", "train", "selfplay"]
+)
 def test_every_command_the_readme_names_exists(command):
     from dominion_env.cli import build_parser
 

@@ -799,7 +799,7 @@ def add_selfplay_parser(sub) -> None:
             "--" + field.replace("_", "-"),
             type=kind(lo, hi),
             default=None,
-            help=f"{what}, {lo:g} to {hi:g} (default {getattr(d, field):g})",
+            help=f"{what}, {_bound(lo)} to {_bound(hi)} (default {_bound(getattr(d, field))})",
         )
     p.add_argument(
         "--init",
@@ -827,6 +827,12 @@ def add_selfplay_parser(sub) -> None:
     )
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(run=run_selfplay, check=_check_selfplay, parser=p)
+
+
+def _bound(x) -> str:
+    """A bound as --help shows it: whole numbers with thousands separators (1,048,576, not
+    1.04858e+06), others as they read."""
+    return f"{x:,}" if isinstance(x, int) else f"{x:g}"
 
 
 def _check_selfplay(args) -> None:
