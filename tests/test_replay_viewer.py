@@ -21,6 +21,7 @@ from dominion_env import Game
 from dominion_env.agents import compile_bots
 from dominion_env.analysis import replay
 from dominion_env.analysis.arena import play_games, record_games
+from dominion_env.names import printable
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 BOTS = ["Militia", "Big Money Ultimate"]
@@ -76,8 +77,9 @@ def test_any_name_stays_text_in_the_page(name):
     data = page[start:].split(">", 1)[1].split("</script>", 1)[0]
     assert not set(data) & set("<>&\u2028\u2029")
     assert json.loads(data)["players"] == rec["players"]
+    # the title is text for people: control characters show as their escapes
     assert html.unescape(page.split("<title>")[1].split("</title>")[0]).endswith(
-        f"P0 ({name}) vs P1 (Big Money)"
+        f"P0 ({printable(name)}) vs P1 (Big Money)"
     )
 
 

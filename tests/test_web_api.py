@@ -607,7 +607,7 @@ def test_an_agent_plays_a_seat(client):
         (["--host", "no.such.host.invalid"], "argument --host: 'no.such.host.invalid' is not"),
         (["--records", "{file}/x"], "argument --records: '{file}/x' cannot take the records"),
         (["--port", "{busy}"], "cannot listen on 127.0.0.1 port {busy}"),
-        (["--agent", "{file}"], "argument --agent: '{file}' is not a saved agent's .pt file"),
+        (["--agent", "{file}"], "argument --agent: '{file}' is not an agent file's name (it ends"),
         (["--agent", "{file}.pt"], "argument --agent: "),
         (["--host", "0.0.0.0"], "argument --host: '0.0.0.0' is not a loopback address"),
         (["--host", "::"], "argument --host: '::' is not a loopback address"),

@@ -37,7 +37,8 @@ returns the same array, not N calls.
 
 Seeding: ``seed(s)`` (MaskablePPO(seed=s) calls it) then ``reset()`` plays game g of the run
 seeded s in row g; a reset without a seed draws one from the generator seeded by the
-constructor's ``seed``; seeds are None or ints 0..2**63-1. Actions are checked as the
+constructor's ``seed`` (any int >= 0: it seeds numpy's generator); the seeds of games
+(``seed(s)``) are None or ints 0..2**63-1. Actions are checked as the
 Gymnasium vector env checks them (``vector_env``): an (N,) int array of legal indices, else an
 error before any game moves (``names.IllegalActionError``, a ValueError, for illegal ones).
 
