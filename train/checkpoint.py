@@ -71,21 +71,29 @@ def write_checkpoint(path, config, net, opt, steps, seconds, history, snapshots)
     return tensorfile.write(path, "checkpoint", tensors, doc)
 
 
+def open_checkpoint(path: Path, kind: str, keys) -> tuple:
+    """(tensors, metadata, fail) of the checkpoint file ``path`` of ``kind`` (``tensorfile``:
+    reading runs no code) whose metadata has exactly ``keys``; ``fail(why)`` makes the
+    ``AgentFileError`` naming the file that the reader raises for what it checks next."""
+    if not path.is_file():
+        raise AgentFileError(path, "no such file (nothing to resume)")
+    tensors, doc = tensorfile.read(path, kind)
+
+    def fail(why):
+        return AgentFileError(path, why)
+
+    if sorted(doc) != sorted(keys):
+        raise fail(f"its metadata must have exactly the keys {list(keys)}")
+    return tensors, doc, fail
+
+
 def read_checkpoint(path) -> dict:
     """A checkpoint's content, every part checked against its config (keys, types, shapes,
     ranges); ``AgentFileError`` (a ValueError) naming the file and the fault otherwise:
     {config: TrainConfig, net, opt: state dicts, steps, seconds, history, snapshots: [sd]}.
     The config's ``out`` is the folder ``path`` is in, whatever an older file says."""
     path = Path(path)
-    if not path.is_file():
-        raise AgentFileError(path, "no such file (nothing to resume)")
-    tensors, doc = tensorfile.read(path, "checkpoint")
-
-    def fail(why):
-        return AgentFileError(path, why)
-
-    if sorted(doc) != sorted(CHECKPOINT_KEYS):
-        raise fail(f"its metadata must have exactly the keys {list(CHECKPOINT_KEYS)}")
+    tensors, doc, fail = open_checkpoint(path, "checkpoint", CHECKPOINT_KEYS)
     raw = doc["config"]
     fields = [f.name for f in dataclasses.fields(TrainConfig) if f.name != "out"]
     if isinstance(raw, dict):  # a run from before these settings: an MLP on the CPU

@@ -78,7 +78,7 @@ from ..search.guided import DEFAULT_DEPTH, MAX_DEPTH, GuidedSearch
 from ..search.search import MAX_BUDGET
 from ..vector import VecGame
 from . import PASSIVE_POOLS, tensorfile
-from .checkpoint import check_history, optimizer_state
+from .checkpoint import check_history, open_checkpoint, optimizer_state
 from .config import MAX_MINUTES, MIN_MINUTES
 from .device import AUTO, check_device, check_device_name
 from .evaluate import EVAL_SEED
@@ -97,7 +97,6 @@ from .policy import (
 )
 from .replay_buffer import Decisions, Window
 from .seats import LIBRARY_BOTS, KingdomExperts
-from .tensorfile import AgentFileError
 
 # what a run writes in ``out`` besides progress.csv (the safetensors layout: ``tensorfile``)
 AGENT_FILE = f"agent{AGENT_SUFFIX}"
@@ -585,15 +584,7 @@ def read_checkpoint(path) -> dict:
     """A self-play checkpoint's content, every part checked (keys, types, shapes, the data's
     values); an ``AgentFileError`` (a ValueError) naming the file and the fault otherwise."""
     path = Path(path)
-    if not path.is_file():
-        raise AgentFileError(path, "no such file (nothing to resume)")
-    tensors, doc = tensorfile.read(path, "selfplay")
-
-    def fail(why):
-        return AgentFileError(path, why)
-
-    if sorted(doc) != sorted(KEYS):
-        raise fail(f"its metadata must have exactly the keys {list(KEYS)}")
+    tensors, doc, fail = open_checkpoint(path, "selfplay", KEYS)
     raw, lay = doc["config"], doc["layout"]
     fields = [f.name for f in dataclasses.fields(SelfPlayConfig)]
     if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
