@@ -5,8 +5,8 @@ and the strongest library bot, on games no generation trained on.
         [--eval 200] [--init ppo-pool] [--seed 0] [--out runs/bench-selfplay] [--device cpu]
 
 Runs a loop (``train/selfplay.py``; the settings above, the rest its defaults) one generation
-at a time, keeping each generation's network as ``out/genK.pt`` (generation 0 is the init
-agent), or reads the genK.pt files an earlier run of this script left in ``--out``
+at a time, keeping each generation's network as ``out/genK.safetensors`` (generation 0 is the init
+agent), or reads the genK.safetensors files an earlier run of this script left in ``--out``
 (``--read``). Then, per generation K >= 1, the network playing greedily (as an agent file
 plays everywhere):
 
@@ -29,7 +29,7 @@ import numpy as np
 from dominion_env.analysis.arena import wilson
 from dominion_env.analysis.mixed import play_mixed
 from dominion_env.train.evaluate import EVAL_SEED, evaluate
-from dominion_env.train.policy import load_agent, save_agent
+from dominion_env.train.policy import AGENT_SUFFIX, load_agent, save_agent
 from dominion_env.train.selfplay import SelfPlay, SelfPlayConfig, check_init
 
 
@@ -56,7 +56,7 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="runs/bench-selfplay")
     ap.add_argument("--device", default="cpu")
-    ap.add_argument("--read", action="store_true", help="measure the genK.pt files in --out")
+    ap.add_argument("--read", action="store_true", help="measure the genK.safetensors files in --out")
     a = ap.parse_args()
     out = Path(a.out)
     if not a.read:
@@ -73,17 +73,17 @@ def main():
             device=a.device,
         )
         loop = SelfPlay(cfg, check_init(cfg))
-        save_agent(loop.net, loop._info("gen0"), out / "gen0.pt")
+        save_agent(loop.net, loop._info("gen0"), out / f"gen0{AGENT_SUFFIX}")
         t0 = time.perf_counter()
         while not loop.finished():
             row = loop.step(lambda: time.perf_counter() - t0)
             loop.save()
             save_agent(
-                loop.net, loop._info(f"gen{loop.generation}"), out / f"gen{loop.generation}.pt"
+                loop.net, loop._info(f"gen{loop.generation}"), out / f"gen{loop.generation}{AGENT_SUFFIX}"
             )
             print(f"generation {loop.generation}: " + ", ".join(f"{k} {v}" for k, v in row.items()))
-    gens = sorted(int(p.stem[3:]) for p in out.glob("gen*.pt") if p.stem[3:].isdigit())
-    agents = {k: load_agent(out / f"gen{k}.pt") for k in gens}
+    gens = sorted(int(p.stem[3:]) for p in out.glob(f"gen*{AGENT_SUFFIX}") if p.stem[3:].isdigit())
+    agents = {k: load_agent(out / f"gen{k}{AGENT_SUFFIX}") for k in gens}
     print(f"\n{'gen':>3}  {'vs previous':>22}  {'vs BMU':>22}  {'vs strongest':>22}")
 
     def cell(w, n):
