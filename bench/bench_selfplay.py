@@ -5,8 +5,8 @@ and the strongest library bot, on games no generation trained on.
         [--eval 200] [--init ppo-pool] [--seed 0] [--out runs/bench-selfplay] [--device cpu]
 
 Runs a loop (``train/selfplay.py``; the settings above, the rest its defaults) one generation
-at a time, keeping each generation's network as ``out/genK.safetensors`` (generation 0 is the init
-agent), or reads the genK.safetensors files an earlier run of this script left in ``--out``
+at a time, keeping each generation's network as ``out/genK.safetensors`` (generation 0 is
+the init agent), or reads the genK.safetensors files an earlier run of this script left in ``--out``
 (``--read``). Then, per generation K >= 1, the network playing greedily (as an agent file
 plays everywhere):
 
@@ -56,7 +56,9 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="runs/bench-selfplay")
     ap.add_argument("--device", default="cpu")
-    ap.add_argument("--read", action="store_true", help="measure the genK.safetensors files in --out")
+    ap.add_argument(
+        "--read", action="store_true", help="measure the genK.safetensors files in --out"
+    )
     a = ap.parse_args()
     out = Path(a.out)
     if not a.read:
@@ -78,9 +80,8 @@ def main():
         while not loop.finished():
             row = loop.step(lambda: time.perf_counter() - t0)
             loop.save()
-            save_agent(
-                loop.net, loop._info(f"gen{loop.generation}"), out / f"gen{loop.generation}{AGENT_SUFFIX}"
-            )
+            gen = f"gen{loop.generation}"
+            save_agent(loop.net, loop._info(gen), out / f"{gen}{AGENT_SUFFIX}")
             print(f"generation {loop.generation}: " + ", ".join(f"{k} {v}" for k, v in row.items()))
     gens = sorted(int(p.stem[3:]) for p in out.glob(f"gen*{AGENT_SUFFIX}") if p.stem[3:].isdigit())
     agents = {k: load_agent(out / f"gen{k}{AGENT_SUFFIX}") for k in gens}
