@@ -1,7 +1,10 @@
-"""``dominion train`` and ``dominion evaluate``: argument parsing, checking and printing.
+"""``dominion train``, ``evaluate``, ``scorecard`` and ``selfplay``: argument parsing, checking
+and printing.
 
 The CLI imports this module only when one of these commands runs (it needs torch, the
-``train`` extra); the work is done by ``ppo.train`` and ``evaluate.evaluate``. Every argument
+``train`` extra), which is why the four torch commands stay in one module of about 900 lines:
+one lazy import point keeps every other command free of torch. The work is done by
+``ppo.train``, ``evaluate.evaluate``, ``scorecard.scorecard`` and ``selfplay.selfplay``. Every argument
 is checked before any work starts (``_check_train``, ``_check_evaluate``, run by
 ``cli.parse_args``): a bad one exits with status 2 and one line naming the argument, the value
 and what is allowed. The bounds are ``config``'s (``check_config``), the CLI's game cap
