@@ -4,8 +4,8 @@ and printing.
 The CLI imports this module only when one of these commands runs (it needs torch, the
 ``train`` extra), which is why the four torch commands stay in one module of about 900 lines:
 one lazy import point keeps every other command free of torch. The work is done by
-``ppo.train``, ``evaluate.evaluate``, ``scorecard.scorecard`` and ``selfplay.selfplay``. Every argument
-is checked before any work starts (``_check_train``, ``_check_evaluate``, run by
+``ppo.train``, ``evaluate.evaluate``, ``scorecard.scorecard`` and ``selfplay.selfplay``. Every
+argument is checked before any work starts (``_check_train``, ``_check_evaluate``, run by
 ``cli.parse_args``): a bad one exits with status 2 and one line naming the argument, the value
 and what is allowed. The bounds are ``config``'s (``check_config``), the CLI's game cap
 (``arena.MAX_GAMES``) and seed range.
