@@ -857,7 +857,9 @@ def test_a_safetensors_agent_loads_in_every_face_that_takes_an_agent_file(
 
 
 def test_the_safetensors_library_opens_an_agent_file(saved_agent):
-    safetensors = pytest.importorskip("safetensors", reason="the safetensors library")
+    safetensors = pytest.importorskip(
+        "safetensors", reason="the safetensors library (the dev extra installs it)"
+    )
     from safetensors.numpy import load_file
 
     weights = load_file(saved_agent)
