@@ -57,10 +57,15 @@ def test_a_generation_records_every_searched_decision(tiny, tmp_path):
     assert (data.policy[~data.mask] == 0).all() and (data.policy >= 0).all()
     assert set(np.unique(data.seat)) == {0, 1}  # self-play: the search plays both seats
     assert set(np.unique(data.z)) <= {-1.0, 0.0, 1.0}
+    # each decision's VP margin is its seat's VP less the other's, whole, and moves in games;
+    # the value learns the shaped return-to-go from it, as the init's head was trained
+    assert (data.margin == np.round(data.margin)).all() and data.margin.std() > 0
+    target = loop.value_target(data)
+    np.testing.assert_allclose(target, data.z - 0.02 * data.margin, rtol=0, atol=1e-6)
     assert all(not r for r in league.values())  # league 0: no league game
     # the observations come back exactly from their sparse rows
     dense = data.dense(torch.arange(n), obs_size(2), "cpu").numpy()
-    again = Decisions.of(dense, data.mask, data.policy, data.seat, np.zeros(n))
+    again = Decisions.of(dense, data.mask, data.policy, data.seat, np.zeros(n), data.margin)
     assert (again.dense(torch.arange(n), obs_size(2), "cpu").numpy() == dense).all()
     assert np.count_nonzero(dense) == np.count_nonzero(data.val)
 
@@ -99,7 +104,8 @@ def test_a_resumed_run_ends_where_a_straight_run_does(tiny, tmp_path):
     saved = read_checkpoint(tmp_path / "b" / "run" / "checkpoint.safetensors")
     assert saved["generation"] == 2 and len(saved["past"]) == 3
     agent = load_agent(tmp_path / "b" / "run" / "agent.safetensors")
-    assert agent.info.trained["config"]["vp_shaping"] == 0.0  # its value is the result
+    # its value keeps the init's meaning (a shaped return): the search reads it with the same c
+    assert agent.info.trained["config"]["vp_shaping"] == 0.02
 
 
 def test_the_league_opponents_are_played(tiny, tmp_path):

@@ -1,6 +1,6 @@
 """What the self-play loop learns from: one generation's searched decisions, and a window of them.
 
-    data = Decisions.of(obs, mask, policy, seat, game)   # one search call's rows (z set later)
+    data = Decisions.of(obs, mask, policy, seat, game, margin)  # one search call (z set later)
     gen = Decisions.join(parts)                           # a generation's rows, in play order
     window = Window(2); window.add(gen); rows = window.rows()
 
@@ -9,13 +9,16 @@ rows (its non-zero entries, ``sparse.SparseRows``: about 77 of 1,129 in a 2-play
 ~0.8 kB a decision instead of 4.5 kB), the legal actions, the guided search's improved policy
 (float32, 0 on illegal actions, summing to 1 over the legal ones), the seat that decided and
 the result z (+1 / 0 / -1, 0 for a game stopped by the turn limit) that seat got at the end
-of the game. ``dense(rows)`` gives the observations back exactly (a scatter of the stored
-entries into zeros).
+of the game, and the seat's VP margin when it decided (its VP less the best other seat's:
+the shaping potential's argument, which turns z into the value head's target).
+``dense(rows)`` gives the observations back exactly (a scatter of the stored entries into
+zeros).
 
 In a checkpoint (``tensors``/``from_tensors``) each array is its bytes in an int64 tensor (the
 file format holds F32/F64/I64 only): ``idx`` int32 pairs, the mask's packed bits, and checked
 on the way back (sizes, indices inside the observation, finite policies that sum to 1 over
-legal actions, results in {-1, 0, 1}) before anything is built.
+legal actions, results in {-1, 0, 1}, whole VP margins within ``MAX_MARGIN``) before anything
+is built.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ import torch
 from ..engine.layout import NUM_ACTIONS
 from .sparse import SparseRows
 
-FIELDS = ("idx", "val", "mask", "policy", "seat", "z")
+FIELDS = ("idx", "val", "mask", "policy", "seat", "z", "margin")
+MAX_MARGIN = 10_000  # VP: far past any game's (every card of a game's Supply is a few hundred)
 
 
 @dataclass
@@ -42,13 +46,14 @@ class Decisions:
     policy: np.ndarray  # (n, A) float32, the improved policy
     seat: np.ndarray  # (n,) int64
     z: np.ndarray  # (n,) float32, the seat's result
+    margin: np.ndarray  # (n,) float32, the seat's VP less the best other seat's, as it decided
     game: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.z)
 
     @classmethod
-    def of(cls, obs, mask, policy, seat, game) -> Decisions:
+    def of(cls, obs, mask, policy, seat, game, margin) -> Decisions:
         rows = SparseRows((len(obs),))
         rows.write(np.asarray(obs, np.float32))
         w = max(1, rows.width)
@@ -59,6 +64,7 @@ class Decisions:
             np.asarray(policy, np.float32),
             np.asarray(seat, np.int64),
             np.zeros(len(obs), np.float32),
+            np.asarray(margin, np.float32),
             np.asarray(game, np.int64),
         )
 
@@ -77,6 +83,7 @@ class Decisions:
             _cat([p.policy for p in parts], (0, NUM_ACTIONS), np.float32),
             _cat([p.seat for p in parts], (0,), np.int64),
             _cat([p.z for p in parts], (0,), np.float32),
+            _cat([p.margin for p in parts], (0,), np.float32),
             np.concatenate(games) if len(games) == len(parts) and parts else None,
         )
 
@@ -97,6 +104,7 @@ class Decisions:
             "policy": self.policy,
             "seat": self.seat,
             "z": self.z,
+            "margin": self.margin,
         }
         return {k: _as_int64(v) for k, v in packed.items()}
 
@@ -114,10 +122,11 @@ class Decisions:
             "policy": ((n, A), np.float32),
             "seat": ((n,), np.int64),
             "z": ((n,), np.float32),
+            "margin": ((n,), np.float32),
         }
         a = {k: _from_int64(t[k], *shapes[k], k, fail) for k in FIELDS}
         mask = np.unpackbits(a["mask"], axis=1, count=A).astype(bool)
-        d = cls(a["idx"], a["val"], mask, a["policy"], a["seat"], a["z"])
+        d = cls(a["idx"], a["val"], mask, a["policy"], a["seat"], a["z"], a["margin"])
         if n and (d.idx.min() < 0 or d.idx.max() >= obs_dim or not np.isfinite(d.val).all()):
             raise fail(f"its observations must be entries 0..{obs_dim - 1} with finite values")
         if n and not mask.any(axis=1).all():
@@ -128,6 +137,9 @@ class Decisions:
             raise fail("its policies must be finite, >= 0, 0 on illegal actions and sum to 1")
         if n and (((d.seat < 0) | (d.seat >= players)).any() or not np.isin(d.z, (-1, 0, 1)).all()):
             raise fail(f"its seats must be 0..{players - 1} and its results -1, 0 or 1")
+        m = d.margin
+        if n and (~np.isfinite(m) | (m != np.round(m)) | (np.abs(m) > MAX_MARGIN)).any():
+            raise fail(f"its VP margins must be whole numbers within +-{MAX_MARGIN}")
         return d
 
 

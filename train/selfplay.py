@@ -23,20 +23,23 @@ league   a share ``league`` of the games seats the searching learner at one seat
          are recorded there. The rest of the games are self-play (the search at every seat).
 learn    the network learns from the last ``window`` generations' decisions: ``epochs`` passes
          of minibatches of ``minibatch``, Adam (its state kept across generations), loss =
-         cross-entropy to the improved policy + ``vf_coef`` x (value - z)^2. The value head then
-         predicts the result itself, and the agent is saved with ``vp_shaping`` 0 in its
-         training config, which is how the guided search reads a value as the expected result
-         (``evaluator.NetEvaluator``).
+         cross-entropy to the improved policy + ``vf_coef`` x (value - (z - phi))^2, phi the
+         VP potential at the decision (``vp_shaping`` x the seat's VP margin then): the value
+         head keeps the init's meaning, the shaped return-to-go, and every agent the loop saves
+         carries the init's ``vp_shaping``, which is how the guided search turns a value back
+         into an expected result (value + phi, ``evaluator.NetEvaluator``).
 measure  the new network against the previous generation's, both greedy, on ``eval_games``
          deals played twice with the seats turned (paired: the same seeds), and the learner's
          results in the generation's league games, per opponent: a row of ``history``
          (``progress.csv``; ``dominion selfplay``'s bar shows it).
 
-The first generation: the init agent (``init``, a shipped agent's name or an agent file; by
+The value's meaning: the init agent (``init``, a shipped agent's name or an agent file; by
 default ``ppo-pool``) was trained by PPO on shaped returns, so its value head estimates the
-result minus the VP potential: its search reads it as such (value + phi, with the agent's own
-``vp_shaping``), which is what an expected result is. The first update then moves the head to
-z directly, and every later generation's search reads it with ``vp_shaping`` 0.
+result minus the VP potential, and its search reads it as such (value + phi, with the agent's
+own ``vp_shaping``). The loop keeps that meaning in every generation (the target above). An
+earlier form learned z itself and read later generations with ``vp_shaping`` 0: the first
+update then had to move the head from one meaning to the other under a search that was
+already reading it the new way (measured: docs/training.md).
 
 Saving: after every generation (each is minutes of search; a save well under a second), into
 ``out``: ``agent.safetensors`` (the current network), ``checkpoint.safetensors`` (the config,
@@ -79,7 +82,7 @@ from ..search.search import MAX_BUDGET
 from ..vector import VecGame
 from . import PASSIVE_POOLS, tensorfile
 from .checkpoint import check_history, open_checkpoint, optimizer_state
-from .config import MAX_MINUTES, MIN_MINUTES
+from .config import MAX_MINUTES, MAX_VP_SHAPING, MIN_MINUTES
 from .device import AUTO, check_device, check_device_name
 from .evaluate import EVAL_SEED
 from .evaluator import NetEvaluator
@@ -225,8 +228,9 @@ class SelfPlay:
         )
         i = init.info
         self.layout = {"hidden": list(i.hidden), "network": i.network, "embed": i.embed}
-        # the init's value is a shaped return (module docstring); the loop's nets predict z
-        self.init_vp_shaping = NetEvaluator(init, cfg.init).vp_shaping
+        # the init's value is a shaped return (module docstring): the loop's nets keep its meaning
+        self.vp_shaping = NetEvaluator(init, cfg.init).vp_shaping
+        self.layout["vp_shaping"] = self.vp_shaping
         self.generation = self.saved = 0  # generations done, and saved in out
         self.seconds = 0.0
         self.decisions = 0  # searched decisions so far
@@ -244,7 +248,7 @@ class SelfPlay:
 
     def _info(self, name=None) -> AgentInfo:
         cfg = self.cfg
-        vp = self.init_vp_shaping if self.generation == 0 else 0.0
+        vp = self.vp_shaping
         return AgentInfo(
             name=name or cfg.name,
             players=cfg.players,
@@ -417,9 +421,18 @@ class SelfPlay:
                 early = moves[rows, seat[rows]] < cfg.sample_moves
                 actions[rows] = np.where(early, drawn, chosen)
                 moves[rows, seat[rows]] += 1
+                vp = vec.scores[rows].astype(np.float64)  # every seat's VP as it decides
+                own = vp[np.arange(len(rows)), seat[rows]]
+                vp[np.arange(len(rows)), seat[rows]] = -np.inf
+                margin = own - vp.max(axis=1)
                 parts.append(
                     Decisions.of(
-                        vec.observation[rows], vec.action_mask[rows], policy, seat[rows], rows
+                        vec.observation[rows],
+                        vec.action_mask[rows],
+                        policy,
+                        seat[rows],
+                        rows,
+                        margin,
                     )
                 )
             other = np.flatnonzero(live & ~mine)
@@ -449,7 +462,7 @@ class SelfPlay:
         gen = torch.Generator().manual_seed(key)
         mask = torch.from_numpy(data.mask).to(self.device)
         target = torch.from_numpy(data.policy).to(self.device)
-        z = torch.from_numpy(data.z).to(self.device)
+        z = torch.from_numpy(self.value_target(data)).to(self.device)
         stats = {"policy_loss": 0.0, "value_loss": 0.0}
         steps = 0
         self.net.train()
@@ -469,6 +482,12 @@ class SelfPlay:
                 steps += 1
         self.net.eval()
         return {k: v / max(1, steps) for k, v in stats.items()}
+
+    def value_target(self, data: Decisions) -> np.ndarray:
+        """The value head's target per decision: the shaped return-to-go, z less the potential
+        at the decision (module docstring), so every generation's value means what the init's
+        did."""
+        return (data.z - self.vp_shaping * data.margin).astype(np.float32)
 
     def losses(self, data: Decisions, rows, mask, target, z):
         """(cross-entropy to the improved policy, squared error of the value to z), means over
@@ -557,11 +576,11 @@ class SelfPlay:
             cfg.players,
             tuple(lay["hidden"]),
             True,
-            {"config": {"vp_shaping": 0.0}},
+            {"config": {"vp_shaping": lay["vp_shaping"]}},
             lay["network"],
             lay["embed"],
         )
-        init = Agent(info_net(info), info)  # generation >= 1: its vp_shaping is never read
+        init = Agent(info_net(info), info)  # the run's value shaping, as the init had it
         init.net.load_state_dict(c["net"])
         loop = cls(cfg, init, progress)
         loop.opt.load_state_dict(c["opt"])
@@ -594,7 +613,7 @@ def read_checkpoint(path) -> dict:
     except (ValueError, TypeError) as e:
         raise fail(f"config: {e}") from None
     hidden = lay.get("hidden") if isinstance(lay, dict) else None
-    ok = isinstance(lay, dict) and sorted(lay) == ["embed", "hidden", "network"]
+    ok = isinstance(lay, dict) and sorted(lay) == ["embed", "hidden", "network", "vp_shaping"]
     ok = ok and isinstance(hidden, list) and 1 <= len(hidden) <= 8
     ok = ok and all(is_int(h) and 1 <= h <= 4096 for h in hidden)
     ok = (
@@ -602,9 +621,14 @@ def read_checkpoint(path) -> dict:
         and lay["network"] in NETWORKS
         and is_int(lay["embed"])
         and 1 <= lay["embed"] <= MAX_EMBED
+        and isinstance(lay["vp_shaping"], float)
+        and 0.0 <= lay["vp_shaping"] <= MAX_VP_SHAPING
     )
     if not ok:
-        raise fail(f"layout must be {{hidden: [widths], network: {list(NETWORKS)}, embed}}")
+        raise fail(
+            f"layout must be {{hidden: [widths], network: {list(NETWORKS)}, embed, vp_shaping: "
+            f"0..{MAX_VP_SHAPING}}}"
+        )
     for k in ("generation", "decisions", "past"):
         if not is_int(doc[k]) or doc[k] < 0:
             raise fail(f"{k} must be an int >= 0, got {doc[k]!r}")
