@@ -1,8 +1,9 @@
 """The self-play loop's generations measured: each against the one before, Big Money Ultimate
 and the strongest library bot, on games no generation trained on.
 
-    python bench/bench_selfplay.py [--generations 3] [--games 64] [--budget 32] [--league 0.25]
-        [--eval 200] [--init ppo-pool] [--seed 0] [--out runs/bench-selfplay] [--device cpu]
+    python bench/bench_selfplay.py [--generations 3] [--games 64] [--budget 32] [--depth 4]
+        [--league 0.25] [--eval 200] [--init ppo-pool] [--seed 0] [--out runs/bench-selfplay]
+        [--device cpu]
 
 Runs a loop (``train/selfplay.py``; the settings above, the rest its defaults) one generation
 at a time, keeping each generation's network as ``out/genK.safetensors`` (generation 0 is
@@ -50,6 +51,7 @@ def main():
     ap.add_argument("--games", type=int, default=64, help="games per generation")
     ap.add_argument("--batch", type=int, default=32, help="games played at once")
     ap.add_argument("--budget", type=int, default=32, help="the search's simulations")
+    ap.add_argument("--depth", type=int, default=4, help="network decisions per simulation")
     ap.add_argument("--league", type=float, default=0.25)
     ap.add_argument("--eval", type=int, default=200, help="games (deals for vs previous)")
     ap.add_argument("--init", default="ppo-pool")
@@ -67,6 +69,7 @@ def main():
             games=a.games,
             batch=a.batch,
             budget=a.budget,
+            depth=a.depth,
             league=a.league,
             eval_games=0,  # measured below, larger
             init=a.init,
