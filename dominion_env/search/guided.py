@@ -74,7 +74,7 @@ from ..engine.observation import obs_offsets, obs_scale
 from ..names import action_name
 from .playout import Playout, gumbel_kernel, observe_kernel, start_kernel, step_kernel
 from .rollout import as_bytes
-from .search import MAX_BUDGET, PARALLEL_MIN_ROWS
+from .search import MAX_BUDGET, PARALLEL_MIN_ROWS, SearchPlayer
 
 # simulations per decision: median decision under 100 ms on a 2-core box (bench/bench_guided.py;
 # docs/guide.md has the figures)
@@ -125,7 +125,7 @@ def check_network(network) -> None:
         )
 
 
-class GuidedSearch:
+class GuidedSearch(SearchPlayer):
     """A player that searches each decision with a network as prior and evaluator (module
     docstring). ``network``: the evaluator; ``budget``: simulations per decision (at most);
     ``seed``: the search's own streams; ``depth``: network decisions per simulation;
@@ -159,9 +159,6 @@ class GuidedSearch:
         scaled = network.scale_observations
         self._scale = obs_scale(self.players) if scaled else np.zeros(0, np.float32)
 
-    def __getstate__(self) -> dict:
-        return {**self.__dict__, "_rows": None}
-
     def with_seed(self, seed: int) -> GuidedSearch:
         """A fresh GuidedSearch with these settings seeded ``seed``."""
         return GuidedSearch(
@@ -175,10 +172,6 @@ class GuidedSearch:
         )
 
     @property
-    def decisions(self) -> int:
-        return self._decisions
-
-    @property
     def name(self) -> str:
         return f"search:{self.network.name}:{self.budget}"
 
@@ -188,17 +181,7 @@ class GuidedSearch:
             f"seed={self.seed}, depth={self.depth}, max_considered={self.max_considered})"
         )
 
-    def kingdom_cards(self) -> list[str]:
-        return []
-
     # -- as a player -------------------------------------------------------------------------
-
-    def act(self, observations, masks):
-        raise TypeError(
-            "the guided search decides from the game, not from an observation: seat it where "
-            "games are played in batches (simulate, tournament, evaluate, play) or call "
-            "act_games(vec, rows) / analyze(game)"
-        )
 
     def act_games(self, vec, rows) -> np.ndarray:
         """The actions for rows ``rows`` of VecGame ``vec`` (each waiting for a decision of

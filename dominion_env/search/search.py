@@ -197,7 +197,35 @@ def parse_search_name(name: str, seed: int = 0):
     return Search(int(budget), seed=seed)
 
 
-class Search:
+class SearchPlayer:
+    """What every search player shares as a player: it decides from the game (``act_games``,
+    ``analyze``), never from an observation alone; plays any kingdom; numbers its decisions
+    (its streams); pickles (a Ray task's copy) without its work space, rebuilt on use."""
+
+    _decisions = 0
+    _rows = None
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_rows": None}
+
+    @property
+    def decisions(self) -> int:
+        """Decisions searched so far (those with one legal action included)."""
+        return self._decisions
+
+    def kingdom_cards(self) -> list[str]:
+        """Cards a table's kingdom must hold for this player: none (it plays any kingdom)."""
+        return []
+
+    def act(self, observations, masks):
+        raise TypeError(
+            f"{self.name} decides from the game, not from an observation: seat it where games "
+            "are played in batches (simulate, tournament, evaluate, play) or call "
+            "act_games(vec, rows) / analyze(game)"
+        )
+
+
+class Search(SearchPlayer):
     """A player that searches each of its decisions (module docstring).
 
     ``budget``: the most simulations per decision (``extend`` adds to it for close calls);
@@ -231,20 +259,11 @@ class Search:
         self.simulations = 0  # simulations run so far (benchmarks read it)
         self._rows = None
 
-    def __getstate__(self) -> dict:
-        """Pickled (a Ray task's copy) without its work space, which is rebuilt on use."""
-        return {**self.__dict__, "_rows": None}
-
     def with_seed(self, seed: int) -> Search:
         """A fresh Search with these settings seeded ``seed`` (its decisions numbered from 0)."""
         return Search(
             self.budget, self.rollout, seed, self.margin_weight, self.confidence, self.extend
         )
-
-    @property
-    def decisions(self) -> int:
-        """Decisions searched so far (those with one legal action included)."""
-        return self._decisions
 
     @property
     def name(self) -> str:
@@ -257,18 +276,7 @@ class Search:
             f"confidence={self.confidence:g}, extend={self.extend:g})"
         )
 
-    def kingdom_cards(self) -> list[str]:
-        """Cards a table's kingdom must hold for this player: none (it plays any kingdom)."""
-        return []
-
     # -- as a player -------------------------------------------------------------------------
-
-    def act(self, observations, masks):
-        raise TypeError(
-            "search decides from the game, not from an observation: seat it where games are "
-            "played in batches (simulate, tournament, evaluate, play) or call "
-            "act_games(vec, rows) / analyze(game)"
-        )
 
     def act_games(self, vec, rows) -> np.ndarray:
         """The actions for rows ``rows`` of VecGame ``vec``, each waiting for a decision of
