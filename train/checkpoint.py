@@ -46,6 +46,20 @@ CHECKPOINT_KEYS = ("config", "steps", "seconds", "history", "optimizer", "snapsh
 ADAM_STATE = ("exp_avg", "exp_avg_sq", "step")
 
 
+def optimizer_parts(opt: dict) -> tuple[dict, dict]:
+    """Adam's state dict as a file holds it: (tensors named ``opt.{param}.{key}``, the JSON
+    part: param_groups and any non-tensor state such as an older torch's int step); the
+    inverse of ``optimizer_state``."""
+    tensors, numbers = {}, {}
+    for i, state in opt["state"].items():
+        for k, v in state.items():
+            if isinstance(v, torch.Tensor):
+                tensors[f"opt.{i}.{k}"] = v
+            else:
+                numbers.setdefault(str(i), {})[k] = v
+    return tensors, {"param_groups": opt["param_groups"], "state": numbers}
+
+
 def write_checkpoint(path, config, net, opt, steps, seconds, history, snapshots) -> Path:
     """Write a training run's state (the arguments are Trainer.save's) to ``path``. The
     config's ``out`` is left out: the run's folder is where the file is read from."""
@@ -53,19 +67,14 @@ def write_checkpoint(path, config, net, opt, steps, seconds, history, snapshots)
     tensors = {f"net.{k}": v for k, v in net.items()}
     for j, sd in enumerate(snapshots):
         tensors.update({f"snapshots.{j}.{k}": v for k, v in sd.items()})
-    numbers = {}
-    for i, state in opt["state"].items():
-        for k, v in state.items():
-            if isinstance(v, torch.Tensor):
-                tensors[f"opt.{i}.{k}"] = v
-            else:
-                numbers.setdefault(str(i), {})[k] = v
+    opt_tensors, opt_doc = optimizer_parts(opt)
+    tensors.update(opt_tensors)
     doc = {
         "config": config,
         "steps": steps,
         "seconds": seconds,
         "history": history,
-        "optimizer": {"param_groups": opt["param_groups"], "state": numbers},
+        "optimizer": opt_doc,
         "snapshots": len(snapshots),
     }
     return tensorfile.write(path, "checkpoint", tensors, doc)

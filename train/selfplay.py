@@ -81,7 +81,7 @@ from ..search.guided import DEFAULT_DEPTH, MAX_DEPTH, GuidedSearch
 from ..search.search import MAX_BUDGET
 from ..vector import VecGame
 from . import PASSIVE_POOLS, tensorfile
-from .checkpoint import check_history, open_checkpoint, optimizer_state
+from .checkpoint import check_history, open_checkpoint, optimizer_parts, optimizer_state
 from .config import MAX_MINUTES, MAX_VP_SHAPING, MIN_MINUTES
 from .device import AUTO, check_device, check_device_name
 from .evaluate import EVAL_SEED
@@ -521,14 +521,8 @@ class SelfPlay:
         tensors = {f"net.{k}": v for k, v in self.net.state_dict().items()}
         for j, net in enumerate(self.past):
             tensors.update({f"past.{j}.{k}": v for k, v in net.state_dict().items()})
-        opt = self.opt.state_dict()
-        numbers = {}
-        for i, state in opt["state"].items():
-            for k, v in state.items():
-                if isinstance(v, torch.Tensor):
-                    tensors[f"opt.{i}.{k}"] = v
-                else:
-                    numbers.setdefault(str(i), {})[k] = v
+        opt_tensors, opt_doc = optimizer_parts(self.opt.state_dict())
+        tensors.update(opt_tensors)
         data = []
         for j, d in enumerate(self.window.generations):
             tensors.update({f"data.{j}.{k}": v for k, v in d.tensors().items()})
@@ -540,7 +534,7 @@ class SelfPlay:
             "seconds": self.seconds,
             "decisions": self.decisions,
             "history": self.history,
-            "optimizer": {"param_groups": opt["param_groups"], "state": numbers},
+            "optimizer": opt_doc,
             "past": len(self.past),
             "data": data,
         }
