@@ -186,17 +186,25 @@ def enter_hand(r, p, c, seen):
 
 
 @njit
+def _leave_known(r, known, zone, p, c, seen):
+    """Card c leaves p's ``zone``, whose publicly known cards are ``known[p]`` (``pub_hand``,
+    ``pub_discard``): seen, it takes one known c if there is one; unseen, any known card may be
+    the one that left, so one of every known kind is forgotten."""
+    r.zone[p, zone, c] -= 1
+    if is_public(r, seen):
+        if known[p, c] > 0:
+            known[p, c] -= 1
+        return
+    for u in range(r.game[UNIVERSE_LEN]):
+        k = r.universe[u]
+        if known[p, k] > 0:
+            known[p, k] -= 1
+
+
+@njit
 def leave_hand(r, p, c, seen):
     """Card c leaves p's hand (the caller puts it somewhere), seen by ``seen``."""
-    r.zone[p, HAND, c] -= 1
-    if is_public(r, seen):
-        if r.pub_hand[p, c] > 0:
-            r.pub_hand[p, c] -= 1
-        return
-    for u in range(r.game[UNIVERSE_LEN]):  # any known card may be the one that left
-        k = r.universe[u]
-        if r.pub_hand[p, k] > 0:
-            r.pub_hand[p, k] -= 1
+    _leave_known(r, r.pub_hand, HAND, p, c, seen)
 
 
 @njit
@@ -221,15 +229,7 @@ def enter_discard(r, p, c, k, seen):
 @njit
 def leave_discard(r, p, c, seen):
     """Card c leaves p's discard pile (the caller puts it somewhere), seen by ``seen``."""
-    r.zone[p, DISCARD, c] -= 1
-    if is_public(r, seen):
-        if r.pub_discard[p, c] > 0:
-            r.pub_discard[p, c] -= 1
-        return
-    for u in range(r.game[UNIVERSE_LEN]):  # any known card may be the one that left
-        k = r.universe[u]
-        if r.pub_discard[p, k] > 0:
-            r.pub_discard[p, k] -= 1
+    _leave_known(r, r.pub_discard, DISCARD, p, c, seen)
 
 
 @njit
