@@ -58,7 +58,7 @@ from .arguments import check_kingdom as _check_kingdom
 from .arguments import int_in as _int_in
 from .arguments import writable_dir as _writable_dir
 from .cards import COST, MAX_PLAYERS, NAMES, SETS, TABLE, types_of
-from .checks import AGENT_SUFFIXES, is_agent_file
+from .checks import AGENT_SUFFIXES, check_agent_players, is_agent_file
 from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
 from .extras import install_hint
@@ -102,12 +102,6 @@ def _load_network(agent: str):
     from .train.evaluator import load_network  # optional extra (torch)
 
     return load_network(agent)
-
-
-def players_of(player) -> int | None:
-    """The player count a trained agent or a guided search plays (None: any)."""
-    info = getattr(player, "info", None)
-    return getattr(info if info is not None else player, "players", None)
 
 
 def resolve_player(name: str, file_bots=(), kingdom=None):
@@ -158,12 +152,10 @@ def _players(args, names, file_bots=(), kingdom=None):
             p = resolve_player(name, file_bots, kingdom)
         except (ValueError, OSError) as e:
             args.parser.error(str(e))
-        trained = players_of(p)
-        if trained is not None and trained != args.players:
-            args.parser.error(
-                f"{name!r} plays {trained}-player games; this run has {args.players} players "
-                "(--players)"
-            )
+        try:  # an agent, or a search it guides, plays its own table size only
+            check_agent_players(p, args.players, "this run")
+        except ValueError as e:
+            args.parser.error(str(e))
         out.append(p)
     return out
 
