@@ -63,6 +63,7 @@ from . import records
 from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
 from .checks import MAX_SEED, check_int, check_seed, is_int
 from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
+from .engine.config import row_kingdom_ids
 from .engine.kingdoms import is_implemented
 from .engine.layout import (
     ACTIONS,
@@ -571,11 +572,11 @@ class Game:
         """Everything that made this game besides its seed and actions, as a record keeps it
         (``records``): players, how the kingdom was asked for, the rules options."""
         cfg, setup = self._vec.config, self._vec.setup
-        rnd = bool(setup.random_kingdom)
+        ids = row_kingdom_ids(setup, 0)
         return {
             "players": self.players,
-            "kingdom": "random" if rnd else [NAMES[int(c)] for c in setup.kingdom],
-            "pool": [NAMES[int(c)] for c in setup.pool] if rnd else None,
+            "kingdom": "random" if ids is None else [NAMES[int(c)] for c in ids],
+            "pool": [NAMES[int(c)] for c in setup.pool] if ids is None else None,
             "autoplay_treasures": bool(cfg.autoplay_treasures),
             "auto_resolve": bool(cfg.auto_resolve),
             "turn_limit": int(cfg.turn_limit),

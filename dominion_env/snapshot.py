@@ -61,6 +61,7 @@ import numpy as np
 from .cards import NAMES, NUM_CARDS, TABLE
 from .engine.audit import check_positions, failed_checks
 from .engine.batch import Buffers, Opponents
+from .engine.config import row_kingdom_ids
 from .engine.layout import (
     DEC_PLAYER,
     EVENT_NAMES,
@@ -94,7 +95,8 @@ STATE = (
 )
 WORK = ("buffers.scratch", "_scores")
 FIXED = (
-    "setup.kingdom",
+    "setup.kingdoms",
+    "setup.row_kingdom",
     "setup.pool",
     "setup.pile_sizes",
     "buffers.offsets",
@@ -215,6 +217,15 @@ def _digest(*arrays) -> str:
     return h.hexdigest()[:16]
 
 
+def _kingdom_setting(setup):
+    """How the kingdom was asked for: 'random', the one kingdom's names, or (a mixed batch)
+    a digest of every row's kingdom."""
+    if len(setup.row_kingdom) > 1:
+        return "rows " + _digest(setup.kingdoms, setup.row_kingdom)
+    ids = row_kingdom_ids(setup, 0)
+    return "random" if ids is None else tuple(NAMES[int(c)] for c in ids)
+
+
 def settings(vec, version: int) -> dict:
     """What ``vec`` was made with, everything a snapshot's arrays depend on (cached: fixed)."""
     cached = vec.__dict__.get("_snapshot_settings")
@@ -226,9 +237,7 @@ def settings(vec, version: int) -> dict:
         "record": hashlib.sha256(str(vec.state.dtype.descr).encode()).hexdigest()[:16],
         "num_games": vec.num_games,
         "players": vec.players,
-        "kingdom": "random"
-        if setup.random_kingdom
-        else tuple(NAMES[int(c)] for c in setup.kingdom),
+        "kingdom": _kingdom_setting(setup),
         "pool": tuple(NAMES[int(c)] for c in setup.pool),
         "autoplay_treasures": cfg.autoplay_treasures,
         "auto_resolve": cfg.auto_resolve,

@@ -149,7 +149,7 @@ from .engine.batch import (
     scores_kernel,
 )
 from .engine.bots import MAX_RULES, RULE_WIDTH, BotTable
-from .engine.config import make_config, make_setup
+from .engine.config import make_config, make_row_setup, make_setup
 from .engine.layout import (
     DEC_KIND,
     DEC_PLAYER,
@@ -272,10 +272,39 @@ def pool_thresholds(weights, nb: int) -> np.ndarray:
     return cum
 
 
-def make_opponents(opponents, learner_seat, players: int, n: int, weights=None) -> Opponents:
+def check_row_opponents(rows, nb: int, players: int, n: int) -> np.ndarray:
+    """Each row's bots for its non-learner seats: ``rows`` (N,) one bot id per row (it plays
+    every other seat) or (N, players-1) ids in seat order, into a table of ``nb`` bots;
+    returned as (N, players-1) int64."""
+    a = np.asarray(rows)
+    if a.dtype.kind not in "iu" or a.dtype == np.bool_:
+        raise TypeError(
+            f"row_opponents must be integer bot ids into opponents, got dtype {a.dtype}"
+        )
+    if a.shape == (n,):
+        a = np.repeat(a[:, None], players - 1, axis=1)
+    if a.shape != (n, players - 1):
+        raise ValueError(
+            f"row_opponents must have shape ({n},) (one bot per row) or ({n}, {players - 1}) "
+            f"(each other seat's bot in seat order), got {np.shape(rows)}"
+        )
+    bad = np.flatnonzero(((a < 0) | (a >= nb)).any(axis=1))
+    if bad.size:
+        g = int(bad[0])
+        raise ValueError(
+            f"row_opponents[{g}] = {np.asarray(rows)[g].tolist()} is not a bot of opponents "
+            f"(ids 0..{nb - 1})"
+        )
+    return np.ascontiguousarray(a, np.int64)
+
+
+def make_opponents(
+    opponents, learner_seat, players: int, n: int, weights=None, rows=None
+) -> Opponents:
     """Learner-mode settings: ``opponents`` is None or a compiled ``BotTable`` of 1 bot (it
     plays every other seat) or players-1 bots (the non-learner seats in seat order); with
-    ``weights`` (K,), a pool of any K bots, drawn per seat for each new game."""
+    ``weights`` (K,), a pool of any K bots, drawn per seat for each new game; with ``rows``
+    (a mixed batch), each row's own bots of any table (``check_row_opponents``)."""
     rng = np.zeros(n, np.uint64)
     seat_bots = np.full((n, players), -1, np.int64)
     finished = np.full((n, players), -1, np.int64)
@@ -285,11 +314,13 @@ def make_opponents(opponents, learner_seat, players: int, n: int, weights=None) 
             raise ValueError("learner_seat needs opponents (the bots that play the other seats)")
         if weights is not None:
             raise ValueError("opponent_weights needs opponents (the pool of bots it weighs)")
+        if rows is not None:
+            raise ValueError("row_opponents needs opponents (the table its bot ids point into)")
         rules = np.full((1, MAX_RULES, RULE_WIDTH), -1, np.int64)
         return Opponents(
             0,
             -1,
-            np.zeros(1, np.int64),
+            np.zeros((1, 1), np.int64),
             np.zeros(1, np.int64),
             rules,
             rng,
@@ -306,18 +337,25 @@ def make_opponents(opponents, learner_seat, players: int, n: int, weights=None) 
     table = check_table(opponents, "opponents")
     nb = table.kind.shape[0]
     pool = no_pool
-    if weights is not None:
+    if rows is not None:
+        if weights is not None:
+            raise ValueError(
+                "give row_opponents (each row's bots) or opponent_weights (a pool drawn per "
+                "game), not both"
+            )
+        seat_bot = check_row_opponents(rows, nb, players, n)
+    elif weights is not None:
         pool = pool_thresholds(weights, nb)
-        seat_bot = np.zeros(players - 1, np.int64)  # unused: every seat is drawn
+        seat_bot = np.zeros((1, players - 1), np.int64)  # unused: every seat is drawn
     elif nb == 1:
-        seat_bot = np.zeros(players - 1, np.int64)
+        seat_bot = np.zeros((1, players - 1), np.int64)
     elif nb == players - 1:
-        seat_bot = np.arange(players - 1, dtype=np.int64)
+        seat_bot = np.arange(players - 1, dtype=np.int64)[None, :]
     else:
         raise ValueError(
             f"opponents: give 1 bot or {players - 1} (one per other seat) for "
             f"{players} players, got {nb} (or give opponent_weights to draw "
-            f"from them as a pool)"
+            f"from them as a pool, or row_opponents to give each row its own)"
         )
     return Opponents(
         1,
@@ -339,8 +377,9 @@ class VecGame:
         self,
         num_games: int,
         players: int = 2,
-        kingdom="random",
+        kingdom=None,
         *,
+        row_kingdoms=None,
         pool=None,
         autoplay_treasures: bool = True,
         auto_resolve: bool = True,
@@ -351,6 +390,7 @@ class VecGame:
         opponents=None,
         learner_seat: int | None = None,
         opponent_weights=None,
+        row_opponents=None,
         scale_observations: bool = False,
         vp_shaping: float = 0.0,
         public_discards: bool = False,
@@ -376,7 +416,20 @@ class VecGame:
         if not isinstance(scale_observations, (bool, np.bool_)):
             raise TypeError(f"scale_observations must be True or False, got {scale_observations!r}")
         self.scale_observations = bool(scale_observations)
-        self.setup = make_setup(players, kingdom, pool)
+        if row_kingdoms is None:
+            self.setup = make_setup(players, "random" if kingdom is None else kingdom, pool)
+        else:
+            if kingdom is not None:
+                raise ValueError(
+                    f"give kingdom (every row's) or row_kingdoms (each row's own), not both; "
+                    f"got kingdom={kingdom!r}"
+                )
+            if isinstance(row_kingdoms, (str, bytes)) or len(row_kingdoms) != num_games:
+                raise ValueError(
+                    f"row_kingdoms must hold one kingdom per row ({num_games}), got "
+                    f"{len(row_kingdoms) if hasattr(row_kingdoms, '__len__') else row_kingdoms!r}"
+                )
+            self.setup = make_row_setup(players, row_kingdoms, pool)
         self.state = new_state(self.num_games)
         n = self.num_games
         self.buffers = Buffers(
@@ -393,7 +446,9 @@ class VecGame:
             step_reads=step_reads(players),
             obs_scale=obs_scale(players) if scale_observations else np.zeros(0, np.float32),
         )
-        self.opponents = make_opponents(opponents, learner_seat, players, n, opponent_weights)
+        self.opponents = make_opponents(
+            opponents, learner_seat, players, n, opponent_weights, row_opponents
+        )
         vp_shaping = check_number("vp_shaping", vp_shaping, 0.0, MAX_VP_SHAPING)
         if vp_shaping and not self.opponents.enabled:
             raise ValueError(
@@ -430,7 +485,7 @@ class VecGame:
         (after a first reset); every other game stays as it is (its observation and mask
         still stand, its rewards and flags read 0)."""
         seeds = self._check_seeds(seed)
-        first_index = check_int("first_index", first_index, 0, MAX_SEED)
+        index = self._check_index(first_index)
         if mask is not None:
             if not self._ready:
                 raise RuntimeError("call reset() without mask first: every row needs a game")
@@ -449,7 +504,7 @@ class VecGame:
             self._policy_rng,
             self._expert_rng,
             seeds,
-            first_index,
+            index,
         )
         self._ready = True
         if self.shaping is not None:
@@ -480,7 +535,7 @@ class VecGame:
             self._policy_rng,
             self._expert_rng,
             self._step_seeds,
-            0,
+            self._step_seeds,  # game numbers: read only where a row is dealt (none here)
         )
         if self.shaping is not None:
             stepped = np.flatnonzero(actions >= 0)
@@ -689,6 +744,25 @@ class VecGame:
             g = int(bad[0])
             raise ValueError(f"seed[{g}] must be 0..2**63-1, got {s[g]}")
         return s.astype(np.int64)
+
+    def _check_index(self, first_index) -> np.ndarray:
+        """``first_index`` (an int: row g plays game first_index + g; or (N,) game numbers,
+        one per row) as (N,) int64 game numbers."""
+        n = self.num_games
+        if not isinstance(first_index, (list, tuple, np.ndarray)):
+            first = check_int("first_index", first_index, 0, MAX_SEED - n)
+            return np.arange(first, first + n, dtype=np.int64)
+        a = np.asarray(first_index)
+        if a.shape != (n,) or a.dtype.kind not in "iu":
+            raise ValueError(
+                f"first_index must be a non-negative int or ({n},) game numbers, got shape "
+                f"{a.shape}, dtype {a.dtype}"
+            )
+        bad = np.flatnonzero((a < 0) | (a > MAX_SEED))
+        if bad.size:
+            g = int(bad[0])
+            raise ValueError(f"first_index[{g}] must be 0..2**63-1, got {a[g]}")
+        return a.astype(np.int64)
 
     def _check_reset_mask(self, mask) -> np.ndarray:
         m = np.asarray(mask)

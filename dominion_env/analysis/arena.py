@@ -26,9 +26,9 @@ from functools import partial
 import numpy as np
 
 from ..cards import NUM_CARDS, TABLE, check_players
-from ..checks import MAX_TURN_LIMIT, check_int, check_seed
+from ..checks import MAX_SEED, MAX_TURN_LIMIT, check_int, check_seed
 from ..engine.batch import play_bots_kernel
-from ..engine.config import make_config, make_setup
+from ..engine.config import make_config, make_row_setup, make_setup
 from ..engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, new_state
 from ..engine.zones import STREAM_BOTS, seed_game
 from ..game import Game
@@ -72,20 +72,34 @@ def play_games(
     players: int = 2,
     kingdom="random",
     *,
-    seed: int = 0,
+    seed=0,
     seat_bot=None,
     turn_limit: int = 100,
     chunk: int = 16384,
     progress=None,
     map=local_map,  # an executor has the builtin map's signature (analysis.executor)
+    row_kingdoms=None,
+    game_numbers=None,
 ):
     """Play ``n_games`` bot games. ``seat_bot`` (n_games, players) gives bot ids per seat
-    (default: ``seat_rotation`` of every bot in the table). The games play in chunks of
-    ``chunk``, each a piece of work for ``map`` (``executor.local_map``: here, one after
-    another; ``executor.RayMap``: Ray tasks), the same games either way. ``progress(k)`` is
-    called after each chunk of k games."""
+    (default: ``seat_rotation`` of every bot in the table). Game g is game number g of the
+    run seeded ``seed`` on ``kingdom``.
+
+    A mixed batch gives each game its own deal: ``seed`` (n_games,) seeds, ``game_numbers``
+    (n_games,) game numbers and ``row_kingdoms`` (n_games kingdoms, with ``kingdom`` left
+    'random'), so games of many tables (a tournament's, a judge's opponents) play as one
+    batch, each the very game its own run would play. The games play in chunks of ``chunk``,
+    each a piece of work for ``map`` (``executor.local_map``: here, one after another;
+    ``executor.RayMap``: Ray tasks), the same games either way. ``progress(k)`` is called
+    after each chunk of k games."""
     players = check_players(players)
-    n_games, seed, turn_limit = check_run(n_games, seed, turn_limit)
+    n_games, _, turn_limit = check_run(n_games, 0, turn_limit)
+    seeds = _per_game("seed", seed, n_games, check_seed)
+    numbers = (
+        np.arange(n_games, dtype=np.int64)
+        if game_numbers is None
+        else _per_game("game_numbers", game_numbers, n_games, None)
+    )
     nb = bot_table.kind.shape[0]
     if seat_bot is None:
         seat_bot = seat_rotation(nb, players, n_games)
@@ -94,12 +108,24 @@ def play_games(
         raise ValueError(f"seat_bot must have shape ({n_games}, {players}), got {seat_bot.shape}")
     if seat_bot.min() < 0 or seat_bot.max() >= nb:
         raise ValueError(f"seat_bot holds bot ids outside 0..{nb - 1}")
-    setup = make_setup(players, kingdom)
+    if row_kingdoms is None:
+        setup = make_setup(players, kingdom)
+    else:
+        if not (isinstance(kingdom, str) and kingdom == "random"):
+            raise ValueError(
+                f"give kingdom (every game's) or row_kingdoms (each game's), not both; got "
+                f"kingdom={kingdom!r}"
+            )
+        if isinstance(row_kingdoms, (str, bytes)) or len(row_kingdoms) != n_games:
+            raise ValueError(f"row_kingdoms must hold one kingdom per game ({n_games})")
+        setup = make_row_setup(players, row_kingdoms)
     cfg = make_config(players, turn_limit=turn_limit, first_player=0)
     size = min(chunk, n_games)
-    starts = range(0, n_games, size)
-    pieces = [(first, seat_bot[first : first + size]) for first in starts]
-    play = partial(play_chunk, bot_table=bot_table, cfg=cfg, setup=setup, seed=seed)
+    pieces = [
+        chunk_piece(setup, seeds, numbers, seat_bot, first, first + size)
+        for first in range(0, n_games, size)
+    ]
+    play = partial(play_chunk, bot_table=bot_table, cfg=cfg, setup=setup)
     reward, turns, status = [], [], []
     for r, t, st in map(play, pieces):
         reward.append(r)
@@ -112,10 +138,38 @@ def play_games(
     )
 
 
-def play_chunk(piece, *, bot_table, cfg, setup, seed):
-    """Games first .. first + n - 1 of the run seeded ``seed``, n = len(seat_bot): a piece of
-    work an executor runs anywhere. Returns (reward (n, P), turns (n,), status (n,))."""
-    first, seat_bot = piece
+def _per_game(name, value, n: int, check_one) -> np.ndarray:
+    """A per-game int64 array from one value (``check_one`` checks it) or n of them."""
+    if not isinstance(value, (list, tuple, np.ndarray)):
+        if check_one is None:
+            raise TypeError(f"{name} must be ({n},) ints, got {value!r}")
+        return np.full(n, check_one(value), np.int64)
+    a = np.asarray(value)
+    if a.shape != (n,) or a.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be one int or ({n},) ints, got shape {a.shape}")
+    bad = np.flatnonzero((a < 0) | (a > MAX_SEED))
+    if bad.size:
+        raise ValueError(f"{name}[{int(bad[0])}] must be 0..2**63-1, got {a[bad[0]]}")
+    return a.astype(np.int64)
+
+
+def chunk_piece(setup, seeds, numbers, seat_bot, start: int, stop: int):
+    """Games start .. stop-1 of a batch as a piece of work for ``play_chunk``: their seeds,
+    game numbers, seats and (a mixed batch) their rows of the setup's kingdoms."""
+    rows = setup.row_kingdom
+    return (
+        seeds[start:stop],
+        numbers[start:stop],
+        seat_bot[start:stop],
+        rows[start:stop] if len(rows) > 1 else rows,
+    )
+
+
+def play_chunk(piece, *, bot_table, cfg, setup):
+    """One piece of ``chunk_piece``: game numbers[g] of the run seeded seeds[g] for each g, a
+    piece of work an executor runs anywhere. Returns (reward (n, P), turns (n,), status
+    (n,))."""
+    seeds, numbers, seat_bot, row_kingdom = piece
     n = seat_bot.shape[0]
     s = new_state(n)
     bot_rng = np.zeros(n, np.uint64)
@@ -124,11 +178,11 @@ def play_chunk(piece, *, bot_table, cfg, setup, seed):
         s,
         TABLE,
         cfg,
-        setup,
+        setup._replace(row_kingdom=row_kingdom),
         np.zeros((n, NUM_ACTIONS), np.bool_),
         np.zeros((n, NUM_CARDS), np.int64),
-        seed,
-        first,
+        seeds,
+        numbers,
         seat_bot,
         bot_table,
         bot_rng,

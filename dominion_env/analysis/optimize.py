@@ -79,7 +79,7 @@ from ..checks import check_int, check_number, check_seed
 from ..engine.config import make_config, make_setup
 from ..engine.kingdoms import random_kingdom, resolve_kingdom
 from ..engine.layout import TERMINATED
-from .arena import MAX_TURN_LIMIT, play_chunk, play_games, summarize
+from .arena import MAX_TURN_LIMIT, chunk_piece, play_chunk, play_games, summarize
 from .executor import local_map
 
 MAX_POPULATION = 1024
@@ -302,14 +302,18 @@ def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map
     n = no * games
     k = np.arange(n) % games
     seat_bot = np.repeat((nb + np.repeat(np.arange(no), games))[:, None], players, axis=1)
+    setup = make_setup(players, kingdom)
+    seeds, numbers = np.full(n, seed, np.int64), np.arange(n, dtype=np.int64)
     pieces = []
     for b in range(nb):
         mine = seat_bot.copy()
         mine[np.arange(n), k % players] = b
-        pieces += [(first, mine[first : first + CHUNK]) for first in range(0, n, CHUNK)]
-    setup = make_setup(players, kingdom)
+        pieces += [
+            chunk_piece(setup, seeds, numbers, mine, first, min(first + CHUNK, n))
+            for first in range(0, n, CHUNK)
+        ]
     cfg = make_config(players, turn_limit=turn_limit, first_player=0)
-    play = partial(play_chunk, bot_table=table, cfg=cfg, setup=setup, seed=seed)
+    play = partial(play_chunk, bot_table=table, cfg=cfg, setup=setup)
     out = list(map(play, pieces))
     reward = np.concatenate([r for r, _, _ in out])
     done = np.concatenate([st for _, _, st in out]) == TERMINATED

@@ -76,7 +76,7 @@ from ..cards import (
     TYPES,
     check_players,
 )
-from .batch import new_game
+from .batch import new_game, row_of
 from .bots import random_action
 from .config import make_config, make_setup
 from .jit import kernel, njit, prange
@@ -192,13 +192,15 @@ def new_buffers(n: int) -> AuditBuffers:
 
 
 @njit
-def _expected_totals(r, setup, players, out):
-    """Card totals of the game in record r at setup into out (C,): each Supply pile's setup
-    size plus the starting decks of ``players`` players. False if the Supply is not the 7
-    basic piles plus 10 kingdom piles drawn from the setup's pool."""
+def _expected_totals(r, setup, g, players, out):
+    """Card totals of the game in record r (row g) at setup into out (C,): each Supply pile's
+    setup size plus the starting decks of ``players`` players. False if the Supply is not the 7
+    basic piles plus 10 kingdom piles: row g's kingdom, or (a random row) drawn from the pool."""
     P = players
     ok = True
     kingdom = 0
+    q = row_of(setup.row_kingdom, g)
+    allowed = setup.pool if q < 0 else setup.kingdoms[q]
     for c in range(C):
         out[c] = 0
         if r.pile[IN_SUPPLY, c] == 0:
@@ -207,8 +209,8 @@ def _expected_totals(r, setup, players, out):
         if c >= BASIC_CARDS:
             kingdom += 1
             in_pool = False
-            for i in range(setup.pool.shape[0]):
-                if setup.pool[i] == c:
+            for i in range(allowed.shape[0]):
+                if allowed[i] == c:
                     in_pool = True
             ok = ok and in_pool
     for c in range(BASIC_CARDS):
@@ -405,7 +407,7 @@ def check_game(s, g, setup, mask_row, work):
     (for tests: take a Game's state mid-game, break it, see the check fire); the Supply-shape
     part of the conservation check is included. work: (3 * C,) int64 scratch."""
     expected = work[:C]
-    ok = _expected_totals(s[g], setup, s[g].game[PLAYERS], expected)
+    ok = _expected_totals(s[g], setup, g, s[g].game[PLAYERS], expected)
     bad = state_failures(s[g], mask_row, expected, work[C:])
     if not ok:
         bad |= 1 << CHECK_CONSERVATION
@@ -413,7 +415,7 @@ def check_game(s, g, setup, mask_row, work):
 
 
 @njit
-def position_failures(r, T, setup, mask_row, conserve, work, mask_work):
+def position_failures(r, T, setup, g, mask_row, conserve, work, mask_work):
     """``state_failures`` for a position handed in from outside (``VecGame.restore``), plus
     one check no game of the engine can fail: while running, ``mask_row`` must be exactly
     the mask ``write_mask`` writes for the position (reported as ``empty_mask``). With
@@ -423,7 +425,7 @@ def position_failures(r, T, setup, mask_row, conserve, work, mask_work):
     The mask is written only once every other check passed: ``write_mask`` reads the
     decision's fields as indices. work: (3 * C,) int64, mask_work: (NUM_ACTIONS,) bool."""
     expected = work[:C]
-    shaped = _expected_totals(r, setup, r.game[PLAYERS], expected)
+    shaped = _expected_totals(r, setup, g, r.game[PLAYERS], expected)
     if not conserve:
         _check_cards(r, expected, work[C:])  # the position's own totals, as expected
         for c in range(C):
@@ -446,7 +448,7 @@ def check_positions(s, T, setup, masks, conserve, work, mask_work, out):
     """``position_failures`` of every record of s with its mask row, into out (N,) int64.
     work: (N, 3 * C) int64, mask_work: (N, NUM_ACTIONS) bool."""
     for g in prange(s.shape[0]):
-        out[g] = position_failures(s[g], T, setup, masks[g], conserve, work[g], mask_work[g])
+        out[g] = position_failures(s[g], T, setup, g, masks[g], conserve, work[g], mask_work[g])
 
 
 def failed_checks(bits: int) -> list[str]:
@@ -483,8 +485,8 @@ def audit_random_games(s, T, cfg, setup, buf, seed, first_index, max_decisions):
         seed_game(policy_rng, g, seed, first_index + g, STREAM_POLICY)  # as random_actions
         violations[g, :] = 0
         first_bad[g] = -1
-        new_game(r, T, cfg, setup, mask[g], scratch[g])  # runs to the first decision
-        ok = _expected_totals(r, setup, cfg.players, expected[g])
+        new_game(r, T, cfg, setup, g, mask[g], scratch[g])  # runs to the first decision
+        ok = _expected_totals(r, setup, g, cfg.players, expected[g])
         bad = 0 if ok and r.game[PLAYERS] == cfg.players else 1 << CHECK_CONSERVATION
         bad |= state_failures(r, mask[g], expected[g], work[g])
         _record(violations, first_bad, g, bad, 0)

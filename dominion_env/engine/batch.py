@@ -36,12 +36,19 @@ _POOL_SHIFT = np.uint64(64 - POOL_BITS)
 
 
 class Setup(NamedTuple):
-    """How a new game is set up."""
+    """How a new game is set up: each row's kingdom (a mixed batch gives every row its own)."""
 
-    kingdom: np.ndarray  # (10,) int64, the kingdom's card ids (when random_kingdom is 0)
+    kingdoms: np.ndarray  # (Q, 10) int64, the fixed kingdoms' card ids (Q >= 1)
+    row_kingdom: np.ndarray  # (R,) int64, row g's kingdom: kingdoms[row_kingdom[g]], or -1: each
+    #                          game draws its own from pool with its own RNG; R == 1: every row
     pool: np.ndarray  # (M,) int64, card ids a random kingdom is drawn from, M >= 10
-    random_kingdom: int  # 1: each game draws its own kingdom from pool with its own RNG
     pile_sizes: np.ndarray  # (C,) int64, Supply pile size per card for this player count
+
+
+@njit(inline="always")
+def row_of(table, g):
+    """Row g's entry of a per-row table, or its one entry shared by every row."""
+    return table[g] if table.shape[0] > 1 else table[0]
 
 
 class Scenario(NamedTuple):
@@ -84,7 +91,8 @@ class Opponents(NamedTuple):
 
     enabled: int  # 1: learner mode
     fixed_seat: int  # the learner's seat, or -1 for a random seat per game
-    seat_bot: np.ndarray  # (P-1,) int64: bot id of the k-th non-learner seat (seat order)
+    seat_bot: np.ndarray  # (R, P-1) int64: bot id of the k-th non-learner seat (seat order)
+    #                       of row g (row_of: R == 1, every row)
     bot_kind: np.ndarray  # BotTable.kind (a nested named tuple does not pass through prange)
     bot_rules: np.ndarray  # BotTable.rules
     rng: np.ndarray  # (N,) uint64, the bots' and the seat draw's stream per game
@@ -97,9 +105,11 @@ class Opponents(NamedTuple):
 
 
 @njit(inline="always")
-def new_game(r, T, cfg, setup, mask_row, scratch_row):
-    """Set up the game in record r from its current RNG state and run it to the first decision."""
-    if setup.random_kingdom:
+def new_game(r, T, cfg, setup, g, mask_row, scratch_row):
+    """Set up the game in record r (row g) from its current RNG state and run it to the first
+    decision."""
+    q = row_of(setup.row_kingdom, g)
+    if q < 0:
         m = setup.pool.shape[0]
         for i in range(m):
             scratch_row[i] = setup.pool[i]
@@ -110,7 +120,7 @@ def new_game(r, T, cfg, setup, mask_row, scratch_row):
             scratch_row[j] = t
         setup_game(r, T, cfg, scratch_row[:KINGDOM_SIZE], setup.pile_sizes)
     else:
-        setup_game(r, T, cfg, setup.kingdom, setup.pile_sizes)
+        setup_game(r, T, cfg, setup.kingdoms[q], setup.pile_sizes)
     advance(r, T, cfg, mask_row, scratch_row)
 
 
@@ -159,7 +169,8 @@ def _pool_draw(cum, rng, g):
 
 @njit(inline="always")
 def _seat_opponents(opp, g, learner):
-    """The bot of every non-learner seat of a new game in row g: seat_bot in seat order, or
+    """The bot of every non-learner seat of a new game in row g: the row's seat_bot in seat
+    order, or
     (a pool) one draw per seat in seat order from the opponents' stream."""
     pool = opp.pool_cum.shape[0] > 0
     for p in range(opp.seat_bots.shape[1]):
@@ -168,7 +179,7 @@ def _seat_opponents(opp, g, learner):
         elif pool:
             opp.seat_bots[g, p] = _pool_draw(opp.pool_cum, opp.rng, g)
         else:
-            opp.seat_bots[g, p] = opp.seat_bot[p if p < learner else p - 1]
+            opp.seat_bots[g, p] = row_of(opp.seat_bot, g)[p if p < learner else p - 1]
 
 
 @njit(inline="always")
@@ -178,7 +189,7 @@ def _start_game(r, g, T, cfg, setup, buf, opp):
     A game that ends before the learner ever decides (only possible with a tiny turn limit)
     is dealt again: a result no learner action had a part in is not a learning signal."""
     for _ in range(1000):
-        new_game(r, T, cfg, setup, buf.mask[g], buf.scratch[g])
+        new_game(r, T, cfg, setup, g, buf.mask[g], buf.scratch[g])
         if not opp.enabled:
             return
         if opp.fixed_seat >= 0:
@@ -269,11 +280,11 @@ def _reset_or_step(
     policy_rng,
     expert_rng,
     seeds,
-    first_index,
+    indices,
 ):
     seed = seeds[g]
     if seed >= 0:
-        index = first_index + g
+        index = indices[g]
         _reset_game(s, g, T, cfg, setup, buf, seed, index, write_obs, opp)
         seed_game(policy_rng, g, seed, index, STREAM_POLICY)
         seed_game(expert_rng, g, seed, index, STREAM_BOTS)
@@ -295,10 +306,10 @@ def batch_kernel(
     policy_rng,
     expert_rng,
     seeds,
-    first_index,
+    indices,
 ):
     """VecGame's reset and step, per row: ``seeds[g] >= 0`` deals row g anew as game number
-    first_index + g of the run seeded ``seeds[g]`` (the random policy's stream policy_rng[g]
+    indices[g] of the run seeded ``seeds[g]`` (the random policy's stream policy_rng[g]
     that game's STREAM_POLICY stream and the expert bots' stream expert_rng[g] as
     play_bots_kernel seeds its bots' for that game number); ``seeds[g] = -1`` answers
     actions[g] in row g (-1: skip). One kernel for both: each kernel compiles the whole
@@ -318,7 +329,7 @@ def batch_kernel(
             policy_rng,
             expert_rng,
             seeds,
-            first_index,
+            indices,
         )
 
 
@@ -368,12 +379,12 @@ def bot_actions_kernel(s, T, bots, ids, mask, rng, scratch, out):
 
 @njit
 def _play_bot_game(
-    s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+    s, g, T, cfg, setup, mask, scratch, seeds, indices, seat_bot, bots, bot_rng, turns
 ):
     r = s[g]
-    seed_game(r.rng, 0, seed, first_index + g, STREAM_GAME)
-    seed_game(bot_rng, g, seed, first_index + g, STREAM_BOTS)
-    new_game(r, T, cfg, setup, mask[g], scratch[g])
+    seed_game(r.rng, 0, seeds[g], indices[g], STREAM_GAME)
+    seed_game(bot_rng, g, seeds[g], indices[g], STREAM_BOTS)
+    new_game(r, T, cfg, setup, g, mask[g], scratch[g])
     while r.game[STATUS] == RUNNING:
         b = seat_bot[g, r.game[DEC_PLAYER]]
         a = bot_action(r, T, bots, b, mask[g], bot_rng, g, scratch[g])
@@ -383,17 +394,18 @@ def _play_bot_game(
 
 @kernel
 def play_bots_kernel(
-    s, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+    s, T, cfg, setup, mask, scratch, seeds, indices, seat_bot, bots, bot_rng, turns
 ):
     """Play one whole game per record with bots: seat_bot[g, p] is the bot id of player p.
 
-    Record g plays game number first_index + g of the run seeded ``seed`` (the same game a
-    VecGame reset with that seed plays in that row); its bots draw from their own stream
-    bot_rng[g]. Results stay in the records (reward, STATUS); turns[g] = turns started.
+    Record g plays game number indices[g] of the run seeded seeds[g] (the same game a VecGame
+    reset with that seed and game number plays) on its row of ``setup`` (``row_of``); its bots
+    draw from their own stream bot_rng[g]. Results stay in the records (reward, STATUS);
+    turns[g] = turns started.
     """
     for g in prange(s.shape[0]):
         _play_bot_game(
-            s, g, T, cfg, setup, mask, scratch, seed, first_index, seat_bot, bots, bot_rng, turns
+            s, g, T, cfg, setup, mask, scratch, seeds, indices, seat_bot, bots, bot_rng, turns
         )
 
 

@@ -58,18 +58,67 @@ def make_config(
     )
 
 
+RANDOM_ROW = -1  # Setup.row_kingdom: the row's every game draws its own kingdom from the pool
+
+
 def make_setup(players: int, kingdom, pool=None) -> Setup:
-    """Setup arrays for a kingdom given as 'random', a recommended-set name or 10 card names."""
+    """Setup arrays for one kingdom for every row: 'random', a recommended-set name or 10 card
+    names."""
+    return make_row_setup(players, [kingdom], pool, "kingdom")
+
+
+def make_row_setup(players: int, kingdoms, pool=None, name: str = "row_kingdoms") -> Setup:
+    """Setup arrays for a mixed batch: row g's kingdom is ``kingdoms[g]`` ('random', a
+    recommended-set name or 10 card names; a sequence of one: every row). Equal kingdoms
+    share one entry of the table, so a batch of thousands of rows over a few kingdoms holds
+    a few."""
     players = check_players(players)
     sizes = np.array([pile_size(n, players) for n in NAMES], dtype=np.int64)
-    if isinstance(kingdom, str) and kingdom == "random":
-        pool_ids = np.array(sorted(ID[n] for n in check_pool(pool)), dtype=np.int64)
-        return Setup(pool_ids[:KINGDOM_SIZE].copy(), pool_ids, 1, sizes)
-    if pool is not None:
+    if isinstance(kingdoms, (str, bytes)) or not hasattr(kingdoms, "__len__") or not len(kingdoms):
+        raise TypeError(
+            f"{name} must be a non-empty sequence of kingdoms (each 'random', a recommended "
+            f"set's name or {KINGDOM_SIZE} card names), got {kingdoms!r}"
+        )
+    table: dict[tuple[int, ...], int] = {}
+    rows = np.empty(len(kingdoms), np.int64)
+    by_value: dict = {}  # a kingdom given as the same hashable value is resolved once
+    for g, kingdom in enumerate(kingdoms):
+        key = kingdom if isinstance(kingdom, (str, tuple)) else None
+        if key is not None and key in by_value:
+            rows[g] = by_value[key]
+            continue
+        if isinstance(kingdom, str) and kingdom == "random":
+            q = RANDOM_ROW
+        else:
+            try:
+                names = resolve_kingdom(kingdom)
+            except (TypeError, ValueError) as e:
+                if name == "kingdom":  # one kingdom: resolve_kingdom's message names it
+                    raise
+                raise type(e)(f"{name}[{g}]: {e}") from None
+            q = table.setdefault(tuple(sorted(ID[n] for n in names)), len(table))
+        rows[g] = q
+        if key is not None:
+            by_value[key] = q
+    random_rows = bool((rows == RANDOM_ROW).any())
+    if pool is not None and not random_rows:
+        shown = kingdoms[0] if name == "kingdom" else "no 'random' row"
         raise ValueError(
             f"pool is the cards a random kingdom is drawn from: give it with kingdom='random' "
-            f"only (kingdom={kingdom!r} would ignore it), got pool={pool!r}"
+            f"only ({name}={shown!r} would ignore it), got pool={pool!r}"
         )
-    names = resolve_kingdom(kingdom)
-    ids = np.array(sorted(ID[n] for n in names), dtype=np.int64)
-    return Setup(ids, ids.copy(), 0, sizes)
+    pool_ids = (
+        np.array(sorted(ID[n] for n in check_pool(pool)), dtype=np.int64)
+        if random_rows
+        else np.array(sorted({c for k in table for c in k}), dtype=np.int64)
+    )
+    fixed = np.array(list(table), dtype=np.int64).reshape(-1, KINGDOM_SIZE)
+    if not len(fixed):  # no fixed kingdom: one placeholder row no game reads
+        fixed = pool_ids[None, :KINGDOM_SIZE].copy()
+    return Setup(fixed, rows, pool_ids, sizes)
+
+
+def row_kingdom_ids(setup: Setup, g: int):
+    """Row g's kingdom as sorted card ids, or None where its games draw random kingdoms."""
+    q = int(setup.row_kingdom[g if len(setup.row_kingdom) > 1 else 0])
+    return None if q == RANDOM_ROW else setup.kingdoms[q]
