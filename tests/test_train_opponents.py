@@ -18,7 +18,7 @@ from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.engine.observation import O_IN_SUPPLY, obs_offsets  # noqa: E402
 from dominion_env.train import ppo  # noqa: E402
 from dominion_env.train.ppo import Trainer, train  # noqa: E402
-from dominion_env.train.seats import LIBRARY_BOTS, LibrarySeats  # noqa: E402
+from dominion_env.train.seats import LIBRARY_BOTS, BotSeats, LibrarySeats  # noqa: E402
 
 BASIC = {"Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse"}
 
@@ -51,17 +51,44 @@ def test_each_name_is_one_kind(name, kind):
 def test_the_library_is_every_bot_but_random_each_on_its_own_kingdom():
     assert LIBRARY_BOTS == tuple(b for b in BOTS if b != "Random") and len(LIBRARY_BOTS) == 35
     seats = LibrarySeats(2 * len(LIBRARY_BOTS) + 3, 2, LIBRARY_BOTS, vp_shaping=0.02)
-    assert [p.num_games for p in seats.parts][:4] == [3, 3, 3, 2]  # split evenly, in order
+    assert np.bincount(seats.part).tolist()[:4] == [3, 3, 3, 2]  # split evenly, in order
+    assert (np.diff(seats.part) >= 0).all()
     obs, mask = seats.reset(7)
     assert obs.shape[0] == mask.shape[0] == seats.num_games
     kingdoms = supply(obs)
-    at = 0
-    for bot, part in zip(LIBRARY_BOTS, seats.parts, strict=True):
-        want = set(kingdom_for([BOTS[bot]]))
-        for k in kingdoms[at : at + part.num_games]:
-            assert k - BASIC == want, bot
-        assert part.labels == [bot]
-        at += part.num_games
+    bots = seats.vec.opponent_bots
+    for g, k in enumerate(seats.part):
+        assert kingdoms[g] - BASIC == set(kingdom_for([BOTS[LIBRARY_BOTS[k]]])), g
+        assert set(bots[g].tolist()) == {-1, int(k)}
+
+
+def test_the_library_batch_deals_each_bot_the_games_its_own_batch_did():
+    """One mixed batch for every bot plays, row for row, the games of one learner-mode batch
+    per bot with that bot in every other seat (seeded seed * 1000 + the bot's place)."""
+    bots = LIBRARY_BOTS[:4]
+    seats = LibrarySeats(10, 2, bots, vp_shaping=0.02)
+    obs, mask = seats.reset(5)
+    alone = []
+    for k, bot in enumerate(bots):
+        part = BotSeats(
+            int((seats.part == k).sum()), 2, kingdom_for([BOTS[bot]]), [bot], None,
+            vp_shaping=0.02,
+        )  # fmt: skip
+        alone.append((part, part.reset(5 * 1000 + k)))
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        want_obs = np.concatenate([o for _, (o, _) in alone])
+        np.testing.assert_array_equal(obs, want_obs)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, mask, reward, done, _ = seats.step(actions)
+        start, stepped = 0, []
+        for part, _ in alone:
+            n = part.num_games
+            o, m, r, d, _ = part.step(actions[start : start + n])
+            stepped.append((part, (o, m)))
+            np.testing.assert_array_equal(reward[start : start + n], r)
+            start += n
+        alone = stepped
 
 
 def test_library_games_end_labelled_library_with_the_learners_results():

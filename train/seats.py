@@ -11,7 +11,8 @@ its (shaped) rewards, which rows' games ended and how.
                  VecGame, one forward pass per policy per round, no per-game Python env.
 ``LibrarySeats``  every library bot but Random, each on its own kingdom
                  (``agents.kingdom_for``: the table ``dominion tournament`` deals it), one
-                 BotSeats per bot, the rows split evenly: the pool's ``"all bots"``.
+                 mixed batch (each row its bot and its kingdom), the rows split evenly
+                 among the bots: the pool's ``"all bots"``.
 ``StrongestSeats`` PolicySeats whose other seats play each game's kingdom's expert
                  (``KingdomExperts``): the strongest library bot whose cards are in it, or a
                  strategy file's first bot that fits (the pool's ``"optimized"``, a .toml).
@@ -49,7 +50,9 @@ class Finished:
 
 class BotSeats:
     """Learner mode with a weighted pool: each new game draws every other seat's bot from
-    ``bots`` (library names) by ``weights``, inside the compiled step."""
+    ``bots`` (library names) by ``weights``, inside the compiled step. A mixed batch
+    (``row_kingdoms``, ``row_opponents``) gives each row its own kingdom and its own bot
+    instead (``weights`` None)."""
 
     def __init__(
         self,
@@ -61,14 +64,18 @@ class BotSeats:
         *,
         vp_shaping: float,
         turn_limit: int = 100,
+        row_kingdoms=None,
+        row_opponents=None,
     ):
         self.labels = list(bots)
         self.vec = VecGame(
             num_games,
             players,
             kingdom,
+            row_kingdoms=row_kingdoms,
             opponents=compile_bots(bots),
-            opponent_weights=np.asarray(weights, np.float64),
+            opponent_weights=None if weights is None else np.asarray(weights, np.float64),
+            row_opponents=row_opponents,
             scale_observations=True,
             vp_shaping=vp_shaping or 0.0,
             turn_limit=turn_limit,
@@ -86,54 +93,55 @@ class BotSeats:
             self.vec.shaped_rewards if self.vec.shaping is not None else self.vec.learner_rewards
         )
         ended = np.flatnonzero(done)
-        # the game's opponent: the bot in the first seat that is not the learner's
+        fin = Finished(self.vec.learner_rewards[ended].copy(), self._opponents(ended))
+        return out.observation, out.action_mask, reward, done, fin
+
+    def _opponents(self, ended) -> list[str]:
+        """The label of each ended game's opponent: the bot in its first non-learner seat."""
         seats = self.vec.finished_opponent_bots[ended]
         first = np.where(seats[:, 0] >= 0, seats[:, 0], seats[:, 1])
-        fin = Finished(self.vec.learner_rewards[ended].copy(), [self.labels[b] for b in first])
-        return out.observation, out.action_mask, reward, done, fin
+        return [self.labels[b] for b in first]
 
 
 # the library's bots that play to win (Random is a baseline, not an opponent to learn from)
 LIBRARY_BOTS = tuple(b for b in BOTS if b != "Random")
 
 
-class LibrarySeats:
+class LibrarySeats(BotSeats):
     """Each of ``bots`` (library names) on its own kingdom (``kingdom_for``), in learner mode:
-    one ``BotSeats`` per bot, ``num_games`` rows split evenly among them (each at least one).
-    Finished games are labelled "all bots"."""
+    one mixed batch whose ``num_games`` rows are split evenly among the bots (each at least
+    one), each row with its bot's kingdom and that bot in every other seat. Finished games are
+    labelled "all bots"."""
 
     label = "all bots"
 
     def __init__(self, num_games: int, players: int, bots, *, vp_shaping: float, turn_limit=100):
         if num_games < len(bots):
             raise ValueError(f"{len(bots)} bots need at least as many rows, got {num_games}")
-        sizes = [len(r) for r in np.array_split(np.arange(num_games), len(bots))]
-        self.parts = [
-            BotSeats(
-                n,
-                players,
-                kingdom_for([BOTS[b]]),
-                [b],
-                [1.0],
-                vp_shaping=vp_shaping,
-                turn_limit=turn_limit,
-            )
-            for b, n in zip(bots, sizes, strict=True)
-        ]
-        self.num_games = num_games
+        parts = np.array_split(np.arange(num_games), len(bots))
+        self.part = np.concatenate([np.full(len(p), k) for k, p in enumerate(parts)])
+        # the game number of a row within its bot's part: each part deals the games a batch
+        # of its own would (before the batches merged, every bot stepped its own VecGame)
+        self.number = np.concatenate([np.arange(len(p)) for p in parts])
+        kingdoms = [tuple(kingdom_for([BOTS[b]])) for b in bots]
+        super().__init__(
+            num_games,
+            players,
+            None,
+            list(bots),
+            None,
+            vp_shaping=vp_shaping,
+            turn_limit=turn_limit,
+            row_kingdoms=[kingdoms[k] for k in self.part],
+            row_opponents=self.part,
+        )
 
     def reset(self, seed: int):
-        outs = [p.reset(seed * 1000 + k) for k, p in enumerate(self.parts)]
-        return np.concatenate([o for o, _ in outs]), np.concatenate([m for _, m in outs])
+        out = self.vec.reset(seed * 1000 + self.part, first_index=self.number)
+        return out.observation, out.action_mask
 
-    def step(self, actions: np.ndarray):
-        parts, start = [], 0
-        for p in self.parts:
-            parts.append(p.step(actions[start : start + p.num_games]))
-            start += p.num_games
-        obs, mask, reward, done = (np.concatenate([q[i] for q in parts]) for i in range(4))
-        result = np.concatenate([q[4].result for q in parts])
-        return obs, mask, reward, done, Finished(result, [self.label] * len(result))
+    def _opponents(self, ended) -> list[str]:
+        return [self.label] * len(ended)
 
 
 class PolicySeats:
