@@ -8,11 +8,13 @@
 
 The command line is ``dominion tournament BOT BOT ... [--all] [--bots-file F.toml]``. This module
 runs the tournament: it plans the tables, plays them in compiled code (``arena.play_games``),
-counts the pairwise outcomes below, rates the bots and returns a ``TournamentResult``. Each
-table is one piece of work (``_play_table``: its games, its counts, its records) for an
-executor (``executor``: here one after another, or Ray tasks with ``--ray``); its seed comes
-from the plan, so where it runs changes nothing. What each number means is told where it is
-made:
+counts the pairwise outcomes below, rates the bots and returns a ``TournamentResult``. The
+tables of bots alone play as one mixed batch (every game with its own table's kingdom, seed and
+game number: the very games each table's own run plays), in chunks of games that are pieces of
+work for an executor (``executor``: here one after another, or Ray tasks with ``--ray``); a
+table with a trained agent is one piece of its own (``_play_table``). Each table's seed comes
+from the plan, so how the games are batched or where they run changes nothing. What each
+number means is told where it is made:
 
 - ``planning``: which tables play (every combination of P distinct bots, or ``max_tables`` of
   them sampled), seat orders, games per table, each table's kingdom (or why it is skipped) and
@@ -47,7 +49,7 @@ import numpy as np
 from ..agents import Bot, compile_bots, get_bot
 from ..cards import check_players
 from ..engine.layout import TERMINATED, TRUNCATED
-from .arena import check_run, play_games
+from .arena import GameResults, check_run, play_games
 from .arena import record_games as record_arena_games
 from .executor import local_map
 from .mixed import is_policy, play_mixed
@@ -100,42 +102,52 @@ class TableOutcome(NamedTuple):
     records: list | None
 
 
-def _play_table(
-    table,
+def _play_bot_tables(
+    tables,
     *,
-    bots,
     names,
     bot_table,
-    policies,
     players,
     per_table,
     cycle,
     turn_limit,
     chunk,
     record_games,
-) -> TableOutcome:
-    """Play one table (its index in the plan, ids, kingdom, seed, bot names): a piece of work
-    an executor runs anywhere."""
-    index, ids, kingdom, seed, table_bots = table
+    map,
+    progress,
+) -> list[TableOutcome]:
+    """Play every table of bots alone as one mixed batch (each game with its table's kingdom,
+    seed and game number, so each is the game its table's own run plays), in chunks of
+    ``chunk`` games for ``map``; then count and record each table."""
     local = cycle[np.arange(per_table) % len(cycle)]  # (G, P) seat -> table-local bot
-    bots_only = policies.isdisjoint(ids.tolist())
-    records = []
-    if bots_only:
-        res = play_games(
-            bot_table,
-            per_table,
-            players,
-            kingdom,
-            seed=seed,
-            seat_bot=ids[local],
-            turn_limit=turn_limit,
-            chunk=chunk,
-        )
+    seat_bot = np.concatenate([ids[local] for _, ids, _, _, _ in tables])
+    seeds = np.repeat(np.array([seed for _, _, _, seed, _ in tables], np.int64), per_table)
+    numbers = np.tile(np.arange(per_table, dtype=np.int64), len(tables))
+    # one hashable value per table: the setup resolves each kingdom once, not once a game
+    kingdoms = [_hashable(kingdom) for _, _, kingdom, _, _ in tables]
+    res = play_games(
+        bot_table,
+        len(seat_bot),
+        players,
+        seed=seeds,
+        game_numbers=numbers,
+        row_kingdoms=[k for k in kingdoms for _ in range(per_table)],
+        seat_bot=seat_bot,
+        turn_limit=turn_limit,
+        chunk=chunk,
+        progress=progress,
+        map=map,
+    )
+    out = []
+    for t, (index, _, kingdom, seed, table_bots) in enumerate(tables):
+        part = slice(t * per_table, (t + 1) * per_table)
+        mine = GameResults(res.seat_bot[part], res.reward[part], res.turns[part], res.status[part])
+        records = []
         if record_games:
             records = record_arena_games(
                 bot_table,
                 names,
-                res,
+                mine,
                 range(min(record_games, per_table)),
                 players,
                 kingdom,
@@ -143,18 +155,34 @@ def _play_table(
                 turn_limit=turn_limit,
                 meta={"command": "tournament", "table": index},
             )
-    else:
-        res = play_mixed(
-            bots,
-            per_table,
-            players,
-            kingdom,
-            seed=seed,
-            seat_player=ids[local],
-            turn_limit=turn_limit,
-            chunk=per_table,
-        )
-        records = None if record_games else []
+        out.append(_outcome(mine, local, players, table_bots, records))
+    return out
+
+
+def _hashable(kingdom):
+    return kingdom if isinstance(kingdom, str) else tuple(kingdom)
+
+
+def _play_table(table, *, bots, players, per_table, cycle, turn_limit) -> TableOutcome:
+    """Play one table with a trained agent (its index in the plan, ids, kingdom, seed, bot
+    names): a piece of work an executor runs anywhere."""
+    _, ids, kingdom, seed, table_bots = table
+    local = cycle[np.arange(per_table) % len(cycle)]
+    res = play_mixed(
+        bots,
+        per_table,
+        players,
+        kingdom,
+        seed=seed,
+        seat_player=ids[local],
+        turn_limit=turn_limit,
+        chunk=per_table,
+    )
+    return _outcome(res, local, players, table_bots, None)
+
+
+def _outcome(res, local, players, table_bots, records) -> TableOutcome:
+    """A table's pairwise counts from its games' results (``local``: seat -> table bot)."""
     by_bot = np.take_along_axis(res.reward, np.argsort(local, axis=1), axis=1)  # reward per bot
     trunc = res.status == TRUNCATED
     if not ((res.status == TERMINATED) | trunc).all():
@@ -214,7 +242,7 @@ def run_tournament(
     ``games`` per table (rounded up to a whole seating cycle), ``players`` 2-6, ``kingdom`` None
     (each table on ``kingdom_for`` its bots), "random", a recommended set name, 10 card names or
     a comma-separated string of them. ``progress``: True for a tqdm bar, or a callable taking a
-    number of games just played, after each table. What every number means: the docstrings
+    number of games just played, after each chunk of games. What every number means: the docstrings
     of this module and of ``planning``, ``rating`` and ``report``. ``record_games``: keep the
     first this many games of every bot table as records (``arena.record_games``; meta: the
     table's index in ``tables`` and the game's number) in the result's ``records``; tables with
@@ -252,20 +280,6 @@ def run_tournament(
     won = np.zeros(n, np.int64)
     off = ~np.eye(players, dtype=bool)  # pairs of distinct seats at a table
     total = per_table * len(plan.to_play)
-    table = partial(
-        _play_table,
-        bots=bots,
-        names=names,
-        bot_table=bot_table,
-        policies=frozenset(policies),
-        players=players,
-        per_table=per_table,
-        cycle=plan.cycle,
-        turn_limit=turn_limit,
-        chunk=chunk,
-        record_games=record_games,
-    )
-
     bar = None
     update = None
     if progress is True:
@@ -278,29 +292,57 @@ def run_tournament(
     start = time.perf_counter()
     kept: list[dict] = []
     unrecorded = 0
+    tables = [
+        (plan.tables.index(rec), ids, rec.kingdom, rec.seed, rec.bots) for ids, rec in plan.to_play
+    ]
+    alone = [k for k, t in enumerate(tables) if policies.isdisjoint(t[1].tolist())]
+    with_agent = [k for k in range(len(tables)) if k not in set(alone)]
+    outcomes: dict[int, TableOutcome] = {}
     try:
-        tables = [
-            (plan.tables.index(rec), ids, rec.kingdom, rec.seed, rec.bots)
-            for ids, rec in plan.to_play
-        ]
-        for (ids, rec), out in zip(plan.to_play, map(table, tables), strict=True):
-            rec.truncated, rec.mean_turns = out.truncated, out.mean_turns
-            pair = np.ix_(ids, ids)
-            g_mat[pair] += per_table * off
-            w_mat[pair] += out.wins
-            t_mat[pair] += out.ties
-            tr_mat[pair] += out.truncated * off
-            seats[ids] += per_table
-            won[ids] += out.won
-            if out.records is None:
-                unrecorded += 1
-            else:
-                kept += out.records
+        if alone:
+            bot_outcomes = _play_bot_tables(
+                [tables[k] for k in alone],
+                names=names,
+                bot_table=bot_table,
+                players=players,
+                per_table=per_table,
+                cycle=plan.cycle,
+                turn_limit=turn_limit,
+                chunk=chunk,
+                record_games=record_games,
+                map=map,
+                progress=update,
+            )
+            outcomes.update(zip(alone, bot_outcomes, strict=True))
+        table = partial(
+            _play_table,
+            bots=bots,
+            players=players,
+            per_table=per_table,
+            cycle=plan.cycle,
+            turn_limit=turn_limit,
+        )
+        for k, out in zip(with_agent, map(table, [tables[k] for k in with_agent]), strict=True):
+            outcomes[k] = out
             if update is not None:
                 update(per_table)
     finally:
         if bar is not None:
             bar.close()
+    for k, (ids, rec) in enumerate(plan.to_play):
+        out = outcomes[k]
+        rec.truncated, rec.mean_turns = out.truncated, out.mean_turns
+        pair = np.ix_(ids, ids)
+        g_mat[pair] += per_table * off
+        w_mat[pair] += out.wins
+        t_mat[pair] += out.ties
+        tr_mat[pair] += out.truncated * off
+        seats[ids] += per_table
+        won[ids] += out.won
+        if out.records is None:
+            unrecorded += 1
+        else:
+            kept += out.records
     elapsed = time.perf_counter() - start
     if unrecorded:
         notes.append(f"{unrecorded} table(s) with a trained agent: their games are not recorded")
