@@ -44,6 +44,15 @@ seed whatever the batch size or thread count). ``opponent_bots[g, p]`` is the bo
 of the game now in row g (-1: the learner's seat); ``finished_opponent_bots[g]`` keeps the bots
 of the game that ended in row g on this step (-1 elsewhere), for results per opponent.
 
+Mixed batches: ``row_kingdoms`` (one kingdom per row, each 'random', a recommended set or 10
+card names) gives every row its own kingdom, and ``row_opponents`` ((N,) one bot per row, or
+(N, P-1) each other seat's bot in seat order, ids into ``opponents``) its own bots in learner
+mode; ``reset(seeds, first_index=(N,) game numbers)`` its own deal. Row g then plays exactly
+the game a batch of its own (that kingdom, those bots, that seed and game number) plays, so
+callers that used to step one batch per kingdom or per opponent (a tournament's tables, a pool
+of library bots each on its own kingdom, an evaluation per random kingdom) step one, with the
+same games. Equal kingdoms share one entry of the setup's table (``engine.config``).
+
 Learning aids (both off by default; ``dominion_env.train`` turns them on):
 ``scale_observations=True`` divides every observation entry by a fixed scale from the layout
 (``engine.observation.SCALES``: the Supply by pile size, counts and counters by small
@@ -371,7 +380,8 @@ def make_opponents(
 
 
 class VecGame:
-    """N independent games of Dominion, all with the same number of players and settings."""
+    """N independent games of Dominion, all with the same number of players and rules options;
+    each row may have its own kingdom and opponent bots (mixed batches, module docstring)."""
 
     def __init__(
         self,
@@ -476,9 +486,10 @@ class VecGame:
 
     # -- the batch API -------------------------------------------------------------------
 
-    def reset(self, seed=0, first_index: int = 0, *, mask=None) -> Step:
+    def reset(self, seed=0, first_index=0, *, mask=None) -> Step:
         """Start every game anew; game g is game number ``first_index + g`` of a run seeded
-        ``seed`` (the arena's game i of a seed is ``first_index=i`` in a batch of one).
+        ``seed`` (the arena's game i of a seed is ``first_index=i`` in a batch of one), or game
+        number ``first_index[g]`` where ``first_index`` is (N,) game numbers (a mixed batch).
 
         ``seed`` may also be (N,) seeds: row g plays game ``first_index + g`` of the run seeded
         ``seed[g]`` (so ``[s] * N`` is ``s``). ``mask``: (N,) bool, deal only these rows anew
