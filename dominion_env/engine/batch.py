@@ -27,6 +27,7 @@ from .zones import (
     below,
     next_u64,
     seed_game,
+    seed_seats,
     victory_points,
 )
 
@@ -99,6 +100,7 @@ class Opponents(NamedTuple):
 @njit(inline="always")
 def new_game(r, T, cfg, setup, mask_row, scratch_row):
     """Set up the game in record r from its current RNG state and run it to the first decision."""
+    seed_seats(r)
     if setup.random_kingdom:
         m = setup.pool.shape[0]
         for i in range(m):
