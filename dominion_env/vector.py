@@ -128,13 +128,14 @@ Version history
         keep them there. Games, masks, rewards and the observation are those of v6, bit for
         bit; a v6 snapshot does not load into v7's record; records of v5 and v6 games replay.
     v8  each seat shuffles from its own stream: the record's ``rng`` holds the game's stream
-        (the kingdom, the first player: the same draws as v7) and one stream per seat, started
+        (the kingdom, as v7 drew it, then the first player) and one stream per seat, started
         from the game's (``zones.seed_seats``), so one seat's choices (a card drawn before its
         reshuffle, a card trashed) no longer move the other seats' shuffles; the search's
         determinized copies get fresh seat streams the same way. Every game for a seed changes
-        (its shuffles), and so do search choices; masks, rewards and the observation's layout
-        follow the same rules as v7. A v7 snapshot does not load into v8's record; records of
-        v5, v6 and v7 games replay, with the one shared stream (``Config.shared_stream``).
+        (its shuffles and who starts), and so do search choices; kingdoms, masks, rewards and
+        the observation's layout follow the same rules as v7. A v7 snapshot does not load
+        into v8's record; records of v5, v6 and v7 games replay, with the one shared stream
+        (``Config.shared_stream``).
 """
 
 from __future__ import annotations
