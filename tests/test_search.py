@@ -220,6 +220,7 @@ def test_twins_differ_only_in_what_seat_0_cannot_see():
 
 def test_deals_of_the_twins_are_the_same_record():
     a, b = _twins()
+    b.state["rng"][0, 1:] ^= np.uint64(0x5EED)  # other future shuffles: a deal replaces them
     for k in range(3):
         da, db = determinized(a.state, 0, seed=k), determinized(b.state, 0, seed=k)
         assert da.tobytes() == db.tobytes()
