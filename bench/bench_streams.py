@@ -112,9 +112,9 @@ def judge_ratio(games: int, seed: int, shared: bool) -> float:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--decisions", type=int, default=24, help="searched decisions (a)")
-    ap.add_argument("--deals", type=int, default=64, help="deals per decision and action (a)")
-    ap.add_argument("--games", type=int, default=8000, help="games per bot (b)")
+    ap.add_argument("--decisions", type=int, default=200, help="searched decisions (a)")
+    ap.add_argument("--deals", type=int, default=128, help="deals per decision and action (a)")
+    ap.add_argument("--games", type=int, default=50000, help="games per bot (b)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     print(f"kingdom {KINGDOM}, 2 players, seed {args.seed}")
