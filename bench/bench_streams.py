@@ -1,7 +1,7 @@
 """How much of the paired noise the per-seat shuffle streams take out (engine v8), measured
 beside the one shared stream of v5-v7 (``make_config(shared_stream=True)``) in one run.
 
-    python bench/bench_streams.py                    # ~1-2 minutes on 2 cores
+    python bench/bench_streams.py                    # ~20 s on 2 cores (warm compile cache)
     python bench/bench_streams.py --decisions 60 --deals 128 --games 20000
 
 Both figures are var(paired difference) / var(unpaired difference): 1.0 means pairing on the
