@@ -620,6 +620,10 @@ class Game:
             result=self.result(),
             meta=meta,
             scenario={"position": sc["position"], "rng": sc["rng"]} if sc else None,
+            # a replayed v5-v7 game goes on with their one stream: it is one of their games
+            engine_version=records.SHARED_STREAM_VERSION
+            if self._vec.config.shared_stream
+            else records.ENGINE_VERSION,
         )
 
     @classmethod
@@ -646,6 +650,9 @@ class Game:
             )
         except (ValueError, TypeError, NotImplementedError) as e:
             raise records.RecordError(f"the record's settings do not make a game: {e}") from None
+        if records.shared_stream(rec):  # an older engine's game: dealt again, its way
+            g._vec.config = g._vec.config._replace(shared_stream=1)
+            g.reset(rec["seed"], rec["game_index"])
         if g.kingdom != rec["kingdom"]:
             raise records.ReplayMismatch(
                 f"replay dealt the kingdom {g.kingdom}, the record has {rec['kingdom']}", 0

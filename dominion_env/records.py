@@ -40,16 +40,19 @@ own RNG out of ``pool``, so a replay must ask the same way); ``kingdom`` is what
 ``Game.set_scenario`` it holds that position: ``position`` the keyword arguments of
 ``set_scenario`` that make it (every zone of every player, the draw piles top card first,
 every Supply pile, the trash, whose turn, the phase, Actions, Buys, $ and turns taken), and
-``rng`` the game's RNG state when it was set (an int 0 .. 2**64-1: shuffles after it draw
-from there). The replay deals the game, sets that RNG state and that position, then re-steps
-the decisions, which are the ones answered since the position was set.
+``rng`` the game's RNG state when it was set (an int 0 .. 2**64-1: the seats' shuffles after it
+draw from streams started from it, ``zones.seed_seats``; before v8 from it directly). The
+replay deals the game, sets that RNG state and that position, then re-steps the decisions,
+which are the ones answered since the position was set.
 
 Format versions: 1, the first; 2 adds ``scenario`` (records of scenario games). Version 1
 records are still read (as games from their deal).
 
 A replay refuses a record from an engine version whose games differ from this one's (the same
-actions may make another game there; ``SAME_GAMES`` lists the versions that play the same games,
-e.g. v5, whose observations differ from v6's but whose games do not) unless asked not to check,
+actions may make another game there; ``SAME_GAMES`` lists the versions whose games it plays,
+e.g. v5, whose observations differ from v6's but whose games do not; v5-v7 shuffled every seat
+from the game's one stream, and their records replay with it, ``Config.shared_stream``) unless
+asked not to check,
 and stops at the first decision that does not fit: the wrong player, an illegal action, a name
 that is not the index's, or a result that differs.
 
@@ -68,10 +71,15 @@ from .engine.layout import NUM_ACTIONS
 from .names import action_name
 from .vector import VERSION as ENGINE_VERSION
 
-# engine versions whose games, for a seed and the same actions, are this version's: v6 changed
+# engine versions whose games, for a seed and the same actions, this version plays: v6 changed
 # only what the observation shows of multi-card discards, v7 only what the record keeps beside
-# the game (each seat's publicly known discards, for the search)
-SAME_GAMES = (5, 6, ENGINE_VERSION)
+# the game (each seat's publicly known discards, for the search); v8 gave each seat its own
+# shuffle stream, and replays v5-v7 games with their one stream (``shared_stream``)
+SAME_GAMES = (5, 6, 7, ENGINE_VERSION)
+# the engine versions before it whose seats all shuffled from the game's stream, the last of
+# them what a game played that way records (a v5-v7 game resumed, ``Game.record``)
+SEAT_STREAMS_SINCE = 8
+SHARED_STREAM_VERSION = 7
 
 FORMAT = "dominion-env game record"
 FORMAT_VERSION = 2
@@ -167,14 +175,16 @@ def build(
     result: dict,
     meta: dict | None = None,
     scenario: dict | None = None,
+    engine_version: int = ENGINE_VERSION,
 ) -> dict:
     """A record from its parts (``Game.record`` calls this); ``decisions`` as (player, index);
-    ``scenario``: None, or {"position": set_scenario's arguments, "rng": the RNG state}."""
+    ``scenario``: None, or {"position": set_scenario's arguments, "rng": the RNG state};
+    ``engine_version``: the engine whose games it is (one of ``SAME_GAMES``)."""
     rec = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "package_version": package_version(),
-        "engine_version": ENGINE_VERSION,
+        "engine_version": engine_version,
         "seed": int(seed),
         "game_index": int(game_index),
         "players": players,
@@ -188,6 +198,13 @@ def build(
         "meta": {} if meta is None else dict(meta) if isinstance(meta, dict) else meta,
     }
     return check(rec)
+
+
+def shared_stream(record: dict) -> bool:
+    """Whether ``record``'s game shuffled every seat from the game's stream (engines before
+    v8): its replay must (``Config.shared_stream``)."""
+    ev = record["engine_version"]
+    return _is_int(ev) and ev < SEAT_STREAMS_SINCE
 
 
 def _fail(msg: str):

@@ -244,6 +244,7 @@ def settings(vec, version: int) -> dict:
         "turn_limit": cfg.turn_limit,
         "first_player": cfg.first_player,
         "public_discards": cfg.public_discards,
+        "shared_stream": cfg.shared_stream,
         "log": (cfg.log, cfg.log_buf.shape),
         "autoreset": vec.autoreset,
         "scale_observations": vec.scale_observations,

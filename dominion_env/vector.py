@@ -136,6 +136,15 @@ Version history
         emptied by its shuffle; ``engine/zones.py`` states the rule), so the search's deals
         keep them there. Games, masks, rewards and the observation are those of v6, bit for
         bit; a v6 snapshot does not load into v7's record; records of v5 and v6 games replay.
+    v8  each seat shuffles from its own stream: the record's ``rng`` holds the game's stream
+        (the kingdom, as v7 drew it, then the first player) and one stream per seat, started
+        from the game's (``zones.seed_seats``), so one seat's choices (a card drawn before its
+        reshuffle, a card trashed) no longer move the other seats' shuffles; the search's
+        determinized copies get fresh seat streams the same way. Every game for a seed changes
+        (its shuffles and who starts), and so do search choices; kingdoms, masks, rewards and
+        the observation's layout follow the same rules as v7. A v7 snapshot does not load
+        into v8's record; records of v5, v6 and v7 games replay, with the one shared stream
+        (``Config.shared_stream``).
 """
 
 from __future__ import annotations
@@ -189,7 +198,7 @@ from .snapshot import (
     save as save_snapshot,
 )
 
-VERSION = 7
+VERSION = 8
 # At most this many games in one VecGame: a game holds about 28 KB (6 players: its 8.4 KB
 # record, observation and final observation, mask, seats; 20 KB at 2 players), so the cap is
 # about 29 GB, past any machine's batch; numpy's MemoryError on 10**13 games said nothing.

@@ -12,10 +12,12 @@ What it shares with the engine is only what must be shared to compare the two st
   decision kinds (DEC_*), with the decisions each card asks as documented in the contract
   docstring of ``dominion_env/engine/base_cards.py`` (Base) and
   ``dominion_env/engine/intrigue_cards.py`` (Intrigue);
-* the random stream: splitmix64 seeded per (seed, game index), a random kingdom drawn by a
-  partial Fisher-Yates from the pool in ascending card-id order, the starting 7 Coppers and 3
-  Estates shuffled (discard pile laid out in ascending card-id order, then Fisher-Yates from the
-  last index down) when each player draws the opening hand, then the first player drawn;
+* the random streams: splitmix64 seeded per (seed, game index), each seat's shuffle stream
+  started from its state (``zones.seed_seats``), a random kingdom drawn by a partial
+  Fisher-Yates from the pool in ascending card-id order, the starting 7 Coppers and 3 Estates
+  shuffled from the seat's stream (discard pile laid out in ascending card-id order, then
+  Fisher-Yates from the last index down) when each player draws the opening hand, then the
+  first player drawn from the game's;
 * the interface conventions: a decision with nothing to choose (no legal action, or PASS
   alone) is answered PASS without asking, whatever ``auto_resolve`` says ("do as much as you
   can"); with ``auto_resolve`` a decision with exactly one legal action is taken without
@@ -125,6 +127,7 @@ MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
+SEATS_KEY = 0xD1B54A32D192ED03
 
 
 def _mix64(z):
@@ -151,6 +154,12 @@ class SplitMix64:
     def below(self, n):
         """A random int in [0, n): the top 31 bits modulo n."""
         return (self.next_u64() >> 33) % n
+
+    def seats(self, players):
+        """Each seat's shuffle stream, started from this (the game's) stream's state, which
+        stays as it is: the engine's ``zones.seed_seats``."""
+        key = _mix64(self.state ^ SEATS_KEY)
+        return [SplitMix64(_mix64((key + (p + 1) * GOLDEN) & MASK64)) for p in range(players)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,6 +262,7 @@ class ReferenceGame:
     ):
         self.P = players
         self.rng = rng if rng is not None else SplitMix64.for_game(seed, index)
+        self.seat_rng = self.rng.seats(players)  # before the kingdom draw, as the engine
         self.auto_resolve = auto_resolve
         self.autoplay_treasures = autoplay_treasures
         self.turn_limit = turn_limit
@@ -336,8 +346,8 @@ class ReferenceGame:
         for c in sorted(me.discard):
             cards += [c] * me.discard[c]
         me.discard.clear()
-        for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates
-            j = self.rng.below(i + 1)
+        for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates, from p's own stream
+            j = self.seat_rng[p].below(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
         me.deck = cards
 

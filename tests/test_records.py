@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -125,19 +126,40 @@ def test_bad_records_are_refused_clearly(change, error, words):
 
 
 def test_other_engine_version_replays_when_asked():
-    rec = _mutated(_random_game(seed=8).record(), lambda r: r.update(engine_version=3))
+    # an engine before v8 shuffled every seat from one stream: the replay tries it that way
+    rec = _mutated(
+        records.load(OLD_RECORDS / "v7_random_2p.json"), lambda r: r.update(engine_version=3)
+    )
     assert Game.from_record(rec, check_version=False).done
 
 
 def test_a_version_with_the_same_games_replays():
     # v6 changed only what observations show of multi-card discards, v7 only what the record
     # keeps beside the game: v5's and v6's records replay
-    assert records.SAME_GAMES == (5, 6, 7)
+    assert records.SAME_GAMES == (5, 6, 7, 8)
     for version in (5, 6):
         rec = _mutated(
-            _random_game(seed=8).record(), lambda r, v=version: r.update(engine_version=v)
+            records.load(OLD_RECORDS / "v7_random_2p.json"),
+            lambda r, v=version: r.update(engine_version=v),
         )
         assert Game.from_record(rec).done
+
+
+# games played by engine v7 (random play): its seats shuffled from the game's one stream
+OLD_RECORDS = Path(__file__).parent / "records_v7"
+
+
+@pytest.mark.parametrize("name", ["v7_random_2p", "v7_chapel_3p", "v7_scenario_2p"])
+def test_records_of_the_one_stream_engines_replay_exactly(name):
+    rec = records.load(OLD_RECORDS / f"{name}.json")
+    assert rec["engine_version"] == 7
+    g = Game.from_record(rec)  # checks every decision and the result
+    assert g.result() == rec["result"] and g._vec.config.shared_stream == 1
+    # played on and recorded, it is still a game of theirs, and says so
+    assert g.record()["engine_version"] == records.SHARED_STREAM_VERSION == 7
+    # with this engine's seat streams the same actions leave the game
+    with pytest.raises(records.ReplayMismatch):
+        Game.from_record(_mutated(rec, lambda r: r.update(engine_version=VERSION)))
 
 
 def _play_randomly(g: Game, seed: int, steps: int | None = None) -> Game:

@@ -27,6 +27,7 @@ from .zones import (
     below,
     next_u64,
     seed_game,
+    seed_seats,
     victory_points,
 )
 
@@ -108,6 +109,7 @@ class Opponents(NamedTuple):
 def new_game(r, T, cfg, setup, g, mask_row, scratch_row):
     """Set up the game in record r (row g) from its current RNG state and run it to the first
     decision."""
+    seed_seats(r)
     q = row_of(setup.row_kingdom, g)
     if q < 0:
         m = setup.pool.shape[0]

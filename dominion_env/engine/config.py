@@ -31,8 +31,12 @@ def make_config(
     first_player: int | None = None,
     log: bool = False,
     public_discards: bool = False,
+    shared_stream: bool = False,
 ) -> Config:
-    """The kernels' settings for ``players`` players; every argument checked, named in errors."""
+    """The kernels' settings for ``players`` players; every argument checked, named in errors.
+    ``shared_stream=True`` shuffles every seat from the game's stream, as engines v5-v7 did:
+    for replaying their records (``Game.replay``) and measuring what the seat streams change
+    (``bench/bench_streams.py``); the faces do not offer it."""
     players = check_players(players)
     if (
         isinstance(turn_limit, bool)
@@ -55,6 +59,7 @@ def make_config(
         first_player=-1 if first_player is None else int(first_player),
         log_buf=new_log(bool(log)),
         public_discards=_flag("public_discards", public_discards),
+        shared_stream=_flag("shared_stream", shared_stream),
     )
 
 

@@ -1,11 +1,15 @@
 """Determinize: deal the cards hidden from one seat anew, consistently with what it knows.
 
 A search player decides from one game record, but may use only what its seat ``v`` could know
-under the rules (the observation's facts, ``observation.py``). ``determinize(r, v, work)``
-overwrites every fact hidden from v in record r with a random one drawn from r's own RNG
-stream, so that whatever the hidden cards were, the record afterwards depends only on what v
-knows and on that stream (the caller seeds it from its own seed first: the game's stream
-holds the future shuffles, which v cannot know either).
+under the rules (the observation's facts, ``observation.py``). ``determinize(r, cfg, v, seed,
+index, work)``
+overwrites every fact hidden from v in record r with a random one, and replaces r's streams
+with the search's own: the game's stream with (seed, index, STREAM_DEAL) and every seat's
+stream started from it (``zones.seed_seats``), as a deal starts them. The record's streams
+hold the future shuffles, which v cannot know either; afterwards the record depends only on
+what v knows, the seed and the index. Each seat's hidden cards are dealt from that seat's
+stream (v's own draw pile from v's, seat q's from q's; cards pooled among several seats, below,
+from the game's), or all from the game's under ``Config.shared_stream``.
 
 What v knows and keeps (read through the public record ``zones`` keeps):
 
@@ -65,7 +69,7 @@ from .layout import (
     SP,
     UNIVERSE_LEN,
 )
-from .zones import below, seed_game
+from .zones import below, seat_stream, seed_game, seed_seats
 
 MASQUERADE = ID["Masquerade"]
 # the search's own streams, beside zones.STREAM_* (0..3), so a deal never replays a game's draws
@@ -120,16 +124,16 @@ def _placed(r, q, c, aside_hidden):
 
 
 @njit
-def _shuffle(r, cards, n):
-    for i in range(n - 1, 0, -1):  # Fisher-Yates, from the record's own stream
-        j = below(r.rng, 0, i + 1)
+def _shuffle(r, k, cards, n):
+    for i in range(n - 1, 0, -1):  # Fisher-Yates, from the record's stream k
+        j = below(r.rng, k, i + 1)
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
 
 
 @njit
-def _deal_own_deck(r, v, cards, known):
+def _deal_own_deck(r, cfg, v, cards, known):
     """v's draw pile below its known top: the same cards, from counts, in a new order."""
     n_univ = r.game[UNIVERSE_LEN]
     length = r.player[v, DECK_LEN]
@@ -147,7 +151,7 @@ def _deal_own_deck(r, v, cards, known):
             n += 1
     if n != free:
         raise RuntimeError("determinize: the draw pile disagrees with its composition")
-    _shuffle(r, cards, n)
+    _shuffle(r, seat_stream(cfg, v), cards, n)
     for i in range(n):
         r.deck[v, i] = cards[i]
 
@@ -227,7 +231,7 @@ def _deal(r, q, cards, start, hand, deck, discard, aside):
 
 
 @njit
-def _deal_others(r, v, cards, pool, placed, group):
+def _deal_others(r, cfg, v, cards, pool, placed, group):
     """Deal the hidden cards of every seat but v: one group per seat, or one for all of them
     when v cannot tell which of them owns some card (``group`` < 0 means all)."""
     P = r.game[PLAYERS]
@@ -240,7 +244,7 @@ def _deal_others(r, v, cards, pool, placed, group):
         for _ in range(k):
             cards[n] = c
             n += 1
-    _shuffle(r, cards, n)
+    _shuffle(r, 0 if group < 0 else seat_stream(cfg, group), cards, n)
     i = 0
     for q in range(P):
         if q == v or (group >= 0 and q != group):
@@ -269,16 +273,18 @@ def _forget_passes(r, v, q):
 
 
 @njit
-def determinize(r, v, work):
-    """Deal anew, from r's own stream, every card of record r hidden from seat v (module
-    docstring). work: ``new_work`` scratch."""
+def determinize(r, cfg, v, seed, index, work):
+    """Replace record r's streams with those of (seed, index, STREAM_DEAL) and deal anew from
+    them every card hidden from seat v (module docstring). work: ``new_work`` scratch."""
+    seed_game(r.rng, 0, seed, index, STREAM_DEAL)
+    seed_seats(r)
     C = (work.shape[0] - r.deck.shape[1]) // 2
     cards = work[: r.deck.shape[1]]
     pool = work[r.deck.shape[1] : r.deck.shape[1] + C]
     placed = work[r.deck.shape[1] + C :]
     P = r.game[PLAYERS]
     n_univ = r.game[UNIVERSE_LEN]
-    _deal_own_deck(r, v, cards, placed)
+    _deal_own_deck(r, cfg, v, cards, placed)
     aside_hidden = _masquerade_pending(r)
     separate = True
     for q in range(P):
@@ -297,7 +303,7 @@ def determinize(r, v, work):
                 pool[r.universe[u]] = 0
             _pool_of(r, v, q, aside_hidden, pool)
             _forget_passes(r, v, q)
-            _deal_others(r, v, cards, pool, placed, q)
+            _deal_others(r, cfg, v, cards, pool, placed, q)
     else:
         for u in range(n_univ):
             pool[r.universe[u]] = 0
@@ -306,18 +312,18 @@ def determinize(r, v, work):
                 _pool_of(r, v, q, aside_hidden, pool)
         for q in range(P):
             _forget_passes(r, v, q)
-        _deal_others(r, v, cards, pool, placed, -1)
+        _deal_others(r, cfg, v, cards, pool, placed, -1)
 
 
 @njit
-def _determinize_row(s, g, seats, seed, index, work):
-    seed_game(s[g].rng, 0, seed, index[g], STREAM_DEAL)
-    determinize(s[g], seats[g], work[g])
+def _determinize_row(s, cfg, g, seats, seed, index, work):
+    determinize(s[g], cfg, seats[g], seed, index[g], work[g])
 
 
 @kernel
-def determinize_kernel(s, seats, seed, index, work):
-    """Record g dealt anew for seat seats[g] from the stream (seed, index[g], STREAM_DEAL),
-    which replaces its own. work: (N, W) ``new_work`` rows."""
+def determinize_kernel(s, cfg, seats, seed, index, work):
+    """Record g dealt anew for seat seats[g] from the streams of (seed, index[g], STREAM_DEAL),
+    which replace its own. cfg: the games' Config (its ``shared_stream``); work: (N, W)
+    ``new_work`` rows."""
     for g in prange(s.shape[0]):
-        _determinize_row(s, g, seats, seed, index, work)
+        _determinize_row(s, cfg, g, seats, seed, index, work)

@@ -174,6 +174,9 @@ class Config(NamedTuple):
     # 1: every card of a discard of several cards is shown to every player (as some online
     # play does); 0 (the rules): the others see how many and the top card (``zones``)
     public_discards: int = 0
+    # 1: every seat shuffles from the game's stream, as engines v5-v7 did (replaying their
+    # records only, ``Game.replay``); 0: each seat from its own (``zones.seat_stream``)
+    shared_stream: int = 0
 
 
 # Card bit sets (DEC_EXCLUDE) hold a bit for every card id, whatever NUM_CARDS is: CARD_WORDS
@@ -271,7 +274,9 @@ def state_dtype() -> np.dtype:
     # reads is then a few contiguous byte ranges (see step_reads)
     return np.dtype(
         [
-            ("rng", np.uint64, (1,)),  # splitmix64 state of this game's stream
+            # splitmix64 states: rng[0] the game's stream (the kingdom draw, the first player),
+            # rng[1 + p] seat p's (its shuffles; ``zones.seed_seats``, ``zones.seat_stream``)
+            ("rng", np.uint64, (1 + P,)),
             ("game", np.int64, (NUM_GAME_FIELDS,)),  # per-game scalars, STATUS .. PLAYERS
             ("player", np.int64, (P, NUM_PLAYER_FIELDS)),  # TURNS_TAKEN .. PUBLIC_TOP
             ("zone", np.int8, (P, NUM_ZONES, C)),  # HAND / DISCARD / IN_PLAY / ASIDE counts

@@ -88,6 +88,7 @@ from .zones import (
     gain,
     log_event,
     piles_end_game,
+    seed_seats,
     seen_by,
     stack_deck,
     victory_points,
@@ -125,8 +126,11 @@ def setup_scenario(r, cfg, sc):
     ``Game.set_scenario``) the way setup_game starts one: every player's zones and draw pile as
     given, the Supply as it is but for the piles sc.supply gives, the trash as given, and the
     turn frame of player sc.turn_player at sc.step of sc.phase with the given Actions, Buys
-    and $. Its turn number is one more than the turns taken. Draws nothing from the RNG."""
+    and $. Its turn number is one more than the turns taken. Draws nothing from the game's
+    stream; starts the seat streams from its state, as a deal does (a record of the scenario
+    keeps that state and replays the same shuffles)."""
     P = cfg.players
+    seed_seats(r)
     clear_game(r, P)
     for c in range(r.pile.shape[1]):
         r.pile[TRASH, c] = sc.trash[c]

@@ -1,7 +1,13 @@
 """Per-game RNG and the moves between zones (draw, shuffle, gain, trash, discard, ...).
 
-Every random draw comes from the game's own splitmix64 stream ``State.rng[g]``, so a game is
-reproducible from its seed whatever the batch size or the thread schedule.
+Every random draw comes from the game's own splitmix64 streams in its record, so a game is
+reproducible from its seed whatever the batch size or the thread schedule: ``rng[0]``, the
+game's stream, draws the kingdom and the first player; ``rng[1 + p]``, seat p's stream, draws
+seat p's shuffles, so what one seat does (drawing a card more before its reshuffle, trashing a
+card) never moves another seat's shuffles, and a search's arms or an optimizer's candidate bots
+compared on the same deals meet the same shuffles wherever their own seat did not differ.
+``seed_seats`` starts the seat streams, ``seat_stream`` picks the one a shuffle draws from
+(the game's, under ``Config.shared_stream``, as engines v5-v7 did: for replaying their records).
 
 Shuffling happens in exactly one place, ``take_top``: only when a card is needed from an empty
 draw pile, and only the discard pile is shuffled (set-aside and revealed cards stay out).
@@ -123,7 +129,7 @@ def mix64(z):
 
 @njit
 def next_u64(rng, g):
-    """splitmix64: advance game g's stream and return 64 random bits."""
+    """splitmix64: advance stream g of ``rng`` and return 64 random bits."""
     z = rng[g] + _GOLDEN
     rng[g] = z
     return mix64(z)
@@ -148,6 +154,31 @@ def seed_game(rng, g, seed, index, stream):
     odds below N**2 * 2**-32 for N games."""
     key = mix64(mix64(np.uint64(seed)) ^ (np.uint64(stream) + _MIX1))
     rng[g] = mix64(key + (np.uint64(index) + np.uint64(1)) * _GOLDEN)
+
+
+_SEATS_KEY = np.uint64(0xD1B54A32D192ED03)
+
+
+@njit
+def seed_seats(r):
+    """Start every seat's stream rng[1 + p] from the game stream's state rng[0], which it leaves
+    as it is. Every place that starts a game's streams (a deal from (seed, index), a scenario
+    from its recorded state, a search's determinized copy from its own (seed, index)) seeds
+    rng[0] and calls this: one mechanism, and the seat streams are fixed by what fixes the game
+    stream, before the kingdom is drawn (so they do not depend on the pool). It draws nothing
+    from rng[0], so the game stream's draws are those of a shared-stream engine and its
+    records replay exactly. The starts are mix64 outputs of distinct inputs, spread over all
+    2**64 states as in ``seed_game``: no seat stream replays another's or the game's draws."""
+    key = mix64(r.rng[0] ^ _SEATS_KEY)
+    for p in range(1, r.rng.shape[0]):
+        r.rng[p] = mix64(key + np.uint64(p) * _GOLDEN)
+
+
+@njit(inline="always")
+def seat_stream(cfg, p):
+    """The index in ``rng`` of the stream seat p's shuffles draw from: its own, or the game's
+    under ``cfg.shared_stream`` (replaying a v5-v7 record)."""
+    return 0 if cfg.shared_stream else 1 + p
 
 
 @njit
@@ -250,8 +281,9 @@ def shuffle_discard_into_deck(r, cfg, p):
         r.pub_discard[p, c] = 0  # in view, shuffled: no card of it is known any more
     if n == 0:
         return 0  # (the counts set above were all 0 already: the pile was empty)
+    k = seat_stream(cfg, p)
     for i in range(n - 1, 0, -1):  # Fisher-Yates
-        j = below(r.rng, 0, i + 1)
+        j = below(r.rng, k, i + 1)
         t = r.deck[p, i]
         r.deck[p, i] = r.deck[p, j]
         r.deck[p, j] = t

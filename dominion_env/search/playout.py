@@ -5,7 +5,7 @@ network (outside the kernels) chooses for every seat; each step is one kernel ca
 row of every waiting decision:
 
     start_kernel     copy root ``rows.root[g]`` into row g, deal the cards hidden from the
-                     root's decider anew from the row's stream (seed, rows.index[g],
+                     root's decider anew from the row's streams (seed, rows.index[g],
                      STREAM_DEAL) as ``rollout_kernel`` does, and answer the root decision
                      with ``rows.action[g]``; rows.mask[g] is then the next decision's mask
     observe_kernel   out[g] = row g seen by ``viewer[g]`` (-1: its decider), scaled by
@@ -58,7 +58,7 @@ class Playout(NamedTuple):
 
 @njit
 def _start_row(records, roots_bytes, rows, g, seed, T, cfg):
-    rows.seat[g] = _deal_row(records, roots_bytes, rows, g, seed)
+    rows.seat[g] = _deal_row(records, roots_bytes, rows, g, seed, cfg)
     resolve(records[g], T, cfg, rows.action[g], rows.mask[g], rows.scratch[g])
 
 

@@ -4,9 +4,10 @@
 of several root positions (one per decision being searched):
 
     copy root ``row_root[g]`` into row g
-    seed the row's game stream from (seed, row_index[g], STREAM_DEAL)   (never the game's own:
-        its state holds the future shuffles, which the searching seat cannot know)
-    determinize for the seat deciding at the root (``engine.determinize``)
+    determinize for the seat deciding at the root (``engine.determinize``), which replaces the
+        row's streams with those of (seed, row_index[g], STREAM_DEAL): the game's, and each
+        seat's started from it (never the game's own: they hold the future shuffles, which
+        the searching seat cannot know)
     resolve the root decision with ``row_action[g]``
     roll out: compiled bot ``row_bot[g]`` answers every decision of every seat to the end,
         drawing from the row's bot stream (seed, row_index[g], STREAM_ROLLOUT)
@@ -15,7 +16,9 @@ of several root positions (one per decision being searched):
 
 Rows that share ``row_index`` share their determinization and their bots' draws whatever
 their root action (common random numbers: the arms of one decision are compared on the same
-deals). Each row depends only on its root, its action, its index and the seed.
+deals), and each seat shuffles from its own stream, so an arm that changes one seat's deck
+(a card drawn or trashed) leaves every other seat's shuffles as the other arms have them.
+Each row depends only on its root, its action, its index and the seed.
 
 ``default_kernel`` asks the rollout bot what it would do at each root, on the root dealt as
 its simulation 0 is (a bot may read what the seat does not know, such as an opponent's hand:
@@ -34,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine.bots import BotTable, bot_action
-from ..engine.determinize import STREAM_DEAL, STREAM_ROLLOUT, determinize
+from ..engine.determinize import STREAM_ROLLOUT, determinize
 from ..engine.jit import kernel, njit, prange
 from ..engine.layout import DEC_PLAYER, PLAYERS, RUNNING, STATUS
 from ..engine.machine import resolve
@@ -58,7 +61,7 @@ class Rows(NamedTuple):
 
 
 @njit
-def _deal_row(records, roots_bytes, rows, g, seed):
+def _deal_row(records, roots_bytes, rows, g, seed, cfg):
     """Row g's record: its root, dealt anew for the root's decider from the row's stream;
     the bots' stream seeded beside it. Returns the decider's seat."""
     src = rows.root[g]
@@ -66,15 +69,14 @@ def _deal_row(records, roots_bytes, rows, g, seed):
         rows.record_bytes[g, k] = roots_bytes[src, k]
     r = records[g]
     seat = r.game[DEC_PLAYER]
-    seed_game(r.rng, 0, seed, rows.index[g], STREAM_DEAL)
-    determinize(r, seat, rows.work[g])
+    determinize(r, cfg, seat, seed, rows.index[g], rows.work[g])
     seed_game(rows.bot_rng, g, seed, rows.index[g], STREAM_ROLLOUT)
     return seat
 
 
 @njit
 def _rollout_row(records, roots_bytes, rows, g, seed, T, cfg, bot_kind, bot_rules):
-    seat = _deal_row(records, roots_bytes, rows, g, seed)
+    seat = _deal_row(records, roots_bytes, rows, g, seed, cfg)
     r = records[g]
     resolve(r, T, cfg, rows.action[g], rows.mask[g], rows.scratch[g])
     bots = BotTable(bot_kind, bot_rules)
@@ -109,8 +111,8 @@ def as_bytes(records: np.ndarray) -> np.ndarray:
 
 
 @njit
-def _default_row(records, roots_bytes, rows, g, seed, T, bot_kind, bot_rules):
-    _deal_row(records, roots_bytes, rows, g, seed)
+def _default_row(records, roots_bytes, rows, g, seed, T, cfg, bot_kind, bot_rules):
+    _deal_row(records, roots_bytes, rows, g, seed, cfg)
     bots = BotTable(bot_kind, bot_rules)
     rows.action[g] = bot_action(
         records[g], T, bots, rows.bot[g], rows.mask[g], rows.bot_rng, g, rows.scratch[g]
@@ -121,6 +123,6 @@ def _default_row(records, roots_bytes, rows, g, seed, T, bot_kind, bot_rules):
 def default_kernel(records, roots_bytes, rows, seed, T, cfg, bot_kind, bot_rules):
     """rows.action[g]: the action rollout bot rows.bot[g] takes at root rows.root[g], dealt as
     simulation rows.index[g] is; rows.mask holds the roots' masks (a deal keeps the decider's
-    own cards, so its mask). Arguments as ``rollout_kernel``'s (cfg unused)."""
+    own cards, so its mask). Arguments as ``rollout_kernel``'s."""
     for g in prange(records.shape[0]):
-        _default_row(records, roots_bytes, rows, g, seed, T, bot_kind, bot_rules)
+        _default_row(records, roots_bytes, rows, g, seed, T, cfg, bot_kind, bot_rules)

@@ -78,6 +78,7 @@ import numpy as np
 from ..agents import STRENGTH_ORDER, Bot, as_bot, compile_bots, strongest_bot_for
 from ..cards import NAMES, NUM_CARDS, TABLE
 from ..checks import check_int, check_number, check_seed
+from ..engine.config import make_config
 from ..engine.determinize import determinize_kernel, new_work
 from ..engine.layout import (
     IN_SUPPLY,
@@ -527,7 +528,8 @@ class Search(SearchPlayer):
 
 def determinized(states: np.ndarray, seat: int, seed: int = 0, first_index: int = 0):
     """Copies of game records ``states`` (N,), each dealt anew for ``seat`` (a seat of every
-    game) from the streams (seed, first_index + g): for tests and notebooks (what may the
+    game) from the streams of (seed, first_index + g), as the search deals them (each seat's
+    shuffles from its own stream): for tests and notebooks (what may the
     hidden cards be?). The records must be running or finished games of a VecGame/Game."""
     out = np.array(states, copy=True)
     n = out.shape[0]
@@ -537,7 +539,8 @@ def determinized(states: np.ndarray, seat: int, seed: int = 0, first_index: int 
     first_index = check_int("first_index", first_index, 0, 1 << 62)
     work = np.zeros((n, new_work(out["deck"].shape[2], out["zone"].shape[3]).shape[0]), np.int64)
     index = np.arange(first_index, first_index + n, dtype=np.int64)
-    determinize_kernel.serial(out, np.full(n, seat, np.int64), np.int64(seed), index, work)
+    cfg = make_config(int(players.min()))  # determinize reads its stream choice alone
+    determinize_kernel.serial(out, cfg, np.full(n, seat, np.int64), np.int64(seed), index, work)
     return out
 
 
