@@ -144,7 +144,9 @@ Version history
         (its shuffles and who starts), and so do search choices; kingdoms, masks, rewards and
         the observation's layout follow the same rules as v7. A v7 snapshot does not load
         into v8's record; records of v5, v6 and v7 games replay, with the one shared stream
-        (``Config.shared_stream``).
+        (``Config.shared_stream``). Mixed batches: ``row_kingdoms``, ``row_opponents`` and
+        per-row game numbers (``reset(seeds, first_index=(N,))``); a row plays the game a
+        batch of its own plays. ``kingdom``'s default is None ('random', as before).
 """
 
 from __future__ import annotations
