@@ -43,8 +43,13 @@ def play_mixed(
     turn_limit: int = 100,
     chunk: int = 2048,
     progress=None,
+    watch=None,
 ) -> GameResults:
-    """Play ``n_games`` games of ``players`` (Bots and policies; ids = list positions)."""
+    """Play ``n_games`` games of ``players`` (Bots and policies; ids = list positions).
+
+    ``watch(vec, start, actions)``, if given, sees every round before it is played: the
+    chunk's VecGame (game g of it is game ``start + g`` of the run) and the action each row
+    is about to take (-1: a finished game); ``profile.Tally`` counts buys and plays this way."""
     n_players = check_players(n_players)
     n_games, seed, turn_limit = check_run(n_games, seed, turn_limit)
     for p in players:
@@ -91,6 +96,8 @@ def play_mixed(
                     actions[mine] = p.act(
                         obs / scale if p.scale_observations else obs, vec.action_mask[mine]
                     )
+            if watch is not None:
+                watch(vec, start, actions)
             vec.step(actions)
             reward[start : start + n] += vec.rewards
         turns[start : start + n] = vec.turn_number
