@@ -16,9 +16,10 @@ end), the mean game length in turns per player, and the agent's buys per game by
 With P players, a fair share of wins is 1/P.
 
 The games play in chunks of ``batch`` games, each one VecGame, each game seeded by its place in
-the run: with ``"strongest"`` (or a file), game t is game t % ``GAMES_PER_KINGDOM`` of the run
-seeded ``seed + k`` on kingdom k = t // ``GAMES_PER_KINGDOM``, a chunk's rows each carrying
-their kingdom and their bot (a mixed batch). Chunk c seeds the agent's own stream (a sampling
+the run: chunk c's games are games 0, 1, ... of the run seeded ``seed + c``; with
+``"strongest"`` (or a file), game t is game t % ``GAMES_PER_KINGDOM`` of the run seeded
+``seed + k`` on kingdom k = t // ``GAMES_PER_KINGDOM``, a chunk's rows each carrying their
+kingdom and their bot (a mixed batch). Chunk c seeds the agent's own stream (a sampling
 agent's draws, a search's) ``seed + c``. An executor (``map=RayMap()``) can play the chunks as
 Ray tasks with the same results.
 """
