@@ -24,29 +24,43 @@ import argparse
 
 import numpy as np
 
-from dominion_env.agents import compile_bots, load_bot_file, strongest_bot_for
+from dominion_env.agents import load_bot_file, strongest_bot_for
 from dominion_env.analysis.arena import wilson
 from dominion_env.analysis.optimize import judge
 from dominion_env.engine.kingdoms import random_kingdom
 from dominion_env.train import load_agent
-from dominion_env.train.evaluate import EVAL_SEED, GAMES_PER_KINGDOM, _play_piece, evaluate
+from dominion_env.train.evaluate import (
+    EVAL_SEED,
+    GAMES_PER_KINGDOM,
+    _play_piece,
+    evaluate,
+    kingdom_pieces,
+)
 
 
 def covered(agent, bots, kingdoms, seed):
     """Wins against the file's bot and against the strongest library bot, on the same
-    kingdoms and seeds: the first ``kingdoms`` where a file bot fits."""
-    out = {"file": [], "library": []}
-    k = found = 0
-    while found < kingdoms:
-        cards = list(random_kingdom(seed + k))
-        mine, lib = strongest_bot_for(cards, bots), strongest_bot_for(cards)
-        if mine is not lib:
-            for key, bot in (("file", mine), ("library", lib)):
-                piece = (compile_bots(bot), GAMES_PER_KINGDOM, cards, seed + k)
-                out[key].append(_play_piece(piece, agent=agent, players=2, turn_limit=100)[0])
-            found += 1
+    kingdoms and seeds: the first ``kingdoms`` where a file bot fits, each side one run of
+    mixed batches (``evaluate.kingdom_pieces``)."""
+    found, mine, lib = [], [], []
+    k = 0
+    while len(found) < kingdoms:
+        cards = random_kingdom(seed + k)
+        if strongest_bot_for(cards, bots) is not strongest_bot_for(cards):
+            found.append(k)
+            mine.append(strongest_bot_for(cards, bots))
+            lib.append(strongest_bot_for(cards))
         k += 1
-    return {key: np.concatenate(v) for key, v in out.items()}, k
+    cards = [random_kingdom(seed + i) for i in found]
+    seeds = seed + np.array(found)
+    games = GAMES_PER_KINGDOM * kingdoms
+    out = {}
+    for key, side in (("file", mine), ("library", lib)):
+        pieces = kingdom_pieces(cards, side, seeds, games, 1000, seed)
+        out[key] = np.concatenate(
+            [_play_piece(p, agent=agent, players=2, turn_limit=100)[0] for p in pieces]
+        )
+    return out, k
 
 
 def bots_only(bots, kingdoms, seed):

@@ -13,7 +13,7 @@ from dominion_env import cli
 from dominion_env.agents import BOTS, Bot, bots_from_toml, compile_bots, load_bots
 from dominion_env.agents.language import parse
 from dominion_env.analysis import optimize as opt
-from dominion_env.analysis.arena import play_games, record_games
+from dominion_env.analysis.arena import play_games, record_games, summarize
 from dominion_env.analysis.optimize import describe, mutate, optimize
 from dominion_env.engine.kingdoms import RECOMMENDED
 
@@ -148,7 +148,7 @@ def test_a_guard_is_added_once():
     assert opt._with_guard([opt.Rule("Gold")], ppr) is None  # no Province to guard
 
 
-def test_scores_use_common_random_numbers():
+def test_scores_use_common_random_numbers(monkeypatch):
     kingdom = list(RECOMMENDED[KINGDOM])
     twin = Bot("twin", BOTS["Smithy"].rules, source="a copy")
     bots = [BOTS["Smithy"], twin, BOTS["Big Money Ultimate"]]
@@ -160,6 +160,43 @@ def test_scores_use_common_random_numbers():
     # a bot's games against an opponent do not depend on the other bots scored beside it
     alone, _ = opt.score([bots[2]], [BOTS["Militia"], BOTS["Smithy"]], kingdom, 2, 50, seed=9)
     assert (alone[0] == res[2]).all()
+    # every bot's games in one run, cut in pieces of CHUNK games across bots: the same results
+    sizes = []
+
+    def counted(play, pieces):
+        for piece in pieces:
+            sizes.append(len(piece[0]))
+            yield play(piece)
+
+    monkeypatch.setattr(opt, "CHUNK", 64)
+    cut, _ = opt.score(bots, [BOTS["Militia"], BOTS["Smithy"]], kingdom, 2, 50, seed=9, map=counted)
+    assert sizes == [64] * 4 + [44] and (cut == res).all()
+
+
+def test_judge_plays_every_opponent_in_one_run_each_its_own_games(monkeypatch):
+    """One ``play_games`` run over every opponent; opponent i's games are the very games of
+    its own run (seeded ``_run_seed(seed, _JUDGE, i)``), seats rotated at 3 players."""
+    kingdom = list(RECOMMENDED[KINGDOM])
+    bot, opponents = BOTS["Smithy"], [BOTS["Militia"], BOTS["Big Money"], BOTS["Moat"]]
+    runs = []
+
+    def counted(table, n, *args, **kwargs):
+        runs.append(n)
+        return play_games(table, n, *args, **kwargs)
+
+    monkeypatch.setattr(opt, "play_games", counted)
+    rows = opt.judge(bot, opponents, kingdom, 3, 25, seed=4)
+    assert runs == [75]
+    k = np.arange(25)
+    seat_bot = np.ones((25, 3), np.int64)
+    seat_bot[k, k % 3] = 0
+    for i, o in enumerate(opponents):
+        alone = play_games(
+            compile_bots([bot, o]), 25, 3, kingdom, seed=opt._run_seed(4, opt._JUDGE, i),
+            seat_bot=seat_bot,
+        )  # fmt: skip
+        assert rows[i] == {**summarize(alone, [bot.name])[0], "bot": o.name}
+    assert opt.judge(bot, [], kingdom) == []
 
 
 def test_nothing_better_gives_back_the_library_bot(monkeypatch):

@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 import torch
 
-from dominion_env import cli
+from dominion_env import VecGame, cli
+from dominion_env.agents import BOTS, compile_bots, kingdom_for
 from dominion_env.engine.layout import NUM_ACTIONS
 from dominion_env.engine.observation import obs_size
 from dominion_env.train.policy import AgentInfo, load_agent, make_net, save_agent
 from dominion_env.train.replay_buffer import Decisions
+from dominion_env.train.seats import LIBRARY_BOTS
 from dominion_env.train.selfplay import (
     LEAGUE,
     SelfPlay,
@@ -109,16 +111,46 @@ def test_a_resumed_run_ends_where_a_straight_run_does(tiny, tmp_path):
 
 
 def test_the_league_opponents_are_played(tiny, tmp_path):
-    loop = _loop(tiny, tmp_path, games=6, batch=2, league=0.5)
-    assert [k for k, _ in loop.plan(1)] == ["self", "self", *LEAGUE]
-    search = loop.search(0)
-    for b, kind in enumerate(LEAGUE):
-        data, results = loop.play_batch(search, kind, 2, 1, b)
-        assert len(results) == 2 and set(results) <= {-1.0, 0.0, 1.0}
-        learner = (np.arange(2) + b) % 2  # only the learner's seat is recorded
-        assert (data.seat == learner[data.game]).all() and len(data) > 10
+    """A generation's games are batches of ``batch`` rows, self-play and the league side by side
+    in one VecGame; each league row's learner seat alone is recorded."""
+    loop = _loop(tiny, tmp_path, games=6, batch=4, league=0.5)
+    assert loop.plan(1) == [["self", "self", "self", "past"], ["bots", "optimized"]]
+    kinds = ["self", *LEAGUE, "bots", "past"]
+    data, results = loop.play_batch(loop.search(0), kinds, 1, 1)
+    assert {k: len(r) for k, r in results.items()} == {"past": 2, "bots": 2, "optimized": 1}
+    assert all(set(r) <= {-1.0, 0.0, 1.0} for r in results.values())
+    learner = (np.arange(6) + 1) % 2  # a league row's learner seat turns with the row
+    league = data.game > 0
+    assert (data.seat[league] == learner[data.game[league]]).all()
+    assert set(data.seat[~league]) == {0, 1} and set(data.game) == set(range(6))
     row = loop.step()
     assert {f"win_rate[{k}]" for k in (*LEAGUE, "previous")} <= set(row)
+
+
+def test_each_league_row_its_own_opponent(tiny, tmp_path):
+    """A "bots" row plays its own library bot on its own kingdom, one compiled call for every
+    bot row; a "past" row its own past network."""
+    loop = _loop(tiny, tmp_path)
+    loop.past.append(loop._copy(make_net(2, "mlp", (16,))))  # a second past network
+    kinds = ["bots"] * 6 + ["past"] * 6
+    league = loop.league_rows(kinds, 11)
+    drawn = [LIBRARY_BOTS[b] for b in league.bots[:6]]
+    assert len(set(drawn)) > 1 and len(set(league.past[6:])) > 1
+    kingdoms = league.kingdoms()
+    assert kingdoms[:6] == [tuple(kingdom_for([BOTS[b]])) for b in drawn]
+    assert kingdoms[6:] == ["random"] * 6
+    vec = VecGame(12, 2, row_kingdoms=kingdoms, scale_observations=True, autoreset=False)
+    vec.reset(3)
+    for _ in range(30):  # into the games, where the bots' choices differ
+        vec.step(vec.random_actions())
+    rows = np.flatnonzero(vec.running)
+    got = league.answer(vec, rows)
+    for i, g in enumerate(rows):
+        if g < 6:
+            assert got[i] == vec.bot_actions(compile_bots(drawn[g]), 0)[g]
+        else:
+            agent = loop.agent(loop.past[league.past[g]])
+            assert got[i] == agent.act(vec.observation[[g]], vec.action_mask[[g]])[0]
 
 
 def test_a_checkpoint_is_checked_before_use(tiny, tmp_path):

@@ -4,6 +4,7 @@ cards are all in it, else the strongest library bot (``seats.KingdomExperts``); 
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import numpy as np
@@ -26,6 +27,9 @@ from dominion_env.train.evaluate import EVAL_SEED, GAMES_PER_KINGDOM, evaluate  
 from dominion_env.train.policy import Agent, AgentInfo, PolicyNet  # noqa: E402
 from dominion_env.train.ppo import TrainConfig, Trainer, check_config, train  # noqa: E402
 from dominion_env.train.seats import KingdomExperts, StrongestSeats  # noqa: E402
+
+# the module (the package's ``evaluate`` is the function)
+evaluate_module = importlib.import_module("dominion_env.train.evaluate")
 
 # The file's order is the preference. "Smithy" shares a library bot's name on purpose: the
 # file's own bot must be the one that plays.
@@ -137,6 +141,46 @@ def test_evaluate_against_a_strategy_file(tmp_path):
     assert row["kingdoms_per_bot"] == {"My Money": 3}
     with pytest.raises(ValueError, match="plays random kingdoms"):
         evaluate(_tiny_agent(), [str(path)], games=10, kingdom="First Game")
+
+
+def test_strongest_chunks_are_mixed_batches_of_the_games_each_kingdom_deals(bots_file, monkeypatch):
+    """With a strategy file, a chunk of ``batch`` games is one VecGame whose rows carry their
+    kingdom, bot and deal: each game is the one a batch of its kingdom's alone plays (its
+    results, margins, lengths and buys), the file's bot and the library's in one table."""
+    made = []
+
+    class Counted(VecGame):
+        def __init__(self, *args, **kwargs):
+            made.append(args[0])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(evaluate_module, "VecGame", Counted)
+    agent, name, seed, games = _tiny_agent(), str(bots_file), 156, 35
+    file_bots = load_bot_file(name)
+    kingdoms = [evaluate_module.random_kingdom(seed + k) for k in range(4)]
+    bots = [strongest_bot_for(cards, file_bots) for cards in kingdoms]
+    # the file's Smithy and the library's: two bots of one name, each its own id
+    assert bots[0] is file_bots[1] and bots[3] is BOTS["Smithy"]
+    pieces = evaluate_module.kingdom_pieces(kingdoms, bots, seed + np.arange(4), games, 13, 0)
+    assert [len(p.seeds) for p in pieces] == [13, 13, 9]
+    assert pieces[0].table.kind.shape[0] == 4
+    play = dict(agent=agent, players=2, turn_limit=100)
+    got = [evaluate_module._play_piece(p, **play) for p in pieces]
+    want = []  # the games as they were played before: a batch per kingdom
+    for k, (cards, bot) in enumerate(zip(kingdoms, bots, strict=True)):
+        n = min(GAMES_PER_KINGDOM, games - k * GAMES_PER_KINGDOM)
+        seeds, numbers = np.full(n, seed + k), np.arange(n)
+        piece = evaluate_module.Piece(compile_bots(bot), None, cards, None, seeds, numbers, 0)
+        want.append(evaluate_module._play_piece(piece, **play))
+    assert made == [13, 13, 9, 10, 10, 10, 5]
+    for i in range(4):
+        np.testing.assert_array_equal(
+            np.concatenate([p[i] for p in got]), np.concatenate([p[i] for p in want])
+        )
+    np.testing.assert_array_equal(sum(p[4] for p in got), sum(p[4] for p in want))
+    made.clear()
+    (row,) = evaluate(agent, [name], games=games, seed=seed, batch=13)
+    assert made == [13, 13, 9] and row["games"] == games
 
 
 BAD_FILES = [

@@ -15,14 +15,19 @@ Wilson interval, the agent's mean VP margin (its score minus the best other scor
 end), the mean game length in turns per player, and the agent's buys per game by card.
 With P players, a fair share of wins is 1/P.
 
-The games play in chunks (``batch`` games, or one kingdom's with ``"strongest"``), each seeded
-by its place in the run (the agent's own stream too), so an executor (``map=RayMap()``) can
-play them as Ray tasks with the same results.
+The games play in chunks of ``batch`` games, each one VecGame, each game seeded by its place in
+the run: chunk c's games are games 0, 1, ... of the run seeded ``seed + c``; with
+``"strongest"`` (or a file), game t is game t % ``GAMES_PER_KINGDOM`` of the run seeded
+``seed + k`` on kingdom k = t // ``GAMES_PER_KINGDOM``, a chunk's rows each carrying their
+kingdom and their bot (a mixed batch). Chunk c seeds the agent's own stream (a sampling
+agent's draws, a search's) ``seed + c``. An executor (``map=RayMap()``) can play the chunks as
+Ray tasks with the same results.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,6 +37,7 @@ from ..analysis.executor import local_map
 from ..analysis.report import ci_fields
 from ..cards import NAMES, NUM_CARDS
 from ..checks import check_agent_players
+from ..engine.bots import BotTable
 from ..engine.kingdoms import random_kingdom
 from ..engine.layout import DEC_BUY
 from ..names import printable
@@ -81,18 +87,36 @@ STRONGEST = "strongest"  # the strongest library bot whose cards are in each gam
 GAMES_PER_KINGDOM = 10  # with STRONGEST: games on each random kingdom drawn
 
 
-def _play(agent, table, n, players, kingdom, seed, turn_limit):
-    """n games of the agent against ``table`` in every other seat: per-game arrays."""
+class Piece(NamedTuple):
+    """A chunk of games, a piece of work an executor runs anywhere: row g plays game
+    ``numbers[g]`` of the run seeded ``seeds[g]`` against bot ``bots[g]`` of ``table`` in every
+    other seat, on ``kingdom`` (every row's) or ``row_kingdoms[g]``; ``seed`` seeds the
+    agent's own stream."""
+
+    table: BotTable
+    bots: np.ndarray | None  # (n,) bot ids into table, or None: the table's one bot
+    kingdom: object  # every row's kingdom, or None with row_kingdoms
+    row_kingdoms: list | None  # each row's kingdom (a mixed batch)
+    seeds: np.ndarray  # (n,) int64
+    numbers: np.ndarray  # (n,) int64
+    seed: int
+
+
+def _play(agent, piece: Piece, players, turn_limit):
+    """The piece's games of the agent: per-game arrays."""
+    n = len(piece.seeds)
     vec = VecGame(
         n,
         players,
-        kingdom,
-        opponents=table,
+        piece.kingdom,
+        row_kingdoms=piece.row_kingdoms,
+        opponents=piece.table,
+        row_opponents=piece.bots,
         autoreset=False,
         turn_limit=turn_limit,
         scale_observations=agent.scale_observations,
     )
-    vec.reset(seed)
+    vec.reset(piece.seeds, first_index=piece.numbers)
     seat = vec.learner_seat.copy()
     reward = np.zeros(n, np.float32)
     buys = np.zeros(NUM_CARDS, np.int64)
@@ -123,19 +147,48 @@ def _play(agent, table, n, players, kingdom, seed, turn_limit):
     )
 
 
-def _play_piece(piece, *, agent, players, turn_limit):
-    """One chunk (bot table, games, kingdom, seed): a piece of work an executor runs anywhere.
-    The agent's own stream (a sampling agent's draws) is seeded by the chunk's seed."""
-    table, n, kingdom, seed = piece
+def _play_piece(piece: Piece, *, agent, players, turn_limit):
+    """One chunk's games (``Piece``). The agent's own stream (a sampling agent's draws) is
+    seeded by the chunk's seed."""
     if hasattr(agent, "act_games"):
-        agent = agent.with_seed(seed)  # a search numbers its decisions: each chunk from 0
+        agent = agent.with_seed(piece.seed)  # a search numbers its decisions: each chunk from 0
     else:
-        agent.seed(seed)
-    return _play(agent, table, n, players, kingdom, seed, turn_limit)
+        agent.seed(piece.seed)
+    return _play(agent, piece, players, turn_limit)
+
+
+def kingdom_pieces(kingdoms, bots, seeds, games: int, batch: int, seed: int) -> list[Piece]:
+    """Pieces of ``batch`` games: ``games`` games, game t on kingdom k = t // GAMES_PER_KINGDOM
+    (``kingdoms[k]``, card names) against ``bots[k]`` (a Bot), dealt as game t % GAMES_PER_KINGDOM
+    of the run seeded ``seeds[k]``: each the game a batch of that kingdom's alone deals. Piece c
+    seeds the agent's stream ``seed + c``. The bots faced make one table."""
+    faced, ids = [], {}  # by identity: a strategy file's bot may share a library bot's name
+    for bot in bots:
+        if id(bot) not in ids:
+            ids[id(bot)] = len(faced)
+            faced.append(bot)
+    table = compile_bots(faced)
+    t = np.arange(games)
+    k = t // GAMES_PER_KINGDOM
+    row_bot = np.array([ids[id(bots[i])] for i in k], np.int64)
+    row_seed = np.asarray(seeds, np.int64)[k]
+    numbers = (t % GAMES_PER_KINGDOM).astype(np.int64)
+    return [
+        Piece(
+            table,
+            row_bot[s : s + batch],
+            None,
+            [kingdoms[i] for i in k[s : s + batch]],
+            row_seed[s : s + batch],
+            numbers[s : s + batch],
+            seed + c,
+        )
+        for c, s in enumerate(range(0, games, batch))
+    ]
 
 
 def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit, map, files):
-    pieces, faced = [], {}
+    faced = {}
     # an opponent is a name (a bot, "strongest", a strategy file) or a Bot object (unhashable)
     if isinstance(opponent, str) and (opponent == STRONGEST or opponent in files):
         if kingdom != "random":
@@ -143,17 +196,20 @@ def _against(agent, opponent, games, players, kingdom, seed, batch, turn_limit, 
                 f"opponent {STRONGEST!r} draws random kingdoms; kingdom must be "
                 f"'random', got {kingdom!r}"
             )
-        for k, start in enumerate(range(0, games, GAMES_PER_KINGDOM)):
-            cards = list(random_kingdom(seed + k))
-            bot = strongest_bot_for(cards, files.get(opponent, ()))
+        seeds = seed + np.arange(-(-games // GAMES_PER_KINGDOM))
+        kingdoms = [random_kingdom(int(s)) for s in seeds]
+        bots = [strongest_bot_for(cards, files.get(opponent, ())) for cards in kingdoms]
+        for bot in bots:
             faced[bot.name] = faced.get(bot.name, 0) + 1
-            n = min(GAMES_PER_KINGDOM, games - start)
-            pieces.append((compile_bots(bot), n, cards, seed + k))
+        pieces = kingdom_pieces(kingdoms, bots, seeds, games, batch, seed)
     else:
         table = compile_bots(opponent)
+        pieces = []
         for chunk, start in enumerate(range(0, games, batch)):
             n = min(batch, games - start)
-            pieces.append((table, n, kingdom, seed + chunk))
+            numbers = np.arange(n, dtype=np.int64)
+            seeds = np.full(n, seed + chunk, np.int64)
+            pieces.append(Piece(table, None, kingdom, None, seeds, numbers, seed + chunk))
     play = partial(_play_piece, agent=agent, players=players, turn_limit=turn_limit)
     parts = list(map(play, pieces))
     result, margin, turns, truncated = (np.concatenate([p[i] for p in parts]) for i in range(4))

@@ -6,21 +6,24 @@ selfplay``).
 
 Each generation:
 
-play     ``games`` games on random kingdoms, ``batch`` at a time (a VecGame whose seats are all
-         external, one game a row). Every decision of the learner's seats is the guided search's
-         (``search.guided``, ``budget`` simulations, ``depth``) with the current network: each
-         seat's first ``sample_moves`` decisions of a game are drawn from the search's improved
-         policy (variety: the openings of greedy games repeat), the rest are the search's own
+play     ``games`` games, ``batch`` at a time: one VecGame whose seats are all external, one
+         game a row, each row its own opponent and kingdom (self-play and the league's games
+         side by side, ``plan``), one search call answering every row's learner decisions.
+         Every decision of the learner's seats is the guided search's (``search.guided``,
+         ``budget`` simulations, ``depth``) with the current network: each seat's first
+         ``sample_moves`` decisions of a game are drawn from the search's improved policy
+         (variety: the openings of greedy games repeat), the rest are the search's own
          choice. Recorded per decision (``replay_buffer.Decisions``): the decider's observation,
          its legal actions, the improved policy and the seat; at the game's end each row gets
          its seat's result z (+1 / 0 / -1; 0 at the turn limit).
 league   a share ``league`` of the games seats the searching learner at one seat (a row's seat
          turns with the row) against, in equal parts: ``past``, one of the last ``max_past``
-         generations' networks (greedy; the init agent is generation 0); ``bots``, a library bot
-         (all but Random, one per batch, drawn) on its own kingdom (``agents.kingdom_for``);
-         ``optimized``, the optimizer's bot for each random kingdom (``agents/optimized.toml``,
-         else the strongest library bot, ``seats.KingdomExperts``). Only the learner's decisions
-         are recorded there. The rest of the games are self-play (the search at every seat).
+         generations' networks (greedy, drawn per game; the init agent is generation 0);
+         ``bots``, a library bot (all but Random, drawn per game) on its own kingdom
+         (``agents.kingdom_for``); ``optimized``, the optimizer's bot for each random kingdom
+         (``agents/optimized.toml``, else the strongest library bot, ``seats.KingdomExperts``).
+         Only the learner's decisions are recorded there. The rest of the games are self-play
+         (the search at every seat).
 learn    the network learns from the last ``window`` generations' decisions: ``epochs`` passes
          of minibatches of ``minibatch``, Adam (its state kept across generations), loss =
          cross-entropy to the improved policy + ``vf_coef`` x (value - (z - phi))^2, phi the
@@ -213,6 +216,43 @@ def _key(*parts) -> int:
     return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1, np.uint64)[0] >> 1)
 
 
+class League:
+    """A batch's rows' opponents: row i plays ``kinds[i]``, "self" (the search at every seat)
+    or a ``LEAGUE`` opponent at every seat but the learner's: "past", the greedy network
+    ``agents[past[i]]``; "bots", library bot ``LIBRARY_BOTS[bots[i]]`` on its own kingdom
+    (``agents.kingdom_for``); "optimized", the expert of the row's random kingdom
+    (``KingdomExperts``). ``answer`` plays them all at once: a forward per past network, one
+    compiled call for the bots (ids into one table of ``LIBRARY_BOTS``), one for the experts."""
+
+    def __init__(self, kinds, past, bots, agents, library, experts):
+        self.kinds, self.past, self.bots = kinds, past, bots
+        self.agents, self.library, self.experts = agents, library, experts
+
+    def kingdoms(self) -> list:
+        """Each row's kingdom: a "bots" row its bot's, every other row a random one."""
+        return [
+            tuple(kingdom_for([BOTS[LIBRARY_BOTS[b]]])) if kind == "bots" else "random"
+            for kind, b in zip(self.kinds, self.bots, strict=True)
+        ]
+
+    def answer(self, vec: VecGame, rows) -> np.ndarray:
+        """The opponents' actions at ``rows`` (league rows, each waiting for a non-learner
+        seat) of ``vec``."""
+        out = np.full(len(rows), -1, np.int64)
+        kind = self.kinds[rows]
+        past = np.flatnonzero(kind == "past")
+        for j in np.unique(self.past[rows[past]]):
+            mine = past[self.past[rows[past]] == j]
+            out[mine] = self.agents[j].act(vec.observation[rows[mine]], vec.action_mask[rows[mine]])
+        bots = np.flatnonzero(kind == "bots")
+        if len(bots):
+            out[bots] = vec.bot_actions(self.library, self.bots)[rows[bots]]
+        experts = np.flatnonzero(kind == "optimized")
+        if len(experts):
+            out[experts] = self.experts.actions(vec, rows[experts])
+        return out
+
+
 class SelfPlay:
     """The loop (module docstring): ``run()`` plays, learns and saves generation after
     generation until ``generations`` or ``minutes``."""
@@ -243,6 +283,7 @@ class SelfPlay:
         self.phase, self.phase_done = "games", 0.0
         self.obs_dim = obs_size(cfg.players)
         self._experts = None  # the optimizer's bots, read when first needed
+        self._library = None  # LIBRARY_BOTS compiled, when first needed
 
     # -- networks ------------------------------------------------------------------------------
 
@@ -344,18 +385,16 @@ class SelfPlay:
         if self.progress is not None:
             self.progress(self)
 
-    def plan(self, g: int) -> list[tuple[str, int]]:
-        """The generation's batches: (opponent, games), self-play first, then the league's
-        (``LEAGUE``, the league's games split evenly)."""
+    def plan(self, g: int) -> list[list[str]]:
+        """The generation's batches, each its rows' opponents ("self" or a ``LEAGUE`` kind), at
+        most ``batch`` rows: the generation's games in order, self-play first, then the
+        league's (its games split evenly among ``LEAGUE``)."""
         cfg = self.cfg
         n = league_games(cfg)
-        parts = [("self", cfg.games - n)]
-        parts += [(k, len(p)) for k, p in zip(LEAGUE, np.array_split(np.arange(n), 3), strict=True)]
-        return [
-            (kind, min(cfg.batch, games - s))
-            for kind, games in parts
-            for s in range(0, games, cfg.batch)
-        ]
+        split = np.array_split(np.arange(n), len(LEAGUE))
+        kinds = ["self"] * (cfg.games - n)
+        kinds += [kind for kind, part in zip(LEAGUE, split, strict=True) for _ in part]
+        return [kinds[s : s + cfg.batch] for s in range(0, cfg.games, cfg.batch)]
 
     def play(self, g: int, clock) -> tuple[Decisions, dict]:
         """Generation g's games: (their recorded decisions, the learner's results per league
@@ -363,48 +402,52 @@ class SelfPlay:
         plan = self.plan(g)
         parts, league = [], {k: [] for k in LEAGUE}
         search = self.search(_key(self.cfg.seed, g, 1))
-        for b, (kind, n) in enumerate(plan):
+        for b, kinds in enumerate(plan):
             self._report("games", b / len(plan), clock)
-            data, results = self.play_batch(search, kind, n, g, b)
+            data, results = self.play_batch(search, kinds, g, b)
             parts.append(data)
-            if kind in league:
-                league[kind] += results.tolist()
+            for kind, r in results.items():
+                league[kind] += r.tolist()
         data = Decisions.join(parts)
         data.game = None
         self.window.add(data)
         return data, league
 
-    def opponent(self, kind: str, n: int, key: int):
-        """(the VecGame's kingdom, ``answer(vec, rows) -> actions``) of a league opponent."""
-        rng = np.random.default_rng(key)
-        if kind == "past":
-            agent = self.agent(self.past[rng.integers(len(self.past))], "past")
-            return "random", lambda vec, rows: agent.act(
-                vec.observation[rows], vec.action_mask[rows]
-            )
-        if kind == "bots":
-            bot = LIBRARY_BOTS[rng.integers(len(LIBRARY_BOTS))]
-            table = compile_bots(bot)
-            ids = np.zeros(n, np.int64)
-            return kingdom_for([BOTS[bot]]), lambda vec, rows: vec.bot_actions(table, ids)[rows]
-        if self._experts is None:
+    def league_rows(self, kinds, key: int) -> League:
+        """Each row's league opponent for a batch whose rows play ``kinds``, drawn from ``key``
+        (``League``)."""
+        if self._experts is None and "optimized" in kinds:
             self._experts = KingdomExperts(self.cfg.players, load_bot_file("optimized"))
-        return "random", lambda vec, rows: self._experts.actions(vec, rows)
+        if self._library is None:
+            self._library = compile_bots(list(LIBRARY_BOTS))
+        rng = np.random.default_rng(key)
+        n = len(kinds)
+        past = rng.integers(len(self.past), size=n)
+        bots = rng.integers(len(LIBRARY_BOTS), size=n)
+        agents = [self.agent(net, "past") for net in self.past]
+        return League(np.asarray(kinds), past, bots, agents, self._library, self._experts)
 
-    def play_batch(self, search, kind: str, n: int, g: int, b: int):
-        """One batch of n games against ``kind`` ("self" or a LEAGUE opponent): (the learner's
-        decisions with their results, the learner's result per game)."""
+    def play_batch(self, search, kinds, g: int, b: int):
+        """Batch b of generation g, a VecGame whose row i plays ``kinds[i]`` ("self" or a
+        ``LEAGUE`` opponent, ``League``): (the learner's decisions with their results, the
+        learner's results per league opponent in the batch)."""
         cfg = self.cfg
         P = cfg.players
-        key = _key(cfg.seed, g, b)
-        kingdom, answer = ("random", None) if kind == "self" else self.opponent(kind, n, key)
+        league = self.league_rows(kinds, _key(cfg.seed, g, b))
+        n = len(kinds)
         vec = VecGame(
-            n, P, kingdom, autoreset=False, scale_observations=True, turn_limit=cfg.turn_limit
+            n,
+            P,
+            row_kingdoms=league.kingdoms(),
+            autoreset=False,
+            scale_observations=True,
+            turn_limit=cfg.turn_limit,
         )
         vec.reset(_key(cfg.seed, g, b, 1))
         rng = np.random.default_rng(_key(cfg.seed, g, b, 2))
         games = np.arange(n)
-        learner = np.full(n, -1) if answer is None else (games + b) % P  # -1: every seat
+        selfplay = league.kinds == "self"
+        learner = np.where(selfplay, -1, (games + b) % P)  # -1: every seat
         moves = np.zeros((n, P), np.int64)
         reward = np.zeros((n, P), np.float64)
         parts = []
@@ -437,12 +480,17 @@ class SelfPlay:
                 )
             other = np.flatnonzero(live & ~mine)
             if len(other):
-                actions[other] = answer(vec, other)
+                actions[other] = league.answer(vec, other)
             vec.step(actions)
             reward += vec.rewards
         data = Decisions.join(parts)
         data.z = reward[data.game, data.seat].astype(np.float32)
-        return data, (reward[games, learner] if answer is not None else np.zeros(0))
+        results = {}
+        for kind in LEAGUE:
+            rows = np.flatnonzero(league.kinds == kind)
+            if len(rows):
+                results[kind] = reward[rows, learner[rows]]
+        return data, results
 
     @contextlib.contextmanager
     def _update_threads(self):

@@ -59,7 +59,6 @@ import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
-from functools import partial
 
 import numpy as np
 
@@ -76,10 +75,9 @@ from ..agents.language import (
 from ..agents.strategy import SECTIONS
 from ..cards import COST, ID, TABLE, check_players
 from ..checks import check_int, check_number, check_seed
-from ..engine.config import make_config, make_setup
 from ..engine.kingdoms import random_kingdom, resolve_kingdom
 from ..engine.layout import TERMINATED
-from .arena import MAX_TURN_LIMIT, chunk_piece, play_chunk, play_games, summarize
+from .arena import MAX_TURN_LIMIT, GameResults, play_games, summarize
 from .executor import local_map
 
 MAX_POPULATION = 1024
@@ -294,49 +292,48 @@ def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map
     Common random numbers: every bot plays the same games, game ``o * games + j`` of the run
     seeded ``seed`` against opponent o (the same deal, first hands and shuffles until the bots'
     decks differ), so two bots' scores differ by what they do more than by their luck: a small
-    improvement shows in fewer games. Each bot's games are pieces of at most ``CHUNK`` games
-    for ``map`` (``arena.play_chunk``: ``arena.play_games`` numbers a run's games from 0 in one
-    sequence, where these repeat the numbers for every bot)."""
+    improvement shows in fewer games. Every bot's games are one ``arena.play_games`` run of
+    one table (the bots, then the opponents) whose game numbers repeat for each bot, in
+    pieces of ``CHUNK`` games for ``map``."""
     nb, no = len(bots), len(opponents)
     table = compile_table(list(bots) + list(opponents))
     n = no * games
-    k = np.arange(n) % games
-    seat_bot = np.repeat((nb + np.repeat(np.arange(no), games))[:, None], players, axis=1)
-    setup = make_setup(players, kingdom)
-    seeds, numbers = np.full(n, seed, np.int64), np.arange(n, dtype=np.int64)
-    pieces = []
-    for b in range(nb):
-        mine = seat_bot.copy()
-        mine[np.arange(n), k % players] = b
-        pieces += [
-            chunk_piece(setup, seeds, numbers, mine, first, min(first + CHUNK, n))
-            for first in range(0, n, CHUNK)
-        ]
-    cfg = make_config(players, turn_limit=turn_limit, first_player=0)
-    play = partial(play_chunk, bot_table=table, cfg=cfg, setup=setup)
-    out = list(map(play, pieces))
-    reward = np.concatenate([r for r, _, _ in out])
-    done = np.concatenate([st for _, _, st in out]) == TERMINATED
-    seat = np.tile(k % players, nb)
-    mine = reward[np.arange(nb * n), seat]
+    k = np.tile(np.arange(n) % games, nb)
+    seat_bot = np.repeat((nb + np.tile(np.repeat(np.arange(no), games), nb))[:, None], players, 1)
+    seat_bot[np.arange(nb * n), k % players] = np.repeat(np.arange(nb), n)
+    res = play_games(
+        table, nb * n, players, kingdom, seed=seed, seat_bot=seat_bot, turn_limit=turn_limit,
+        chunk=CHUNK, map=map, game_numbers=np.tile(np.arange(n), nb),
+    )  # fmt: skip
+    done = res.status == TERMINATED
+    mine = res.reward[np.arange(nb * n), k % players]
     result = (mine == 1) + 0.5 * ((mine == 0) & done)
     return result.reshape(nb, no, games), nb * n
 
 
 def judge(bot, opponents, kingdom, players=2, games=1000, seed=0, *, turn_limit=100, map=local_map):
     """``bot`` against each opponent in ``games`` games (seats rotated): per opponent, the
-    ``arena.summarize`` row of ``bot`` with ``bot`` renamed to the opponent's name."""
+    ``arena.summarize`` row of ``bot`` with ``bot`` renamed to the opponent's name. Opponent
+    i's games are games 0..games-1 of the run seeded ``_run_seed(seed, _JUDGE, i)``, every
+    opponent's one ``arena.play_games`` run of one table (``bot``, then the opponents)."""
+    no = len(opponents)
+    if not no:
+        return []
+    table = compile_table([bot, *opponents])
+    k = np.tile(np.arange(games), no)
+    opp = np.repeat(np.arange(no), games)
+    seat_bot = np.repeat((1 + opp)[:, None], players, axis=1)
+    seat_bot[np.arange(no * games), k % players] = 0
+    seeds = np.array([_run_seed(seed, _JUDGE, i) for i in range(no)], np.int64)[opp]
+    res = play_games(
+        table, no * games, players, kingdom, seed=seeds, game_numbers=k, seat_bot=seat_bot,
+        turn_limit=turn_limit, chunk=CHUNK, map=map,
+    )  # fmt: skip
     rows = []
-    for i, opp in enumerate(opponents):
-        table = compile_table([bot, opp])
-        k = np.arange(games)
-        seat_bot = np.ones((games, players), np.int64)
-        seat_bot[k, k % players] = 0
-        res = play_games(
-            table, games, players, kingdom, seed=_run_seed(seed, _JUDGE, i), seat_bot=seat_bot,
-            turn_limit=turn_limit, chunk=CHUNK, map=map,
-        )  # fmt: skip
-        rows.append({**summarize(res, [bot.name, opp.name])[0], "bot": opp.name})
+    for i, o in enumerate(opponents):
+        part = slice(i * games, (i + 1) * games)
+        mine = GameResults(res.seat_bot[part], res.reward[part], res.turns[part], res.status[part])
+        rows.append({**summarize(mine, [bot.name])[0], "bot": o.name})
     return rows
 
 
