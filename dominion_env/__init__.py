@@ -77,6 +77,19 @@ Version history
            trains the same weights, tested bit for bit); ``dominion selfplay``: Expert
            Iteration on the guided search (improved-policy and result targets, a league of past
            networks, library bots and the optimizer's bots; checkpoints of kind "selfplay")
+    0.10.0 every game for a seed changes (VecGame v8): each seat shuffles from its own random
+           stream, so one seat's choices no longer move another's shuffles (the search's paired
+           noise and the optimizer's judging lose about a fifth of theirs, measured); records
+           of v5-v7 games replay with the one shared stream. Mixed batches: a VecGame's rows
+           (and a bot run's games) each carry their own kingdom, opponent bots and deal
+           (``row_kingdoms``, ``row_opponents``, per-row game numbers), so the all-bots pool,
+           ``tournament --all``, ``evaluate --opponent strongest`` (and strategy files), the
+           optimizer's judging and scoring and self-play's league each step one batch: the
+           same games as the batches they merge (the all-bots pool no longer spends a draw on
+           a pool of one, so its training games change), a sampling or search player's own
+           draws against "strongest" are seeded per chunk of games; self-play mixes its
+           league rows with its own (league opponents drawn per game). ``analysis.profile``:
+           what each player buys and plays, and the round of its fourth Province
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
@@ -98,4 +111,4 @@ __all__ = [
     "RECOMMENDED",
     "random_kingdom",
 ]
-__version__ = "0.9.0"
+__version__ = "0.10.0"

@@ -76,6 +76,9 @@ Version history
         on the vector envs (one check for every face), generator seeds of any size >= 0
         (constructor ``seed``; the single-game envs' ``reset(seed=...)``), ``record_dir``
         probed when the env is made; ``render_mode`` only where a face renders.
+        Since 0.10.0 (VecGame v8): every episode for a seed changes (each seat shuffles from
+        its own stream); the task, observations, masks and rewards follow the same rules, so
+        the id stays v2.
 """
 
 from __future__ import annotations
