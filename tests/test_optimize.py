@@ -40,11 +40,11 @@ def figures(res):
 
 @pytest.fixture(scope="module")
 def run():
-    return optimize(KINGDOM, 2, seed=5, **SMALL)
+    return optimize(KINGDOM, 2, seed=7, **SMALL)
 
 
 def test_same_seed_same_bot_and_figures(run):
-    again = optimize(KINGDOM, 2, seed=5, **SMALL)
+    again = optimize(KINGDOM, 2, seed=7, **SMALL)
     assert figures(again) == figures(run)
     assert run.generations == 2 and [h["generation"] for h in run.history] == [0, 1]
     # the first population: every library bot of the kingdom and a template per kingdom card
@@ -62,7 +62,7 @@ def test_same_seed_same_bot_and_figures(run):
     # library bot (the anchor every score is measured from) plays in every generation
     assert run.history[0]["games"] == (len(fits) + 10) * 1 * 4
     assert run.history[1]["games"] == (SMALL["population"] + 1) * (1 + 1) * 4
-    assert run.history[0]["best_advantage"] == 0.5 and run.history[1]["best_advantage"] == 0.40625
+    assert run.history[0]["best_advantage"] == 0.5 and run.history[1]["best_advantage"] == 0.25
     assert [r["bot"] for r in run.record] == [b.name for b in fits]
     assert all(r["games"] == 40 for r in run.record)
     assert run.strongest == "Smithy" and run.against_strongest() is run.record[0]
@@ -267,7 +267,7 @@ def test_ray_gives_the_local_result(run):
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        there = optimize(KINGDOM, 2, seed=5, **SMALL, map=RayMap())
+        there = optimize(KINGDOM, 2, seed=7, **SMALL, map=RayMap())
     finally:
         ray.shutdown()
     assert figures(there) == figures(run)
