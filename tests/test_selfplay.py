@@ -16,6 +16,7 @@ from dominion_env import VecGame, cli
 from dominion_env.agents import BOTS, compile_bots, kingdom_for
 from dominion_env.engine.layout import NUM_ACTIONS
 from dominion_env.engine.observation import obs_size
+from dominion_env.train import selfplay as selfplay_module
 from dominion_env.train.policy import AgentInfo, load_agent, make_net, save_agent
 from dominion_env.train.replay_buffer import Decisions
 from dominion_env.train.seats import LIBRARY_BOTS
@@ -108,6 +109,40 @@ def test_a_resumed_run_ends_where_a_straight_run_does(tiny, tmp_path):
     agent = load_agent(tmp_path / "b" / "run" / "agent.safetensors")
     # its value keeps the init's meaning (a shaped return): the search reads it with the same c
     assert agent.info.trained["config"]["vp_shaping"] == 0.02
+
+
+def test_a_run_stopped_mid_generation_resumes_at_its_next_batch(tiny, tmp_path, monkeypatch):
+    """A generation under way is saved after its batches (``SAVE_SECONDS`` apart; 0 here): a
+    stop during its third batch loses only that batch, and the resumed run ends where a run
+    straight through does, bit for bit."""
+    kw = dict(games=6, batch=2, generations=1, league=0.5, window=2)
+    straight = selfplay(_cfg(tiny, tmp_path / "a", **kw))
+    monkeypatch.setattr(selfplay_module, "SAVE_SECONDS", 0.0)
+    played = []
+    real = SelfPlay.play_batch
+
+    def stop_in_third_batch(self, search, kinds, g, b):
+        played.append(b)
+        if b == 2 and len(played) == 3:
+            raise KeyboardInterrupt
+        return real(self, search, kinds, g, b)
+
+    monkeypatch.setattr(SelfPlay, "play_batch", stop_in_third_batch)
+    with pytest.raises(KeyboardInterrupt):
+        selfplay(_cfg(tiny, tmp_path / "b", **kw))
+    path = tmp_path / "b" / "run" / "checkpoint.safetensors"
+    saved = read_checkpoint(path)
+    assert saved["generation"] == 0 and saved["partial"]["batches"] == 2
+    resumed = selfplay(_cfg(tiny, tmp_path / "b", **kw), resume=True)
+    assert played == [0, 1, 2, 2]  # the resumed run played only the lost batch
+    assert resumed.generation == 1 and resumed.partial is None
+    nets = (straight.net.state_dict().values(), resumed.net.state_dict().values())
+    for a, b in zip(*nets, strict=True):
+        assert torch.equal(a, b)
+    for f in ("idx", "val", "policy", "seat", "z", "margin"):
+        a, b = (getattr(x.window.generations[0], f) for x in (straight, resumed))
+        assert np.array_equal(a, b), f
+    assert read_checkpoint(path)["partial"] is None
 
 
 def test_the_league_opponents_are_played(tiny, tmp_path):

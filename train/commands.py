@@ -779,8 +779,9 @@ def add_selfplay_parser(sub) -> None:
         "decides for the learner (self-play, and a league: past networks, library bots on their "
         "own kingdoms, the optimizer's bots); the network then learns the search's improved "
         "policy and the games' results (train/selfplay.py). Writes agent.safetensors, "
-        "checkpoint.safetensors and progress.csv to --out after every generation; Ctrl-C or "
-        "SIGTERM loses only the generation under way.",
+        "checkpoint.safetensors and progress.csv to --out after every generation, and within a "
+        "generation every two minutes (after a batch); Ctrl-C or SIGTERM loses only what was "
+        "played since, and --resume goes on from there.",
     )
     p.add_argument(
         "--generations",
@@ -914,8 +915,8 @@ def run_selfplay(args) -> int:
             bar.close()
             how = "terminated (SIGTERM)" if stopped else "interrupted"
             print(
-                f"dominion selfplay: {how}; {e.loop.saved} generations saved in {cfg.out} "
-                "(continue with --resume; the generation under way is lost)",
+                f"dominion selfplay: {how}; {sp.saved_text(e.loop)} saved in {cfg.out} "
+                "(continue with --resume; what was played since is lost)",
                 file=sys.stderr,
             )
             return 128 + (signal.SIGTERM if stopped else signal.SIGINT)

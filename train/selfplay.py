@@ -44,16 +44,18 @@ earlier form learned z itself and read later generations with ``vp_shaping`` 0: 
 update then had to move the head from one meaning to the other under a search that was
 already reading it the new way (measured: docs/training.md).
 
-Saving: after every generation (each is minutes of search; a save well under a second), into
-``out``: ``agent.safetensors`` (the current network), ``checkpoint.safetensors`` (the config,
-the network's layout, the generation, the time so far, Adam's state, the kept past networks,
-the window's decisions and the history: tensors plus JSON in ``tensorfile``'s layout, kind
-"selfplay"; loading runs no code and checks every part, ``read_checkpoint``) and
-``progress.csv``. A stop (Ctrl-C, SIGTERM) loses only the generation under way: ``resume``
-continues from the last one saved, and a run resumed goes exactly as the run straight through
-would have (every stream is keyed by (seed, generation, batch), not by a generator's state).
-``generations`` and ``minutes`` are totals over every resumed part; a generation that starts is
-played to its end.
+Saving: after every generation, and within one after a batch once ``SAVE_SECONDS`` have
+passed since the last save (a generation can take tens of minutes; a save takes about a
+second), into ``out``: ``agent.safetensors`` (the current network), ``checkpoint.safetensors``
+(the config, the network's layout, the generation, the time so far, Adam's state, the kept past
+networks, the window's decisions, the generation under way's batches played so far and the
+history: tensors plus JSON in ``tensorfile``'s layout, kind "selfplay"; loading runs no code and
+checks every part, ``read_checkpoint``; a 0.9.0 file, without the generation under way, still
+resumes) and ``progress.csv``. A stop (Ctrl-C, SIGTERM) loses only what was played since the
+last save: ``resume`` continues from there, at the batch after the last one saved, and a run
+resumed goes exactly as the run straight through would have (every stream, the search's too,
+is keyed by (seed, generation, batch), not by a generator's state). ``generations`` and
+``minutes`` are totals over every resumed part; a generation that starts is played to its end.
 
 Threads: the search runs torch on ``torch_threads`` beside Numba's kernels; the update takes
 as many threads as Numba's pool where both pools sleep when idle (``ppo.Trainer``'s rule). The
@@ -103,12 +105,16 @@ from .policy import (
 )
 from .replay_buffer import Decisions, Window
 from .seats import LIBRARY_BOTS, KingdomExperts
+from .tensorfile import AgentFileError
 
 # what a run writes in ``out`` besides progress.csv (the safetensors layout: ``tensorfile``)
 AGENT_FILE = f"agent{AGENT_SUFFIX}"
 CHECKPOINT_FILE = f"checkpoint{AGENT_SUFFIX}"
 
 DEFAULT_GENERATIONS = 10
+# a generation under way is saved after a batch once this long has passed since the last save:
+# a generation of 512 games at budget 128 takes tens of minutes on 2 cores, a save a second
+SAVE_SECONDS = 120.0
 LEAGUE = ("past", "bots", "optimized")  # the league's opponents, in equal parts
 PREVIOUS = "previous"  # the history's label of the new network against the previous one
 INT_BOUNDS = (  # (setting, low, high)
@@ -272,6 +278,10 @@ class SelfPlay:
         self.vp_shaping = NetEvaluator(init, cfg.init).vp_shaping
         self.layout["vp_shaping"] = self.vp_shaping
         self.generation = self.saved = 0  # generations done, and saved in out
+        # the generation under way: {generation, batches (played), data, league} or None
+        self.partial: dict | None = None
+        self.saved_batches = 0  # batches of the generation under way saved in out
+        self._saved_at = time.perf_counter()
         self.seconds = 0.0
         self.decisions = 0  # searched decisions so far
         self.history: list[dict] = []
@@ -398,19 +408,39 @@ class SelfPlay:
 
     def play(self, g: int, clock) -> tuple[Decisions, dict]:
         """Generation g's games: (their recorded decisions, the learner's results per league
-        opponent)."""
+        opponent). The batches played so far are kept in ``partial`` (saved with the run at
+        most every ``SAVE_SECONDS``), so a stop loses only the batch under way; a resumed
+        run starts at the batch after the last one saved."""
         plan = self.plan(g)
-        parts, league = [], {k: [] for k in LEAGUE}
-        search = self.search(_key(self.cfg.seed, g, 1))
-        for b, kinds in enumerate(plan):
+        parts, league, start = [], {k: [] for k in LEAGUE}, 0
+        if self.partial is not None and self.partial["generation"] == g:
+            start, parts = self.partial["batches"], [self.partial["data"]]
+            league = {k: list(v) for k, v in self.partial["league"].items()}
+        for b in range(start, len(plan)):
             self._report("games", b / len(plan), clock)
-            data, results = self.play_batch(search, kinds, g, b)
+            # a search of its own per batch: a batch plays the same whether its generation
+            # started in this process or was resumed at it
+            search = self.search(_key(self.cfg.seed, g, 1, b))
+            data, results = self.play_batch(search, plan[b], g, b)
+            data.game = None
             parts.append(data)
             for kind, r in results.items():
                 league[kind] += r.tolist()
+            if b + 1 < len(plan):
+                self.partial = {
+                    "generation": g,
+                    "batches": b + 1,
+                    "data": Decisions.join(parts),
+                    "league": league,
+                }
+                parts = [self.partial["data"]]
+                if time.perf_counter() - self._saved_at >= SAVE_SECONDS:
+                    self.seconds = clock()
+                    self.save()
         data = Decisions.join(parts)
         data.game = None
         self.window.add(data)
+        self.partial = None
         return data, league
 
     def league_rows(self, kinds, key: int) -> League:
@@ -575,9 +605,21 @@ class SelfPlay:
         for j, d in enumerate(self.window.generations):
             tensors.update({f"data.{j}.{k}": v for k, v in d.tensors().items()})
             data.append({"decisions": len(d), "width": int(d.idx.shape[1])})
+        partial = None
+        if self.partial is not None:
+            d = self.partial["data"]
+            tensors.update({f"partial.{k}": v for k, v in d.tensors().items()})
+            partial = {
+                "generation": self.partial["generation"],
+                "batches": self.partial["batches"],
+                "decisions": len(d),
+                "width": int(d.idx.shape[1]),
+                "league": {k: [float(x) for x in v] for k, v in self.partial["league"].items()},
+            }
         doc = {
             "config": asdict(self.cfg),
             "layout": self.layout,
+            "partial": partial,
             "generation": self.generation,
             "seconds": self.seconds,
             "decisions": self.decisions,
@@ -589,6 +631,8 @@ class SelfPlay:
         paths["checkpoint"] = tensorfile.write(out / CHECKPOINT_FILE, "selfplay", tensors, doc)
         paths["csv"] = write_progress(self.history, out / "progress.csv")
         self.saved = self.generation
+        self.saved_batches = 0 if self.partial is None else self.partial["batches"]
+        self._saved_at = time.perf_counter()
         return paths
 
     @classmethod
@@ -634,18 +678,29 @@ class SelfPlay:
             loop.window.add(d)
         loop.generation, loop.seconds = c["generation"], c["seconds"]
         loop.decisions, loop.history = c["decisions"], c["history"]
+        loop.partial = c["partial"]
+        loop.saved = loop.generation  # what out holds already, should the run stop at once
+        loop.saved_batches = 0 if loop.partial is None else loop.partial["batches"]
         return loop
 
 
 KEYS = ("config", "layout", "generation", "seconds", "decisions", "history", "optimizer")
-KEYS += ("past", "data")
+KEYS += ("past", "data", "partial")
+OLDER_KEYS = tuple(k for k in KEYS if k != "partial")  # 0.9.0's files: no partial generation
 
 
 def read_checkpoint(path) -> dict:
     """A self-play checkpoint's content, every part checked (keys, types, shapes, the data's
     values); an ``AgentFileError`` (a ValueError) naming the file and the fault otherwise."""
     path = Path(path)
-    tensors, doc, fail = open_checkpoint(path, "selfplay", KEYS)
+    try:
+        tensors, doc, fail = open_checkpoint(path, "selfplay", KEYS)
+    except AgentFileError as e:  # a file from before partial generations were kept
+        try:
+            tensors, doc, fail = open_checkpoint(path, "selfplay", OLDER_KEYS)
+        except AgentFileError:
+            raise e from None
+        doc["partial"] = None
     raw, lay = doc["config"], doc["layout"]
     fields = [f.name for f in dataclasses.fields(SelfPlayConfig)]
     if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
@@ -694,11 +749,11 @@ def read_checkpoint(path) -> dict:
     if not good:
         raise fail(f"data must be at most window={cfg.window} of {{decisions, width}}")
     shapes = net_shapes(obs_size(cfg.players), hidden, lay["network"], cfg.players, lay["embed"])
-    parts = {"net": {}, "past": {}, "opt": {}, "data": {}}
+    parts = {"net": {}, "past": {}, "opt": {}, "data": {}, "partial": {}}
     for name, t in tensors.items():
         part, _, rest = name.partition(".")
         if part not in parts or not rest:
-            raise fail(f"tensor {name!r} is not one of net.*, past.*, opt.*, data.*")
+            raise fail(f"tensor {name!r} is not one of net.*, past.*, opt.*, data.*, partial.*")
         parts[part][rest] = t
     check_state(parts["net"], shapes, path, "net tensors")
     past = [_numbered(parts["past"], j) for j in range(doc["past"])]
@@ -715,7 +770,9 @@ def read_checkpoint(path) -> dict:
         )
         for w, d in zip(window, data, strict=True)
     ]
+    partial = _partial(doc["partial"], parts["partial"], cfg, doc["generation"], fail)
     return {
+        "partial": partial,
         "config": cfg,
         "layout": {**lay, "hidden": tuple(hidden)},
         "net": parts["net"],
@@ -726,6 +783,43 @@ def read_checkpoint(path) -> dict:
         "seconds": float(s),
         "decisions": doc["decisions"],
         "history": doc["history"],
+    }
+
+
+def _partial(meta, tensors: dict, cfg: SelfPlayConfig, generation: int, fail) -> dict | None:
+    """The generation under way in a checkpoint (``SelfPlay.partial``), checked: the next
+    generation's first batches, their decisions and the league's results in them."""
+    if meta is None:
+        if tensors:
+            raise fail("it holds partial.* tensors but no partial generation")
+        return None
+    batches = math.ceil(cfg.games / cfg.batch)
+    keys = ["batches", "decisions", "generation", "league", "width"]
+    ok = isinstance(meta, dict) and sorted(meta) == keys
+    ok = ok and meta["generation"] == generation + 1 and is_int(meta["batches"])
+    ok = ok and 1 <= meta["batches"] < batches
+    ok = ok and is_int(meta["decisions"]) and meta["decisions"] >= 0
+    ok = ok and is_int(meta["width"]) and 1 <= meta["width"] <= obs_size(cfg.players)
+    league = meta.get("league") if isinstance(meta, dict) else None
+    ok = ok and isinstance(league, dict) and sorted(league) == sorted(LEAGUE)
+    ok = ok and all(
+        isinstance(v, list) and len(v) <= cfg.games and all(x in (-1.0, 0.0, 1.0) for x in v)
+        for v in league.values()
+    )
+    if not ok:
+        raise fail(
+            f"partial must be None or the next generation ({generation + 1})'s first 1.."
+            f"{batches - 1} batches: {{generation, batches, decisions, width, league: "
+            f"{{{', '.join(LEAGUE)}: [results -1/0/1]}}}}"
+        )
+    data = Decisions.from_tensors(
+        tensors, meta["decisions"], meta["width"], obs_size(cfg.players), cfg.players, fail
+    )
+    return {
+        "generation": meta["generation"],
+        "batches": meta["batches"],
+        "data": data,
+        "league": {k: list(v) for k, v in league.items()},
     }
 
 
@@ -759,8 +853,14 @@ class Interrupted(KeyboardInterrupt):
     are in ``out`` (``loop`` itself may be part way through the next, which is lost)."""
 
     def __init__(self, loop: SelfPlay):
-        super().__init__(f"interrupted; {loop.saved} generations saved")
+        super().__init__(f"interrupted; {saved_text(loop)} saved")
         self.loop = loop
+
+
+def saved_text(loop: SelfPlay) -> str:
+    """What a stopped run has in ``out``: its generations and the next one's batches."""
+    more = f" and {loop.saved_batches} batch(es) of the next" if loop.saved_batches else ""
+    return f"{loop.saved} generation(s){more}"
 
 
 def selfplay(cfg: SelfPlayConfig, progress=None, resume: bool = False) -> SelfPlay:
