@@ -145,6 +145,23 @@ def test_a_run_stopped_mid_generation_resumes_at_its_next_batch(tiny, tmp_path, 
     assert read_checkpoint(path)["partial"] is None
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_generation_at_more_players(tmp_path, players):
+    """3-6 players: every seat of a self-play row is searched, a league row's learner holds one
+    seat, and the measure against the previous network plays the same table size."""
+    torch.manual_seed(1)
+    info = AgentInfo("tiny", players, (16,), True, {"config": {"vp_shaping": 0.02}})
+    init = str(save_agent(make_net(players, "mlp", (16,)), info, tmp_path / "init.pt"))
+    loop = selfplay(
+        _cfg(init, tmp_path, players=players, games=6, batch=6, league=0.5, generations=1)
+    )
+    data = loop.window.generations[0]
+    assert set(data.seat) == set(range(players))
+    row = loop.history[0]
+    assert 0 <= row["win_rate[previous]"] <= 1 and "win_rate[bots]" in row
+    assert load_agent(tmp_path / "run" / "agent.safetensors").info.players == players
+
+
 def test_the_league_opponents_are_played(tiny, tmp_path):
     """A generation's games are batches of ``batch`` rows, self-play and the league side by side
     in one VecGame; each league row's learner seat alone is recorded."""
