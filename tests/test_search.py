@@ -50,10 +50,8 @@ POSITIONS = [
     ("random", 2, 2),
     ("First Game", 2, 3),
     ("random", 3, 4),
-    # most Masquerade positions fail this test, v7's as v8's (seeds 7..13 of 3 players at v7):
-    # these two pass; the determinizer's view of them wants a look of its own
-    (MASQUERADE_KINGDOM, 3, 8),
-    (MASQUERADE_KINGDOM, 4, 8),
+    # passes between two other seats, unseen by the deciding one, at 3 and 4 players
+    *((MASQUERADE_KINGDOM, players, seed) for players in (3, 4) for seed in range(5, 13)),
 ]
 
 
@@ -89,10 +87,11 @@ def test_the_public_top_of_a_pile_stays_on_top():
         np.testing.assert_array_equal(d["deck"][0, 1, n - 2 : n], top)
 
 
-def test_a_pass_no_one_saw_pools_the_hidden_cards_of_the_others():
+def test_a_pass_no_one_saw_moves_cards_only_the_way_they_went():
     """3 players: seat 2's Coppers all came from seat 1 in passes seat 0 did not see, and one
-    of them is in play: seat 0 cannot tell whose hidden Copper is whose, so the others' hidden
-    cards are dealt together; the deal is still a legal state with every size kept."""
+    of them is in play: seat 0 counts them as seat 1's, so a deal gives seat 1 no more Coppers
+    than seat 0 counts, passes the one in play (and any others) along to seat 2, and records
+    as many passes as the game had: seat 0's view of the deal is its view of the game."""
     g = _midgame("First Game", 3, 8)
     s = g.state
     copper = 0
@@ -105,14 +104,20 @@ def test_a_pass_no_one_saw_pools_the_hidden_cards_of_the_others():
     s["zone"][0, 2, src, copper] -= 1
     s["pub_hand"][0, 2] = np.minimum(s["pub_hand"][0, 2], s["zone"][0, 2, HAND])
     s["pub_discard"][0, 2] = np.minimum(s["pub_discard"][0, 2], s["zone"][0, 2, DISCARD])
+    seen = g.observation(0)
+    counted = s["zone"][0, 1, :, copper].sum() + s["deck_count"][0, 1, copper] + owned
     for k in range(3):
         d = determinized(s, 0, seed=k)
         h = _with_state(g, d[0])
         assert _failures(h) == set()
+        np.testing.assert_array_equal(h.observation(0), seen)
         for q in range(3):
             for z in (HAND, DISCARD):
                 assert d["zone"][0, q, z].sum() == s["zone"][0, q, z].sum()
-        assert not d["masq_in"][0, 2].any() and not d["masq_out"][0, 1].any()
+        assert d["zone"][0, 1, :, copper].sum() + d["deck_count"][0, 1, copper] <= counted
+        passed = d["masq_out"][0, 1]
+        np.testing.assert_array_equal(d["masq_in"][0, 2], passed)
+        assert passed.min() >= 0 and passed.sum() == owned and passed[copper] >= 1
 
 
 def _counts(row) -> dict[str, int]:

@@ -8,8 +8,8 @@ with the search's own: the game's stream with (seed, index, STREAM_DEAL) and eve
 stream started from it (``zones.seed_seats``), as a deal starts them. The record's streams
 hold the future shuffles, which v cannot know either; afterwards the record depends only on
 what v knows, the seed and the index. Each seat's hidden cards are dealt from that seat's
-stream (v's own draw pile from v's, seat q's from q's; cards pooled among several seats, below,
-from the game's), or all from the game's under ``Config.shared_stream``.
+stream (v's own draw pile from v's, seat q's from q's; the cards of the passes v did not see,
+below, from the game's), or all from the game's under ``Config.shared_stream``.
 
 What v knows and keeps (read through the public record ``zones`` keeps):
 
@@ -34,19 +34,24 @@ What is dealt anew:
   discard pile until q shuffles it, so no deal puts it in q's hand.
 * While a Masquerade is resolving, the picks waiting face down in the other seats' ASIDE
   zones are hidden too and dealt with the rest (the ASIDE size kept).
-* With 3+ players a Masquerade pass between two others leaves v unsure which of them owns a
-  card: when v's count of some card for some seat would go below what is placed (a passed card
-  later trashed in public), or v's counts for a seat do not fill its places (a seat with an
-  empty hand receives a card and passes none), the hidden cards of every other seat are
-  pooled and dealt among all their hidden places together (the total over the others is
-  always known exactly).
-  Either way the passes v did not see are then forgotten in the dealt record (its truth is
-  v's count), so v's observation of the dealt record is its observation of the game, but for
-  the pooled case, where only the sizes of each seat's places are kept.
+* With 3+ players a Masquerade pass between two others is unseen by v, which counts the
+  passed card with its passer (the observation's ``owned``). The seats on v's left form a
+  chain (v passes to the first, the last passes to v, every other pass goes unseen from one
+  seat of the chain to the next), so a seat's hidden cards are v's count of them plus what
+  came to it unseen less what it passed on unseen. The deal walks the chain: each seat keeps
+  a random part of what it might hold (v's count plus what came to it), as many cards as its
+  hidden places take, and the rest passes on; what the seats further on must have received
+  (v counts fewer of a card for them than they placed or trashed in public) always passes
+  on. So no dealt pass is negative (no seat holds more of a card than v counts for it plus
+  what could have reached it), the number of passes is the game's (public: hand sizes tell
+  who passed), and the deal records its passes in ``masq_in`` / ``masq_out``: v counts every
+  seat's cards of the dealt record exactly as in the game, and v's observation of the dealt
+  record is its observation of the game. With no unseen pass each seat keeps exactly v's
+  count and nothing is drawn for the passes.
 
-The hidden pool is built from counts in card-id order, never from the record's own hidden
-arrangement, so two records that differ only in hidden cards give the same result for the same
-stream: the search's fairness test (``tests/test_search.py``) holds by construction. Card
+Each seat's hidden cards are built from counts in card-id order, never from the record's own
+hidden arrangement, so two records that differ only in hidden cards give the same result for
+the same stream: the search's fairness test (``tests/test_search.py``) holds by construction. Card
 counts per place and in all are kept, so the result is a legal state (``audit.check_game``).
 """
 
@@ -54,7 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import ID
+from ..cards import ID, MAX_PLAYERS
 from .jit import kernel, njit, prange
 from .layout import (
     ASIDE,
@@ -77,9 +82,10 @@ STREAM_DEAL, STREAM_ROLLOUT = 16, 17
 
 
 def new_work(capacity: int, num_cards: int) -> np.ndarray:
-    """Scratch for ``determinize`` of one record: (capacity + 2 * num_cards,) int64, capacity
-    = the record's deck row length (every card of the game fits)."""
-    return np.zeros(capacity + 2 * num_cards, np.int64)
+    """Scratch for ``determinize`` of one record: (capacity + (2 + MAX_PLAYERS) * num_cards,)
+    int64, capacity = the record's deck row length (every card of the game fits); a row of
+    num_cards per seat holds its hidden cards' counts."""
+    return np.zeros(capacity + (2 + MAX_PLAYERS) * num_cards, np.int64)
 
 
 @njit
@@ -157,28 +163,6 @@ def _deal_own_deck(r, cfg, v, cards, known):
 
 
 @njit
-def _pool_of(r, v, q, aside_hidden, pool):
-    """Add q's hidden cards (as v counts them) to pool; False if v's counts cannot be q's
-    alone: some count goes negative, or they do not fill q's hidden places (a player with an
-    empty hand passes nothing to Masquerade but still receives)."""
-    ok = True
-    total = 0
-    places = r.player[q, DECK_LEN] - r.player[q, PUBLIC_TOP]
-    for u in range(r.game[UNIVERSE_LEN]):
-        c = r.universe[u]
-        k = _known_owned(r, v, q, c) - _placed(r, q, c, aside_hidden)
-        pool[c] += k
-        total += k
-        if k < 0:
-            ok = False
-        places += r.zone[q, HAND, c] - r.pub_hand[q, c]
-        places += r.zone[q, DISCARD, c] - r.pub_discard[q, c]
-        if aside_hidden:
-            places += r.zone[q, ASIDE, c]
-    return ok and total == places
-
-
-@njit
 def _clear_hidden(r, q, aside_hidden, placed):
     """Empty q's hidden places (the public part of hand, top and discard stays); returns the
     sizes of the hand beyond pub_hand, the pile below PUBLIC_TOP, the discard beyond
@@ -231,45 +215,103 @@ def _deal(r, q, cards, start, hand, deck, discard, aside):
 
 
 @njit
-def _deal_others(r, cfg, v, cards, pool, placed, group):
-    """Deal the hidden cards of every seat but v: one group per seat, or one for all of them
-    when v cannot tell which of them owns some card (``group`` < 0 means all)."""
-    P = r.game[PLAYERS]
-    n_univ = r.game[UNIVERSE_LEN]
-    aside_hidden = _masquerade_pending(r)
-    n = 0
-    for u in range(n_univ):
-        c = r.universe[u]
-        k = pool[c]
-        for _ in range(k):
-            cards[n] = c
-            n += 1
-    _shuffle(r, 0 if group < 0 else seat_stream(cfg, group), cards, n)
-    i = 0
-    for q in range(P):
-        if q == v or (group >= 0 and q != group):
-            continue
-        hand, deck, discard, aside = _clear_hidden(r, q, aside_hidden, placed)
-        i = _deal(r, q, cards, i, hand, deck, discard, aside)
-    if i != n:
-        raise RuntimeError("determinize: hidden cards and hidden places disagree")
+def _hidden_of(r, v, q, c, aside_hidden):
+    """Copies of card c of q's hidden from v as v counts them: v's count less what is placed
+    (negative when a card q received in a pass v did not see is placed or was trashed)."""
+    return _known_owned(r, v, q, c) - _placed(r, q, c, aside_hidden)
 
 
 @njit
-def _forget_passes(r, v, q):
-    """Once q's hidden cards are counted, the dealt record's truth is v's count of q's cards,
-    so the Masquerade passes into or out of q that v did not see are forgotten (their counts
-    are what the observation subtracts and adds back; nothing else reads them): v's view of
-    the dealt record is its view of the game."""
-    P = r.game[PLAYERS]
-    if P <= 2 or q == v:
-        return
+def _places(r, q, aside_hidden):
+    """The number of q's hidden places: its hand beyond pub_hand, its pile below PUBLIC_TOP,
+    its discard pile beyond pub_discard and, while a Masquerade resolves, its ASIDE zone."""
+    n = r.player[q, DECK_LEN] - r.player[q, PUBLIC_TOP]
     for u in range(r.game[UNIVERSE_LEN]):
         c = r.universe[u]
-        if v != (q + P - 1) % P:
-            r.masq_in[q, c] = 0
-        if v != (q + 1) % P:
-            r.masq_out[q, c] = 0
+        n += r.zone[q, HAND, c] - r.pub_hand[q, c] + r.zone[q, DISCARD, c] - r.pub_discard[q, c]
+        if aside_hidden:
+            n += r.zone[q, ASIDE, c]
+    return n
+
+
+@njit
+def _still_to_pass(r, v, i, c, aside_hidden):
+    """Copies of card c that must pass unseen from the i-th seat on v's left to the next: the
+    seats after it hold fewer hidden copies by v's count than none (cards they received
+    unseen, then placed or trashed), which only passes along the chain can have brought."""
+    P = r.game[PLAYERS]
+    need = 0
+    for j in range(P - 1, i, -1):
+        need = max(0, need - _hidden_of(r, v, (v + j) % P, c, aside_hidden))
+    return need
+
+
+@njit
+def _split_hidden(r, v, cards, carry, hidden, aside_hidden):
+    """Fill hidden[q] (C-sized rows) with the counts of every other seat q's hidden cards,
+    choosing the cards of the passes v did not see; write those passes' counts into r.
+
+    The seats on v's left, in order, form a chain: v passes to the first and the last passes
+    to v (v sees both), each other pass goes unseen from one seat of the chain to the next.
+    v counts a passed card with its passer (``_known_owned``), so the i-th seat's true hidden
+    cards are v's count plus what came to it unseen (carry) less what it passed on unseen:
+    its hidden places keep a random part of (carry + its count), the rest passes on; what
+    must pass on (``_still_to_pass``) always does. The dealt passes replace the game's in
+    masq_in / masq_out, so v counts every seat's cards of the dealt record as it counts them
+    in the game. With no unseen pass each seat keeps exactly its count and nothing is drawn."""
+    P = r.game[PLAYERS]
+    n_univ = r.game[UNIVERSE_LEN]
+    C = carry.shape[0]
+    for u in range(n_univ):
+        carry[r.universe[u]] = 0
+    for i in range(1, P):
+        q = (v + i) % P
+        row = hidden[q * C : (q + 1) * C]
+        n = 0
+        for u in range(n_univ):
+            c = r.universe[u]
+            need = _still_to_pass(r, v, i, c, aside_hidden)
+            k = carry[c] + _hidden_of(r, v, q, c, aside_hidden) - need
+            if k < 0:
+                raise RuntimeError("determinize: a seat's cards disagree with the passes")
+            if i > 1:  # the pass into q from the seat before it, unseen: now the dealt one
+                r.masq_in[q, c] = carry[c]
+            carry[c] = need
+            row[c] = k
+            n += k
+        passed = n - _places(r, q, aside_hidden)
+        if passed < 0 or (i == P - 1 and passed != 0):
+            raise RuntimeError("determinize: hidden cards and hidden places disagree")
+        if passed > 0:  # a random part of the cards it might hold passes on, from the game's
+            n = 0
+            for u in range(n_univ):
+                c = r.universe[u]
+                for _ in range(row[c]):
+                    cards[n] = c
+                    n += 1
+            _shuffle(r, 0, cards, n)
+            for j in range(passed):
+                row[cards[j]] -= 1
+                carry[cards[j]] += 1
+        if i < P - 1:
+            for u in range(n_univ):
+                c = r.universe[u]
+                r.masq_out[q, c] = carry[c]
+
+
+@njit
+def _deal_hidden(r, cfg, q, cards, pool, placed, aside_hidden):
+    """Deal q's hidden cards (counts in pool) anew among its hidden places, from q's stream."""
+    n = 0
+    for u in range(r.game[UNIVERSE_LEN]):
+        c = r.universe[u]
+        for _ in range(pool[c]):
+            cards[n] = c
+            n += 1
+    _shuffle(r, seat_stream(cfg, q), cards, n)
+    hand, deck, discard, aside = _clear_hidden(r, q, aside_hidden, placed)
+    if _deal(r, q, cards, 0, hand, deck, discard, aside) != n:
+        raise RuntimeError("determinize: hidden cards and hidden places disagree")
 
 
 @njit
@@ -278,41 +320,18 @@ def determinize(r, cfg, v, seed, index, work):
     them every card hidden from seat v (module docstring). work: ``new_work`` scratch."""
     seed_game(r.rng, 0, seed, index, STREAM_DEAL)
     seed_seats(r)
-    C = (work.shape[0] - r.deck.shape[1]) // 2
-    cards = work[: r.deck.shape[1]]
-    pool = work[r.deck.shape[1] : r.deck.shape[1] + C]
-    placed = work[r.deck.shape[1] + C :]
-    P = r.game[PLAYERS]
-    n_univ = r.game[UNIVERSE_LEN]
+    L = r.deck.shape[1]
+    P_rows, C = r.deck_count.shape
+    cards = work[:L]
+    placed = work[L : L + C]
+    carry = work[L + C : L + 2 * C]
+    hidden = work[L + 2 * C : L + (2 + P_rows) * C]
     _deal_own_deck(r, cfg, v, cards, placed)
     aside_hidden = _masquerade_pending(r)
-    separate = True
-    for q in range(P):
-        if q == v:
-            continue
-        for u in range(n_univ):
-            pool[r.universe[u]] = 0
-        if not _pool_of(r, v, q, aside_hidden, pool):
-            separate = False
-            break
-    if separate:
-        for q in range(P):
-            if q == v:
-                continue
-            for u in range(n_univ):
-                pool[r.universe[u]] = 0
-            _pool_of(r, v, q, aside_hidden, pool)
-            _forget_passes(r, v, q)
-            _deal_others(r, cfg, v, cards, pool, placed, q)
-    else:
-        for u in range(n_univ):
-            pool[r.universe[u]] = 0
-        for q in range(P):
-            if q != v:
-                _pool_of(r, v, q, aside_hidden, pool)
-        for q in range(P):
-            _forget_passes(r, v, q)
-        _deal_others(r, cfg, v, cards, pool, placed, -1)
+    _split_hidden(r, v, cards, carry, hidden, aside_hidden)
+    for q in range(r.game[PLAYERS]):
+        if q != v:
+            _deal_hidden(r, cfg, q, cards, hidden[q * C : (q + 1) * C], placed, aside_hidden)
 
 
 @njit
