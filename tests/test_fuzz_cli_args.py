@@ -44,8 +44,20 @@ NUMBER = st.one_of(
     INT,
 )
 WEIGHT = st.one_of(st.just(""), NUMBER.map(lambda w: ":" + w))
+# strategy files: the shipped one, one of its bots (its name ignoring case), a bot it lacks
+FILE_OPPONENTS = [
+    "optimized",
+    "optimized:Optimized Victory Dance",
+    "optimized:optimized victory dance",
+    "optimized:Nobody",
+    "missing.toml",
+    "missing.toml:Smithy",
+]
 OPPONENT = st.tuples(
-    st.sampled_from([*BOTS, "big money", "self", "Strongest", "Nobody", "x.pt", ""]), WEIGHT
+    st.sampled_from(
+        [*BOTS, "big money", "self", "Strongest", "Nobody", "x.pt", "", *FILE_OPPONENTS]
+    ),
+    WEIGHT,
 ).map("".join)
 HIDDEN = st.one_of(
     st.lists(st.integers(-5, 5000).map(str), min_size=0, max_size=10).map(",".join),

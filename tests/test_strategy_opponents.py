@@ -306,3 +306,115 @@ def test_a_file_reference_that_names_no_bot_is_one_error_line(bots_file, capsys,
     err = capsys.readouterr().err
     assert e.value.code == 2 and "Traceback" not in err
     assert said in err.strip().splitlines()[-1]
+
+
+# -- dominion train --opponent FILE.toml:BOT: one bot of the file, in the weighted pool
+
+
+class _Args:
+    class parser:
+        @staticmethod
+        def error(msg):
+            raise SystemExit(msg)
+
+
+@pytest.mark.parametrize(
+    "spec, want",
+    [
+        ("{f}", ("{f}", 1.0)),  # the file: per kingdom, its first bot that fits
+        ("{f}:2", ("{f}", 2.0)),  # a number after ':' is the file's weight
+        ("{f}:smithy", ("{f}:Smithy", 1.0)),  # a bot of the file, by its own name
+        ("{f}:Witch Cellar:0.5", ("{f}:Witch Cellar", 0.5)),
+        ("optimized:0.5", ("optimized", 0.5)),
+    ],
+)
+def test_a_train_opponent_names_a_file_or_one_of_its_bots_with_a_weight(bots_file, spec, want):
+    from dominion_env.train.commands import _opponent
+
+    f = str(bots_file)
+    assert _opponent(_Args, spec.replace("{f}", f), 2) == (want[0].replace("{f}", f), want[1])
+
+
+def test_training_against_one_bot_of_a_file(bots_file, tmp_path):
+    """The file's Smithy (not the library's of the same name) plays in the pool of bots beside
+    Big Money, its games labelled FILE.toml:Smithy; imitation plays the same pool."""
+    from dominion_env.train.seats import BotSeats
+
+    name = f"{bots_file}:Smithy"
+    cfg = TrainConfig(
+        steps=1024,
+        num_envs=32,
+        rollout=16,
+        epochs=1,
+        minibatch=256,
+        hidden=(16,),
+        bc_steps=256,
+        opponents={name: 1, "Big Money": 1},
+        log_every=512,
+        out=str(tmp_path / "run"),
+    )
+    t = train(cfg)
+    (group,) = t.groups
+    assert isinstance(group, BotSeats) and group.labels == [name, "Big Money"]
+    file_smithy = load_bot_file(str(bots_file))[1]
+    want = compile_bots([file_smithy, "Big Money"]).rules
+    np.testing.assert_array_equal(group.vec.opponents.bot_rules, want)
+    assert not np.array_equal(compile_bots("Smithy").rules[0], want[0])  # the library's differs
+    rows = [h for h in t.history if "steps" in h]
+    assert f"win_rate[{name}]" in rows[-1] and "win_rate[Big Money]" in rows[-1]
+    assert f"win_rate[{bots_file}]" not in rows[-1]
+
+
+def test_a_file_bot_opponent_saves_resumes_and_reloads(bots_file, tmp_path, capsys):
+    from dominion_env.train.ppo import read_checkpoint
+
+    out = tmp_path / "run"
+    base = ["--num-envs", "16", "--bc-steps", "0", "--hidden", "8", "--eval-games", "0"]
+    opponent = ["--opponent", f"{bots_file}:witch cellar:2", "--opponent", "Big Money"]
+    assert cli(["train", *opponent, "--steps", "64", *base, "--out", str(out), "--quiet"]) == 0
+    saved = {f"{bots_file}:Witch Cellar": 2.0, "Big Money": 1.0}
+    assert read_checkpoint(out / "checkpoint.safetensors")["config"].opponents == saved
+    argv = ["train", "--resume", "--steps", "128", "--eval-games", "0", "--out", str(out)]
+    assert cli([*argv, *opponent, "--quiet"]) == 0  # the same opponents, given again
+    ckpt = read_checkpoint(out / "checkpoint.safetensors")
+    assert ckpt["config"].opponents == saved and ckpt["steps"] >= 128
+    # the strategy file is the one the run was given, re-read on resume: a bot gone from it
+    # is refused naming the opponent and the bots the file has now
+    bots_file.write_text(BOTS_TOML.replace('"Witch Cellar"', '"Witch Chapel"'))
+    with pytest.raises(ValueError, match=r"has no bot 'Witch Cellar'; it has 'Witch Chapel'"):
+        read_checkpoint(out / "checkpoint.safetensors")
+
+
+@pytest.mark.parametrize(
+    "spec, said",
+    [
+        ("{f}:Nobody", "strategy file '{f}' has no bot 'Nobody'; it has 'Witch Cellar', 'Smithy'"),
+        ("{f}:Nobody:2", "strategy file '{f}' has no bot 'Nobody'; it has 'Witch Cellar'"),
+        ("{f}:Smithy:0", "the weight must be a finite number"),
+        ("{f}:Smithy:nan", "the weight must be a finite number"),
+        ("{d}/missing.toml:Smithy", "no strategy file '{d}/missing.toml' (not a file)"),
+    ],
+)
+def test_the_cli_refuses_a_bad_file_bot_opponent_in_one_line(bots_file, capsys, spec, said):
+    f, d = str(bots_file), str(bots_file.parent)
+    argv = ["train", "--opponent", spec.format(f=f, d=d), "--out", f"{d}/run"]
+    with pytest.raises(SystemExit) as e:
+        cli(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "Traceback" not in err
+    assert said.format(f=f, d=d) in err.strip().splitlines()[-1]
+    assert not (bots_file.parent / "run").exists()
+
+
+def test_a_files_bot_is_named_once(bots_file, capsys):
+    argv = ["train", "--opponent", f"{bots_file}:Smithy", "--opponent", f"{bots_file}:SMITHY:2"]
+    with pytest.raises(SystemExit) as e:
+        cli([*argv, "--out", str(bots_file.parent / "run")])
+    assert e.value.code == 2
+    assert f"'{bots_file}:Smithy' is named twice" in capsys.readouterr().err
+
+
+def test_a_config_naming_a_bot_the_file_lacks_is_refused_before_any_work(bots_file, tmp_path):
+    name = f"{bots_file}:Nobody"
+    with pytest.raises(ValueError, match=rf"opponent '{re.escape(name)}': .* has no bot 'Nobody'"):
+        Trainer(TrainConfig(opponents={name: 1, "Big Money": 1}, num_envs=8))

@@ -38,6 +38,8 @@ def supply(obs: np.ndarray, players: int = 2) -> list[set]:
         ("Library", "bot"),
         ("optimized", "file"),
         ("bots.toml", "file"),
+        ("bots.toml:Smithy", "bot"),  # one bot of the file, in the pool of bots
+        ("optimized:First Game", "bot"),
         ("runs/a/agent.safetensors", "agent"),
         ("ppo-3p", "agent"),
         ("Big Money", "bot"),

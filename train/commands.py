@@ -87,6 +87,11 @@ from .ppo import Interrupted, train
 from .scorecard import SECTIONS, format_scorecard, resolve, scorecard, table_sizes
 
 DEFAULT_EVAL = ("Big Money", "Big Money Ultimate", "strongest")
+# a strategy file as an opponent, in the words of every command that takes one (agents.file_bot)
+FILE_FORMS = (
+    "FILE.toml:BOT (that bot of a strategy file) or FILE.toml (a .toml of bots, or "
+    "'optimized': per kingdom, its first bot that fits)"
+)
 
 # what a finished or interrupted run leaves in --out (``Trainer.save``)
 RUN_FILES = tuple(
@@ -142,9 +147,9 @@ def add_train_parser(sub) -> None:
         action="append",
         metavar="NAME[:WEIGHT]",
         help="a library bot, 'self' (past snapshots), 'strongest' (per kingdom), 'all bots' "
-        "(every library bot on its own kingdom), an agent file, or a strategy file (a .toml of "
-        "bots, or 'optimized': per kingdom, its first bot that fits), with an optional weight "
-        f"{MIN_WEIGHT:g} to {MAX_WEIGHT:g}; repeat (default: "
+        f"(every library bot on its own kingdom), an agent file, {FILE_FORMS}, with an optional "
+        f"weight {MIN_WEIGHT:g} to {MAX_WEIGHT:g} after a last ':' (FILE.toml:2, "
+        "FILE.toml:BOT:2); repeat (default: "
         + ", ".join(f"{k}:{v:g}" for k, v in d.opponents.items())
         + ")",
     )
@@ -277,20 +282,29 @@ def add_train_parser(sub) -> None:
     p.set_defaults(run=run_train, check=_check_train, parser=p)
 
 
-def _opponent(args, spec: str, players: int) -> tuple[str, float]:
-    """'Big Money Ultimate:2' -> ('Big Money Ultimate', 2.0), the name checked; an agent
-    file's name may hold ':' (a Windows drive), so the weight is what follows the last one
-    only when it reads as a number."""
-    name, sep, weight = spec.rpartition(":")
-    if not sep or is_agent_file(spec) or spec.endswith(".toml"):
-        name, weight = spec, "1"
+def _weight(text: str) -> float | None:
+    """``text`` as a number, None when it reads as none."""
     try:
-        w = float(weight)
+        return float(text)
     except ValueError:
-        args.parser.error(
-            f"argument --opponent: {spec!r}: the weight after ':' must be a number "
-            f"{MIN_WEIGHT:g} to {MAX_WEIGHT:g}"
-        )
+        return None
+
+
+def _opponent(args, spec: str, players: int) -> tuple[str, float]:
+    """'Big Money Ultimate:2' -> ('Big Money Ultimate', 2.0), the name checked. What follows
+    the last ':' is the weight where it reads as a number; otherwise it belongs to the name:
+    ``FILE.toml:BOT`` (a bot of the file, as in every command: ``agents.file_bot``) or an agent
+    file whose name holds ':' (a Windows drive). ``FILE.toml:2`` is the file with weight 2;
+    a file's bot with a weight is ``FILE.toml:BOT:2``."""
+    name, sep, weight = spec.rpartition(":")
+    w = _weight(weight) if sep else None
+    if w is None:
+        if sep and not (is_agent_file(spec) or split_file_bot(spec) is not None):
+            args.parser.error(
+                f"argument --opponent: {spec!r}: the weight after ':' must be a number "
+                f"{MIN_WEIGHT:g} to {MAX_WEIGHT:g}"
+            )
+        name, weight, w = spec, "1", 1.0
     if not MIN_WEIGHT <= w <= MAX_WEIGHT:  # refuses nan, inf, 0 and negative weights
         args.parser.error(
             f"argument --opponent: {spec!r}: the weight must be a finite number "
@@ -298,7 +312,14 @@ def _opponent(args, spec: str, players: int) -> tuple[str, float]:
         )
     if name.casefold() in (SELF, STRONGEST, ALL_BOTS):
         return name.casefold(), w
-    if is_bot_file(name):  # its bots are read and checked with the config (_check_train)
+    ref = split_file_bot(name)
+    if ref is not None and ref[1] is not None:  # one bot of the file, by its own name
+        try:
+            bot = file_bot(name)
+        except ValueError as e:
+            args.parser.error(f"argument --opponent: {e}")
+        return f"{ref[0]}:{bot.name}", w
+    if ref is not None:  # its bots are read and checked with the config (_check_train)
         return name, w
     if is_agent_file(name) or name in shipped_agents():
         try:
@@ -585,10 +606,8 @@ def add_evaluate_parser(sub) -> None:
         "--opponent",
         action="append",
         metavar="BOT",
-        help="a library bot, 'strongest' (per random kingdom) or a strategy file (a .toml of "
-        "bots, or 'optimized': per random kingdom, its first bot that fits); repeat (default: "
-        + ", ".join(DEFAULT_EVAL)
-        + ")",
+        help=f"a library bot, 'strongest' (per random kingdom), {FILE_FORMS}; repeat "
+        "(default: " + ", ".join(DEFAULT_EVAL) + ")",
     )
     p.add_argument("--games", type=GAMES, default=4000, help=f"per opponent, 1 to {MAX_GAMES:,}")
     p.add_argument("--kingdom", default="random")

@@ -6,10 +6,12 @@ Every setting is checked by ``check_config`` before anything is built (the bound
 below, ``INT_BOUNDS`` and ``NUMBER_BOUNDS``; the CLI's options say the same): a TypeError or
 ValueError naming the setting, its value and what is allowed; nothing is coerced or dropped.
 The opponent pool's names are read here too (``opponent_kind``): library bots, ``"self"``,
-``"strongest"``, ``"all bots"``, strategy files (read, no code runs; every bot checked) and
-saved agents (loaded and checked for the run's players), and the rows of the batch split
-between them by weight (``split_rows``). ``check_init`` loads and checks the agent a run
-starts from (``init``). ``PHASES`` are the parts a run goes through, in order.
+``"strongest"``, ``"all bots"``, strategy files (``FILE.toml``: per kingdom, its first bot that
+fits; ``FILE.toml:BOT``: that bot, in the weighted pool with the library bots; read, no code
+runs, every bot checked) and saved agents (loaded and checked for the run's players), and the
+rows of the batch split between them by weight (``split_rows``). ``check_init`` loads and
+checks the agent a run starts from (``init``). ``PHASES`` are the parts a run goes through,
+in order.
 
 ``ADDED_SETTINGS`` are the settings added after checkpoints were first written, with the values
 an older checkpoint reads as (``checkpoint.read_checkpoint``).
@@ -19,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..agents import get_bot, is_bot_file, load_bot_file
+from ..agents import Bot, file_bot, get_bot, is_bot_file, load_bot_file
+from ..agents.library import split_file_bot
 from ..checks import check_choice, check_int, check_number, check_seed
 from ..names import check_name
 from ..search import parse_search_name
@@ -111,7 +114,7 @@ class TrainConfig:
     players: int = 2
     kingdom: object = "random"  # "random", a recommended set name, or 10 card names
     # opponent -> weight: library bot names, "self" (past snapshots), "strongest", saved agent
-    # paths, strategy files (.toml paths, "optimized")
+    # paths, strategy files (.toml paths, "optimized") and their bots ("FILE.toml:BOT")
     opponents: dict = field(
         default_factory=lambda: {"Big Money Ultimate": 2, "Big Money": 1, STRONGEST: 1, SELF: 1}
     )
@@ -174,11 +177,14 @@ ADDED_SETTINGS = {
 
 def opponent_kind(name: str) -> str:
     """What an opponent's name names: "self", "strongest", "all bots", "file" (a strategy
-    file), "agent" (an agent file or a shipped agent's name) or "bot" (a library bot)."""
+    file: per kingdom, its first bot that fits), "agent" (an agent file or a shipped agent's
+    name) or "bot" (a bot of the weighted pool: a library bot, or ``FILE.toml:BOT``, one bot
+    of a strategy file as ``agents.file_bot`` reads it)."""
     if name in (SELF, STRONGEST, ALL_BOTS):
         return name
-    if is_bot_file(name):
-        return "file"
+    ref = split_file_bot(name)
+    if ref is not None:
+        return "file" if ref[1] is None else "bot"
     if is_agent_file(name) or name in shipped_agents():
         return "agent"
     return "bot"
@@ -188,16 +194,28 @@ def is_bot(name: str) -> bool:
     return opponent_kind(name) == "bot"
 
 
+def pool_bot(name: str) -> Bot:
+    """The ``Bot`` a pool opponent of kind "bot" names: a library bot (``get_bot``) or a
+    strategy file's (``FILE.toml:BOT``, ``agents.file_bot``: the file is read, no code runs);
+    a ValueError naming the opponent and what is wrong otherwise."""
+    if split_file_bot(name) is None:
+        try:
+            return get_bot(name)
+        except ValueError as e:
+            raise ValueError(f"opponents: {e}") from None
+    try:
+        return file_bot(name)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"opponent {name!r}: {e}") from None
+
+
 def _check_opponents(cfg) -> None:
     """Every opponent names something that plays this run's games: a known bot, an agent
     for its players, "all bots" only on random kingdoms; a ValueError naming it otherwise."""
     for name in cfg.opponents:
         kind = opponent_kind(name)
         if kind == "bot":
-            try:
-                get_bot(name)
-            except ValueError as e:
-                raise ValueError(f"opponents: {e}") from None
+            pool_bot(name)
         elif kind == "agent":
             players = load_agent(name).info.players  # a ValueError naming a bad file
             if players != cfg.players:
@@ -242,8 +260,9 @@ def split_rows(num_envs: int, weights: dict) -> dict:
 
 
 def pooled(opponents: dict) -> tuple[dict, dict]:
-    """(library bots -> weight, the row groups -> weight): the library bots share one
-    VecGame (its compiled step draws each game's bots), so they are one group, "bots"."""
+    """(the pool's bots -> weight, the row groups -> weight): the bots (library bots and
+    strategy files' ``FILE.toml:BOT``) share one VecGame (its compiled step draws each game's
+    bots), so they are one group, "bots"."""
     bots = {k: w for k, w in opponents.items() if w > 0 and is_bot(k)}
     others = {k: w for k, w in opponents.items() if w > 0 and not is_bot(k)}
     return bots, ({"bots": sum(bots.values()), **others} if bots else others)

@@ -21,7 +21,7 @@ import torch
 from ..agents import compile_bots
 from ..search import parse_search_name
 from ..search.search import Search
-from .config import PHASES, STRONGEST, is_bot
+from .config import PHASES, STRONGEST, is_bot, pool_bot
 from .rollout import Rollout
 from .seats import BotSeats, KingdomExperts
 
@@ -66,8 +66,9 @@ def _imitate(trainer, expert, decisions: int, phases, salt: int) -> None:
         n,
         cfg.players,
         cfg.kingdom,
-        list(pool),
+        [pool_bot(k) for k in pool],
         list(pool.values()),
+        labels=list(pool),
         vp_shaping=cfg.vp_shaping,
         turn_limit=cfg.turn_limit,
     )

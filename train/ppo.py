@@ -104,7 +104,6 @@ import numba
 import numpy as np
 import torch
 
-from ..agents import get_bot
 from ..engine.observation import obs_size
 from . import PASSIVE_POOLS, imitation, sparse
 from .checkpoint import (
@@ -145,6 +144,7 @@ from .config import (
     check_hidden,
     check_init,
     opponent_kind,
+    pool_bot,
     pooled,
     split_rows,
 )
@@ -233,10 +233,14 @@ class Trainer:
         files = bot_files(cfg.opponents)
         for name, rows in split_rows(cfg.num_envs, row_groups).items():
             if name == "bots" and bots:
-                for b in bots:
-                    get_bot(b)
                 group = BotSeats(
-                    rows, cfg.players, cfg.kingdom, list(bots), list(bots.values()), **kw
+                    rows,
+                    cfg.players,
+                    cfg.kingdom,
+                    [pool_bot(b) for b in bots],
+                    list(bots.values()),
+                    labels=list(bots),  # a file's bot may share a library bot's name
+                    **kw,
                 )
             elif name == STRONGEST:
                 group = StrongestSeats(rows, cfg.players, cfg.kingdom, STRONGEST, **kw)

@@ -4,7 +4,8 @@ Both kinds below look the same to a trainer: every row waits at one of the learn
 decisions, ``step(actions)`` answers all of them and returns the learner's next decisions,
 its (shaped) rewards, which rows' games ended and how.
 
-``BotSeats``     learner mode: compiled bots play every other seat inside the step kernel.
+``BotSeats``     learner mode: compiled bots (library bots, a strategy file's bots) play every
+                 other seat inside the step kernel.
 ``PolicySeats``  every seat external (self-play, past snapshots, saved agents): the rows'
                  other seats are answered in batches by whichever policy owns them, between
                  the learner's decisions, until every row waits for the learner again. One
@@ -50,9 +51,10 @@ class Finished:
 
 class BotSeats:
     """Learner mode with a weighted pool: each new game draws every other seat's bot from
-    ``bots`` (library names) by ``weights``, inside the compiled step. A mixed batch
-    (``row_kingdoms``, ``row_opponents``) gives each row its own kingdom and its own bot
-    instead (``weights`` None)."""
+    ``bots`` (library names or ``Bot`` objects, e.g. a strategy file's) by ``weights``, inside
+    the compiled step. A mixed batch (``row_kingdoms``, ``row_opponents``) gives each row its
+    own kingdom and its own bot instead (``weights`` None). Finished games are labelled with
+    their bot's entry in ``labels`` (default: the bots' names)."""
 
     def __init__(
         self,
@@ -66,8 +68,13 @@ class BotSeats:
         turn_limit: int = 100,
         row_kingdoms=None,
         row_opponents=None,
+        labels=None,
     ):
-        self.labels = list(bots)
+        self.labels = [b if isinstance(b, str) else b.name for b in bots]
+        if labels is not None:
+            if len(labels) != len(self.labels):
+                raise ValueError(f"{len(labels)} labels for {len(self.labels)} bots")
+            self.labels = list(labels)
         self.vec = VecGame(
             num_games,
             players,
