@@ -189,9 +189,10 @@ def test_rebuilt_position_is_the_game_position(position):
         assert h.zones(p) == g.zones(p)
     assert h.supply == g.supply and h.trash == g.trash
     assert h.decision == g.decision and h.turn == g.turn
-    # A position set up by set_scenario has no history: nobody has seen a card revealed yet,
-    # so the public-knowledge pieces start empty while the played game may know some cards.
-    public = ("public_hand", "public_top")
+    # A position set up by set_scenario has no history: nobody has seen a card revealed yet
+    # nor put one back on a deck, so the pieces of what was seen (everyone's and the viewer's
+    # own known top cards) start empty while the played game may know some cards.
+    public = ("public_hand", "public_top", "known_top")
     for v in range(PLAYERS):
         assert_same_view(g.observation(v), h.observation(v), v, ignore=public)
         rebuilt = split(h.observation(v), PLAYERS)
