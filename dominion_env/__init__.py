@@ -88,8 +88,14 @@ Version history
            same games as the batches they merge (the all-bots pool no longer spends a draw on
            a pool of one, so its training games change), a sampling or search player's own
            draws against "strongest" are seeded per chunk of games; self-play mixes its
-           league rows with its own (league opponents drawn per game). ``analysis.profile``:
-           what each player buys and plays, and the round of its fourth Province
+           league rows with its own (league opponents drawn per game), saves a generation
+           under way every two minutes and resumes at its next batch, and runs at 3-6
+           players. The search's deals with 3+ players send the Masquerade passes its seat
+           did not see along the way they went, so its view of every seat's cards is kept
+           (its decisions change for a seed in such games). ``train --opponent FILE.toml:BOT``
+           trains against one bot of a strategy file, as every command reads it.
+           ``analysis.profile``: what each player buys and plays, and the round of its
+           fourth Province
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
