@@ -146,7 +146,7 @@ Version history
         into v8's record; records of v5, v6 and v7 games replay, with the one shared stream
         (``Config.shared_stream``). Mixed batches: ``row_kingdoms``, ``row_opponents`` and
         per-row game numbers (``reset(seeds, first_index=(N,))``); a row plays the game a
-        batch of its own plays. ``kingdom``'s default is None ('random', as before).
+        batch of its own plays.
 """
 
 from __future__ import annotations
@@ -398,7 +398,7 @@ class VecGame:
         self,
         num_games: int,
         players: int = 2,
-        kingdom=None,
+        kingdom="random",
         *,
         row_kingdoms=None,
         pool=None,
@@ -438,9 +438,9 @@ class VecGame:
             raise TypeError(f"scale_observations must be True or False, got {scale_observations!r}")
         self.scale_observations = bool(scale_observations)
         if row_kingdoms is None:
-            self.setup = make_setup(players, "random" if kingdom is None else kingdom, pool)
+            self.setup = make_setup(players, kingdom, pool)
         else:
-            if kingdom is not None:
+            if not (isinstance(kingdom, str) and kingdom == "random"):  # the default
                 raise ValueError(
                     f"give kingdom (every row's) or row_kingdoms (each row's own), not both; "
                     f"got kingdom={kingdom!r}"

@@ -91,7 +91,7 @@ def test_a_whole_game_by_requests_is_its_record(client):
     assert log == table.game.log(viewer=0)  # the pieces sent add up to the seat's log
     res = view["result"]
     assert res["status"] == "terminated" and not res["abandoned"]
-    assert res["text"].startswith("Result: you ")
+    assert res["text"].startswith("Result: ") and "you" in res["text"]  # won, lost or shared
     rec = records.load(client.folder / view["record"])
     assert [d["index"] for d in rec["decisions"] if d["player"] == 0] == sent
     assert rec["players"] == [
@@ -447,8 +447,12 @@ def test_a_seats_vp_are_what_it_knows_after_a_masquerade_pass(client):
         everything = client.get(f"/api/games/{view['id']}").json()
         assert [s["vp"] for s in everything["seats"]] == g.scores()
     assert differ > 0  # some pass hid a Victory card from a seat
-    r = client.post(f"/api/games/{view['id']}/advance", json={"steps": 1000, "step": table.moves})
-    assert r.json()["over"]
+    if not g.done:  # the watched steps may have reached the end already
+        r = client.post(
+            f"/api/games/{view['id']}/advance", json={"steps": 1000, "step": table.moves}
+        )
+        assert r.json()["over"]
+    assert g.done
     for p in range(3):  # the end shows every seat the true score
         seen = client.get(f"/api/games/{view['id']}?view={p}").json()
         assert [s["vp"] for s in seen["seats"]] == g.scores() == seen["vp"][-1][1]

@@ -95,7 +95,7 @@ class Piece(NamedTuple):
 
     table: BotTable
     bots: np.ndarray | None  # (n,) bot ids into table, or None: the table's one bot
-    kingdom: object  # every row's kingdom, or None with row_kingdoms
+    kingdom: object  # every row's kingdom (with row_kingdoms: 'random', unused)
     row_kingdoms: list | None  # each row's kingdom (a mixed batch)
     seeds: np.ndarray  # (n,) int64
     numbers: np.ndarray  # (n,) int64
@@ -177,7 +177,7 @@ def kingdom_pieces(kingdoms, bots, seeds, games: int, batch: int, seed: int) -> 
         Piece(
             table,
             row_bot[s : s + batch],
-            None,
+            "random",  # unused: every row has its own kingdom
             [kingdoms[i] for i in k[s : s + batch]],
             row_seed[s : s + batch],
             numbers[s : s + batch],

@@ -134,7 +134,7 @@ class LibrarySeats(BotSeats):
         super().__init__(
             num_games,
             players,
-            None,
+            "random",  # unused: every row has its bot's kingdom
             list(bots),
             None,
             vp_shaping=vp_shaping,
