@@ -3,7 +3,7 @@ and the strongest library bot, on games no generation trained on.
 
     python bench/bench_selfplay.py [--generations 3] [--games 64] [--budget 32] [--depth 4]
         [--league 0.25] [--eval 200] [--init ppo-pool] [--seed 0] [--out runs/bench-selfplay]
-        [--device cpu]
+        [--device cpu] [--read] [--plot FILE.png]
 
 Runs a loop (``train/selfplay.py``; the settings above, the rest its defaults) one generation
 at a time, keeping each generation's network as ``out/genK.safetensors`` (generation 0 is
@@ -61,6 +61,7 @@ def main():
     ap.add_argument(
         "--read", action="store_true", help="measure the genK.safetensors files in --out"
     )
+    ap.add_argument("--plot", default=None, help="also draw the figures as a curve (a PNG)")
     a = ap.parse_args()
     out = Path(a.out)
     if not a.read:
@@ -94,13 +95,47 @@ def main():
         lo, hi = wilson(w, n)
         return f"{w / n:6.1%} [{lo:.0%}-{hi:.0%}] n={n}"
 
+    curves = {"vs previous": [], "vs BMU": [], "vs strongest": []}
     for k in gens:
         rows = evaluate(
             agents[k], ["Big Money Ultimate", "strongest"], games=a.eval, seed=EVAL_SEED
         )
         bmu, strong = (cell(r["wins"], r["games"]) for r in rows)
-        prev = cell(*paired(agents[k], agents[k - 1], a.eval // 2, EVAL_SEED)) if k else "-"
+        curves["vs BMU"].append((k, rows[0]["wins"], rows[0]["games"]))
+        curves["vs strongest"].append((k, rows[1]["wins"], rows[1]["games"]))
+        prev = "-"
+        if k:
+            w, n = paired(agents[k], agents[k - 1], a.eval // 2, EVAL_SEED)
+            prev = cell(w, n)
+            curves["vs previous"].append((k, w, n))
         print(f"{k:>3}  {prev:>22}  {bmu:>22}  {strong:>22}", flush=True)
+    if a.plot:
+        plot(curves, a.plot, f"{a.games} games a generation, budget {a.budget}, depth {a.depth}")
+
+
+def plot(curves: dict, path: str, title: str) -> None:
+    """Each figure per generation with its 95% interval, and the 55% target of a generation
+    against the one before."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    for label, points in curves.items():
+        if not points:
+            continue
+        k = [p[0] for p in points]
+        rate = np.array([p[1] / p[2] for p in points])
+        lo, hi = np.array([wilson(p[1], p[2]) for p in points]).T
+        ax.errorbar(k, rate, yerr=[rate - lo, hi - rate], marker="o", capsize=3, label=label)
+    ax.axhline(0.55, color="grey", ls="--", lw=1, label="target vs previous (55%)")
+    ax.set(xlabel="generation", ylabel="win rate", title=title)
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.legend(fontsize=8, loc="lower left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":
