@@ -63,6 +63,27 @@ def check_seed(seed, name: str = "seed", allow_none: bool = False) -> int | None
     return int(seed)
 
 
+def check_per_row(name: str, value, n: int, what: str) -> np.ndarray:
+    """``value`` given per row (seeds, game numbers): an (n,) int array of ints 0..2**63-1,
+    as int64; ``what`` names one entry in the message ("game numbers")."""
+    a = np.asarray(value)
+    if a.shape != (n,) or a.dtype.kind not in "iu":
+        raise ValueError(
+            f"{name} must be a non-negative int or ({n},) {what}, got shape {a.shape}, "
+            f"dtype {a.dtype}"
+        )
+    bad = np.flatnonzero((a < 0) | (a > MAX_SEED))
+    if bad.size:
+        g = int(bad[0])
+        raise ValueError(f"{name}[{g}] must be 0..2**63-1, got {a[g]}")
+    return a.astype(np.int64)
+
+
+def is_per_row(value) -> bool:
+    """A value given per row (a sequence or an array), not one value for every row."""
+    return isinstance(value, (list, tuple, np.ndarray))
+
+
 def check_generator_seed(seed, name: str = "seed", allow_none: bool = False) -> int | None:
     """A seed of a numpy generator: any int >= 0, of any size (or None where ``allow_none``)."""
     if seed is None and allow_none:

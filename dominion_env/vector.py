@@ -157,7 +157,16 @@ from typing import NamedTuple
 import numpy as np
 
 from .cards import NUM_CARDS, TABLE
-from .checks import MAX_SEED, MAX_TURN_LIMIT, check_actions, check_int, check_number, check_seed
+from .checks import (
+    MAX_SEED,
+    MAX_TURN_LIMIT,
+    check_actions,
+    check_int,
+    check_number,
+    check_per_row,
+    check_seed,
+    is_per_row,
+)
 from .engine.batch import (
     POOL_BITS,
     Buffers,
@@ -753,38 +762,18 @@ class VecGame:
 
     def _check_seeds(self, seed) -> np.ndarray:
         """``seed`` (a seed, or (N,) of them) as (N,) int64 seeds per row."""
-        if not isinstance(seed, (list, tuple, np.ndarray)):
-            return np.full(self.num_games, check_seed(seed), np.int64)
-        s = np.asarray(seed)
-        if s.shape != (self.num_games,) or s.dtype.kind not in "iu":
-            raise ValueError(
-                f"seed must be a non-negative int or ({self.num_games},) of them, got "
-                f"shape {s.shape}, dtype {s.dtype}"
-            )
-        bad = np.flatnonzero((s < 0) | (s > MAX_SEED))
-        if bad.size:
-            g = int(bad[0])
-            raise ValueError(f"seed[{g}] must be 0..2**63-1, got {s[g]}")
-        return s.astype(np.int64)
+        if is_per_row(seed):
+            return check_per_row("seed", seed, self.num_games, "of them")
+        return np.full(self.num_games, check_seed(seed), np.int64)
 
     def _check_index(self, first_index) -> np.ndarray:
         """``first_index`` (an int: row g plays game first_index + g; or (N,) game numbers,
         one per row) as (N,) int64 game numbers."""
         n = self.num_games
-        if not isinstance(first_index, (list, tuple, np.ndarray)):
-            first = check_int("first_index", first_index, 0, MAX_SEED - n)
-            return np.arange(first, first + n, dtype=np.int64)
-        a = np.asarray(first_index)
-        if a.shape != (n,) or a.dtype.kind not in "iu":
-            raise ValueError(
-                f"first_index must be a non-negative int or ({n},) game numbers, got shape "
-                f"{a.shape}, dtype {a.dtype}"
-            )
-        bad = np.flatnonzero((a < 0) | (a > MAX_SEED))
-        if bad.size:
-            g = int(bad[0])
-            raise ValueError(f"first_index[{g}] must be 0..2**63-1, got {a[g]}")
-        return a.astype(np.int64)
+        if is_per_row(first_index):
+            return check_per_row("first_index", first_index, n, "game numbers")
+        first = check_int("first_index", first_index, 0, MAX_SEED - n)
+        return np.arange(first, first + n, dtype=np.int64)
 
     def _check_reset_mask(self, mask) -> np.ndarray:
         m = np.asarray(mask)

@@ -26,7 +26,7 @@ from functools import partial
 import numpy as np
 
 from ..cards import NUM_CARDS, TABLE, check_players
-from ..checks import MAX_SEED, MAX_TURN_LIMIT, check_int, check_seed
+from ..checks import MAX_TURN_LIMIT, check_int, check_per_row, check_seed, is_per_row
 from ..engine.batch import play_bots_kernel
 from ..engine.config import make_config, make_row_setup, make_setup
 from ..engine.layout import NUM_ACTIONS, STATUS, TERMINATED, TRUNCATED, new_state
@@ -94,11 +94,16 @@ def play_games(
     after each chunk of k games."""
     players = check_players(players)
     n_games, _, turn_limit = check_run(n_games, 0, turn_limit)
-    seeds = _per_game("seed", seed, n_games, check_seed)
+    if is_per_row(seed):
+        seeds = check_per_row("seed", seed, n_games, "seeds")
+    else:
+        seeds = np.full(n_games, check_seed(seed), np.int64)
+    if game_numbers is not None and not is_per_row(game_numbers):
+        raise TypeError(f"game_numbers must be None or ({n_games},) ints, got {game_numbers!r}")
     numbers = (
         np.arange(n_games, dtype=np.int64)
         if game_numbers is None
-        else _per_game("game_numbers", game_numbers, n_games, None)
+        else check_per_row("game_numbers", game_numbers, n_games, "game numbers")
     )
     nb = bot_table.kind.shape[0]
     if seat_bot is None:
@@ -136,21 +141,6 @@ def play_games(
     return GameResults(
         seat_bot, np.concatenate(reward), np.concatenate(turns), np.concatenate(status)
     )
-
-
-def _per_game(name, value, n: int, check_one) -> np.ndarray:
-    """A per-game int64 array from one value (``check_one`` checks it) or n of them."""
-    if not isinstance(value, (list, tuple, np.ndarray)):
-        if check_one is None:
-            raise TypeError(f"{name} must be ({n},) ints, got {value!r}")
-        return np.full(n, check_one(value), np.int64)
-    a = np.asarray(value)
-    if a.shape != (n,) or a.dtype.kind not in "iu":
-        raise ValueError(f"{name} must be one int or ({n},) ints, got shape {a.shape}")
-    bad = np.flatnonzero((a < 0) | (a > MAX_SEED))
-    if bad.size:
-        raise ValueError(f"{name}[{int(bad[0])}] must be 0..2**63-1, got {a[bad[0]]}")
-    return a.astype(np.int64)
 
 
 def chunk_piece(setup, seeds, numbers, seat_bot, start: int, stop: int):
