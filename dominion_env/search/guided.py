@@ -68,8 +68,7 @@ import numpy as np
 from ..cards import NUM_CARDS, TABLE
 from ..checks import check_int, check_number, check_seed
 from ..engine.batch import scores_kernel
-from ..engine.determinize import new_work
-from ..engine.layout import DEC_PLAYER, NUM_ACTIONS, PLAYERS, RUNNING, STATUS, new_log, new_state
+from ..engine.layout import DEC_PLAYER, NUM_ACTIONS, PLAYERS, RUNNING, STATUS, new_log
 from ..engine.observation import obs_offsets, obs_scale
 from ..names import action_name
 from .playout import Playout, gumbel_kernel, observe_kernel, start_kernel, step_kernel
@@ -405,20 +404,6 @@ class GuidedSearch(SearchPlayer):
     @staticmethod
     def _call(kernel, n, *args):
         (kernel if n >= PARALLEL_MIN_ROWS else kernel.serial)(*args)
-
-    def _work(self, m: int):
-        """Per-row work space for m rows (records, mask, scratch, work, rng), kept between
-        calls (grown when needed)."""
-        if self._rows is None or self._rows[0].shape[0] < m:
-            state = new_state(m)
-            self._rows = (
-                state,
-                np.zeros((m, NUM_ACTIONS), np.bool_),
-                np.zeros((m, NUM_CARDS), np.int64),
-                np.zeros((m, new_work(state["deck"].shape[2], NUM_CARDS).shape[0]), np.int64),
-                np.zeros(m, np.uint64),
-            )
-        return self._rows
 
 
 def _ranks(score: np.ndarray) -> np.ndarray:

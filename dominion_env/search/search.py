@@ -209,6 +209,20 @@ class SearchPlayer:
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_rows": None}
 
+    def _work(self, m: int):
+        """Per-row work space for m rows (records, mask, scratch, the determinizer's work,
+        a stream per row), kept between calls (grown when needed)."""
+        if self._rows is None or self._rows[0].shape[0] < m:
+            state = new_state(m)
+            self._rows = (
+                state,
+                np.zeros((m, NUM_ACTIONS), np.bool_),
+                np.zeros((m, NUM_CARDS), np.int64),
+                np.zeros((m, new_work(state["deck"].shape[2], NUM_CARDS).shape[0]), np.int64),
+                np.zeros(m, np.uint64),
+            )
+        return self._rows
+
     @property
     def decisions(self) -> int:
         """Decisions searched so far (those with one legal action included)."""
@@ -510,20 +524,6 @@ class Search(SearchPlayer):
                 self._table.rules,
             )
         return value, margin
-
-    def _work(self, m: int):
-        """Per-row work space for m rows (records, then ``Rows``' mask, scratch, work, bot_rng),
-        kept between calls (grown when needed)."""
-        if self._rows is None or self._rows[0].shape[0] < m:
-            state = new_state(m)
-            self._rows = (
-                state,
-                np.zeros((m, NUM_ACTIONS), np.bool_),
-                np.zeros((m, NUM_CARDS), np.int64),
-                np.zeros((m, new_work(state["deck"].shape[2], NUM_CARDS).shape[0]), np.int64),
-                np.zeros(m, np.uint64),
-            )
-        return self._rows
 
 
 def determinized(states: np.ndarray, seat: int, seed: int = 0, first_index: int = 0):
