@@ -258,8 +258,9 @@ def _real(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def write_progress(history: list[dict], path) -> Path:
-    rows = [h for h in history if "steps" in h]
+def write_csv(rows: list[dict], path) -> Path:
+    """``rows`` as CSV, one line each; the columns are every key any row has, in the order
+    first seen."""
     keys = []
     for h in rows:
         keys += [k for k in h if k not in keys]
@@ -267,6 +268,11 @@ def write_progress(history: list[dict], path) -> Path:
         w = csv.DictWriter(f, keys)
         w.writeheader()
         w.writerows(rows)
+    return Path(path)
+
+
+def write_progress(history: list[dict], path) -> Path:
+    write_csv([h for h in history if "steps" in h], path)
     meta = [h for h in history if "steps" not in h]
     Path(path).with_suffix(".json").write_text(json.dumps(meta, indent=1))
     return Path(path)

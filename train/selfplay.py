@@ -66,7 +66,6 @@ and the search's tree stay on the CPU.
 from __future__ import annotations
 
 import contextlib
-import csv
 import dataclasses
 import math
 import time
@@ -86,7 +85,13 @@ from ..search.guided import DEFAULT_DEPTH, MAX_DEPTH, GuidedSearch
 from ..search.search import MAX_BUDGET
 from ..vector import VecGame
 from . import PASSIVE_POOLS, tensorfile
-from .checkpoint import check_history, open_checkpoint, optimizer_parts, optimizer_state
+from .checkpoint import (
+    check_history,
+    open_checkpoint,
+    optimizer_parts,
+    optimizer_state,
+    write_csv,
+)
 from .config import MAX_MINUTES, MAX_VP_SHAPING, MIN_MINUTES
 from .device import AUTO, check_device, check_device_name
 from .evaluate import EVAL_SEED
@@ -825,14 +830,7 @@ def _partial(meta, tensors: dict, cfg: SelfPlayConfig, generation: int, fail) ->
 
 def write_progress(history: list[dict], path) -> Path:
     """The history as CSV, a row per generation (columns: every key any row has)."""
-    keys = []
-    for h in history:
-        keys += [k for k in h if k not in keys]
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, keys)
-        w.writeheader()
-        w.writerows(history)
-    return Path(path)
+    return write_csv(history, path)
 
 
 def _numbered(tensors: dict, j: int) -> dict:
