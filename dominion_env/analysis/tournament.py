@@ -296,7 +296,7 @@ def run_tournament(
         (plan.tables.index(rec), ids, rec.kingdom, rec.seed, rec.bots) for ids, rec in plan.to_play
     ]
     alone = [k for k, t in enumerate(tables) if policies.isdisjoint(t[1].tolist())]
-    with_agent = [k for k in range(len(tables)) if k not in set(alone)]
+    with_agent = sorted(set(range(len(tables))) - set(alone))
     outcomes: dict[int, TableOutcome] = {}
     try:
         if alone:
