@@ -191,3 +191,19 @@ def test_bad_game_numbers_are_refused():
         v.reset(0, first_index=[0, 1, -1])
     with pytest.raises(ValueError, match="first_index"):
         v.reset(0, first_index=2**63 - 2)  # game 2**63 - 2 + 2 would not fit
+
+
+def test_a_bot_runs_per_game_deals_are_checked():
+    table = compile_bots(["Big Money"])
+    with pytest.raises(ValueError, match=r"seed must be a non-negative int or \(4,\) seeds"):
+        play_games(table, 4, 2, seed=[1, 2])
+    with pytest.raises(ValueError, match=r"seed\[1\] must be 0..2\*\*63-1, got -3"):
+        play_games(table, 4, 2, seed=[1, -3, 2, 2])
+    with pytest.raises(TypeError, match=r"game_numbers must be None or \(4,\) ints"):
+        play_games(table, 4, 2, game_numbers=3)
+    with pytest.raises(ValueError, match=r"game_numbers must be .* \(4,\) game numbers"):
+        play_games(table, 4, 2, game_numbers=[0.5] * 4)
+    with pytest.raises(ValueError, match="row_kingdoms must hold one kingdom per game"):
+        play_games(table, 4, 2, row_kingdoms=["random"] * 3)
+    with pytest.raises(ValueError, match="not both"):
+        play_games(table, 4, 2, "First Game", row_kingdoms=["random"] * 4)

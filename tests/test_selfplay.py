@@ -17,6 +17,7 @@ from dominion_env.agents import BOTS, compile_bots, kingdom_for
 from dominion_env.engine.layout import NUM_ACTIONS
 from dominion_env.engine.observation import obs_size
 from dominion_env.train import selfplay as selfplay_module
+from dominion_env.train import tensorfile
 from dominion_env.train.policy import AgentInfo, load_agent, make_net, save_agent
 from dominion_env.train.replay_buffer import Decisions
 from dominion_env.train.seats import LIBRARY_BOTS
@@ -143,6 +144,38 @@ def test_a_run_stopped_mid_generation_resumes_at_its_next_batch(tiny, tmp_path, 
         a, b = (getattr(x.window.generations[0], f) for x in (straight, resumed))
         assert np.array_equal(a, b), f
     assert read_checkpoint(path)["partial"] is None
+
+
+def test_a_bad_partial_generation_is_refused(tiny, tmp_path, monkeypatch):
+    """The generation under way in a checkpoint is checked like the rest: its place in the run,
+    its batch count, its league results and its decisions' tensors."""
+    monkeypatch.setattr(selfplay_module, "SAVE_SECONDS", 0.0)
+    real = SelfPlay.play_batch
+
+    def stop_in_second_batch(self, search, kinds, g, b):
+        if b == 1:
+            raise KeyboardInterrupt
+        return real(self, search, kinds, g, b)
+
+    monkeypatch.setattr(SelfPlay, "play_batch", stop_in_second_batch)
+    with pytest.raises(KeyboardInterrupt):
+        selfplay(_cfg(tiny, tmp_path, games=6, batch=2, generations=1, league=0.5))
+    path = tmp_path / "run" / "checkpoint.safetensors"
+    tensors, doc = tensorfile.read(path, "selfplay")
+    assert doc["partial"]["batches"] == 1
+    bad = tmp_path / "bad.safetensors"
+    for change, says in [
+        ({"generation": 3}, "partial must be None or the next generation"),
+        ({"batches": 3}, "partial must be None or the next generation"),  # all 3: not partial
+        ({"league": {"past": [2.0], "bots": [], "optimized": []}}, "partial must be None"),
+        ({"decisions": 10**6}, "idx"),
+    ]:
+        tensorfile.write(bad, "selfplay", tensors, {**doc, "partial": {**doc["partial"], **change}})
+        with pytest.raises(AgentFileError, match=says):
+            read_checkpoint(bad)
+    tensorfile.write(bad, "selfplay", tensors, {**doc, "partial": None})  # tensors left over
+    with pytest.raises(AgentFileError, match="partial.* tensors but no partial generation"):
+        read_checkpoint(bad)
 
 
 @pytest.mark.parametrize("players", [3, 4])
