@@ -12,7 +12,7 @@ import pytest
 from dominion_env import Game, VecGame, cli
 from dominion_env.engine.layout import NUM_ACTIONS
 from dominion_env.engine.observation import obs_size
-from dominion_env.search import GuidedSearch, parse_search_name
+from dominion_env.search import DEFAULT_GUIDED_BUDGET, GuidedSearch, parse_search_name
 
 
 class TinyNet:
@@ -238,3 +238,21 @@ def test_the_network_runs_where_device_says_auto_by_default():
     assert next(search.network.agent.net.parameters()).device.type == expected
     with pytest.raises(ValueError, match=r"device must be 'auto', 'cpu', 'cuda' or 'cuda:N'"):
         guided_search("ppo-pool", 8, device="gpu")
+
+
+def test_an_agent_alone_takes_the_default_budget():
+    g = parse_search_name("search:tiny", seed=3, load_network=lambda a: TinyNet())
+    assert isinstance(g, GuidedSearch) and g.budget == DEFAULT_GUIDED_BUDGET and g.seed == 3
+    assert parse_search_name("search:tiny:9", load_network=lambda a: TinyNet()).budget == 9
+    # a count is still the flat search's budget, and a face without a loader reads words so too
+    assert not isinstance(
+        parse_search_name("search:12", load_network=lambda a: TinyNet()), GuidedSearch
+    )
+    with pytest.raises(ValueError, match="search's budget must be"):
+        parse_search_name("search:tiny")
+
+    def missing(agent):
+        raise ValueError(f"no agent {agent!r}")
+
+    with pytest.raises(ValueError, match=r"no agent 'nobody' \(nor is it search:N"):
+        parse_search_name("search:nobody", load_network=missing)

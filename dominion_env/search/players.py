@@ -5,15 +5,19 @@ envs' opponents) resolves them:
     search:N          Search with N simulations per decision
     search:AGENT:N    GuidedSearch guided by AGENT (a shipped agent's name or an agent file),
                       at most N simulations per decision
+    search:AGENT      the same at its default budget (``DEFAULT_GUIDED_BUDGET``), as ``search``
+                      is Search at its own
 
-AGENT is whatever precedes the last colon (a file's path keeps its case). A face passes
+After ``search:``, a count alone is a budget (``search:200``); anything else names an agent
+(where the face can load agents: ``load_network``), and with a colon AGENT is whatever
+precedes the last one (a file's path keeps its case) and N follows it. A face passes
 ``load_network(AGENT) -> network`` (``dominion_env.train.evaluator.load_network``: this package
 imports no network library); without it a guided name is refused with what it needs.
 """
 
 from __future__ import annotations
 
-from .guided import GuidedSearch
+from .guided import DEFAULT_GUIDED_BUDGET, GuidedSearch
 from .search import MAX_BUDGET
 from .search import parse_search_name as parse_flat_name
 
@@ -21,15 +25,17 @@ GUIDED_FORM = "search:AGENT:N"
 
 
 def parse_search_name(name: str, seed: int = 0, load_network=None):
-    """``search``, ``search:N`` (a Search) or ``search:AGENT:N`` (a GuidedSearch) seeded
+    """``search``, ``search:N`` (a Search) or ``search:AGENT[:N]`` (a GuidedSearch) seeded
     ``seed``; None for any other name (a bot's or an agent's). ValueError naming the name when
     it starts with ``search:`` but is none of these, when no ``load_network`` is given for a
     guided name, or when the agent cannot be loaded (the loader's error, with the name)."""
     key = name.casefold()
     rest = name[len("search:") :]
-    if not key.startswith("search:") or ":" not in rest:
+    # a count is a budget; without a loader (a face that cannot load agents) so is any word
+    budget_like = not rest or rest.lstrip("+-").isdigit() or load_network is None
+    if not key.startswith("search:") or (":" not in rest and budget_like):
         return parse_flat_name(name, seed)
-    agent, budget = rest.rsplit(":", 1)
+    agent, budget = rest.rsplit(":", 1) if ":" in rest else (rest, str(DEFAULT_GUIDED_BUDGET))
     if not agent:
         raise ValueError(f"player {name!r}: {GUIDED_FORM} names an agent before the budget")
     if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) < MAX_BUDGET:
@@ -45,7 +51,8 @@ def parse_search_name(name: str, seed: int = 0, load_network=None):
     try:
         network = load_network(agent)
     except (ValueError, OSError) as e:
-        raise ValueError(f"player {name!r}: {e}") from None
+        also = "" if ":" in rest else " (nor is it search:N, N simulations per decision)"
+        raise ValueError(f"player {name!r}: {e}{also}") from None
     return GuidedSearch(network, int(budget), seed)
 
 
