@@ -21,7 +21,7 @@ import numpy as np
 
 from ..agents import Bot, compile_bots
 from ..cards import check_players
-from ..checks import check_agent_players
+from ..checks import check_agent_players, check_per_row, is_per_row
 from ..engine.layout import TERMINATED, TRUNCATED
 from ..engine.observation import obs_scale
 from ..vector import VecGame
@@ -44,8 +44,14 @@ def play_mixed(
     chunk: int = 2048,
     progress=None,
     watch=None,
+    game_numbers=None,
 ) -> GameResults:
     """Play ``n_games`` games of ``players`` (Bots and policies; ids = list positions).
+
+    ``game_numbers`` (n_games,): game g is game number ``game_numbers[g]`` of the run seeded
+    ``seed`` (repeat a number to deal the very same game again: common random numbers for
+    players compared on the same deals, ``optimize``'s playoff against an agent); by default
+    game g of a chunk is game g of the run seeded ``seed + start`` (below).
 
     ``watch(vec, start, actions)``, if given, sees every round before it is played: the
     chunk's VecGame (game g of it is game ``start + g`` of the run) and the action each row
@@ -59,6 +65,14 @@ def play_mixed(
     if seat_player is None:
         seat_player = seat_rotation(len(players), n_players, n_games)
     seat_player = np.ascontiguousarray(seat_player, np.int64)
+    if seat_player.shape != (n_games, n_players):
+        raise ValueError(
+            f"seat_player must have shape ({n_games}, {n_players}), got {seat_player.shape}"
+        )
+    if game_numbers is not None:
+        if not is_per_row(game_numbers):
+            raise TypeError(f"game_numbers must be None or ({n_games},) ints, got {game_numbers!r}")
+        game_numbers = check_per_row("game_numbers", game_numbers, n_games, "game numbers")
     bots = [k for k, p in enumerate(players) if isinstance(p, Bot)]
     table = compile_bots([players[k] for k in bots]) if bots else None
     bot_row = np.full(len(players), -1, np.int64)
@@ -73,7 +87,10 @@ def play_mixed(
         n = min(chunk, n_games - start)
         seats = seat_player[start : start + n]
         vec = VecGame(n, n_players, kingdom, autoreset=False, first_player=0, turn_limit=turn_limit)
-        vec.reset(seed + start)
+        if game_numbers is None:
+            vec.reset(seed + start)
+        else:
+            vec.reset(seed, game_numbers[start : start + n])
         rows = np.arange(n)
         actions = np.full(n, -1, np.int64)
         while True:

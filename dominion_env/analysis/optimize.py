@@ -74,11 +74,12 @@ from ..agents.language import (
 )
 from ..agents.strategy import SECTIONS
 from ..cards import COST, ID, TABLE, check_players
-from ..checks import check_int, check_number, check_seed
+from ..checks import check_agent_players, check_int, check_number, check_seed
 from ..engine.kingdoms import random_kingdom, resolve_kingdom
 from ..engine.layout import TERMINATED
 from .arena import MAX_TURN_LIMIT, GameResults, play_games, summarize
 from .executor import local_map
+from .mixed import is_policy, play_mixed
 
 MAX_POPULATION = 1024
 MAX_GAMES_PER_PAIRING = 100_000
@@ -91,7 +92,9 @@ PLAYOFF = 120  # x games per pairing in the playoff, and at least PLAYOFF_MIN: t
 PLAYOFF_MIN = 500  # close, and the best of a dozen noisy means is the luckiest, not the best
 CHUNK = 2048  # games per piece of work (a Ray task)
 # SeedSequence purposes: each kind of draw has its own stream
-_MUTATE, _GENERATION, _PLAYOFF, _JUDGE = 0, 1, 2, 3
+AGENT_WEIGHT = 0.5  # of a score, the mean against the agents of ``against`` (where given)
+
+_MUTATE, _GENERATION, _PLAYOFF, _JUDGE, _AGENTS = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -311,6 +314,27 @@ def score(bots, opponents, kingdom, players, games, seed, *, turn_limit=100, map
     return result.reshape(nb, no, games), nb * n
 
 
+def score_against(bots, agents, kingdom, players, games, seed, *, turn_limit=100):
+    """``score`` against policies (trained agents): each bot's results (B, A, games) against
+    each agent in every other seat, the bot's seat rotated; every bot plays the very same
+    games, game ``a * games + j`` of the run seeded ``seed`` (common random numbers). The
+    games run in ``mixed.play_mixed`` (one batched forward per agent and step) on this
+    machine: an agent's network is not shipped to Ray tasks."""
+    nb, na = len(bots), len(agents)
+    n = na * games
+    k = np.tile(np.arange(n) % games, nb)
+    seat = np.repeat((nb + np.tile(np.repeat(np.arange(na), games), nb))[:, None], players, 1)
+    seat[np.arange(nb * n), k % players] = np.repeat(np.arange(nb), n)
+    res = play_mixed(
+        list(bots) + list(agents), nb * n, players, kingdom, seed=seed, seat_player=seat,
+        turn_limit=turn_limit, game_numbers=np.tile(np.arange(n), nb),
+    )  # fmt: skip
+    done = res.status == TERMINATED
+    mine = res.reward[np.arange(nb * n), k % players]
+    result = (mine == 1) + 0.5 * ((mine == 0) & done)
+    return result.reshape(nb, na, games), nb * n
+
+
 def judge(bot, opponents, kingdom, players=2, games=1000, seed=0, *, turn_limit=100, map=local_map):
     """``bot`` against each opponent in ``games`` games (seats rotated): per opponent, the
     ``arena.summarize`` row of ``bot`` with ``bot`` renamed to the opponent's name. Opponent
@@ -335,6 +359,40 @@ def judge(bot, opponents, kingdom, players=2, games=1000, seed=0, *, turn_limit=
         mine = GameResults(res.seat_bot[part], res.reward[part], res.turns[part], res.status[part])
         rows.append({**summarize(mine, [bot.name])[0], "bot": o.name})
     return rows
+
+
+def judge_against(bot, agents, kingdom, players=2, games=1000, seed=0, *, turn_limit=100):
+    """``judge`` against policies (trained agents): per agent, the ``arena.summarize`` row of
+    ``bot`` in ``games`` games (its seat rotated, the agent in every other seat) with ``bot``
+    renamed to the agent's name; agent i's games are games 0..games-1 of the run seeded
+    ``_run_seed(seed, _JUDGE, 1_000_000 + i)`` (no library bot's games use it)."""
+    rows = []
+    for i, agent in enumerate(agents):
+        seat = np.ones((games, players), np.int64)
+        seat[np.arange(games), np.arange(games) % players] = 0
+        res = play_mixed(
+            [bot, agent], games, players, kingdom, seed=_run_seed(seed, _JUDGE, 1_000_000 + i),
+            seat_player=seat, turn_limit=turn_limit, game_numbers=np.arange(games),
+        )  # fmt: skip
+        rows.append({**summarize(res, [bot.name])[0], "bot": agent.name})
+    return rows
+
+
+def _check_against(against, players) -> list:
+    """``optimize``'s agents: a list of policies that play ``players``-player tables."""
+    if isinstance(against, (str, bytes)) or not isinstance(against, (list, tuple)):
+        raise TypeError(
+            f"against must be a list of trained agents (policies), got {against!r}; load one "
+            "with dominion_env.train.policy.load_agent"
+        )
+    for a in against:
+        if isinstance(a, Bot) or not is_policy(a):
+            raise TypeError(
+                f"against holds trained agents (policies with act(obs, masks)), got {a!r}; "
+                "a library bot is in the pool already (library=)"
+            )
+        check_agent_players(a, players, "optimize")
+    return list(against)
 
 
 # --- the search ----------------------------------------------------------------------------
@@ -376,16 +434,21 @@ def optimize(
     judge_games: int = 1000,
     turn_limit: int = 100,
     name: str = "Optimized",
+    against=(),
     map=local_map,
     progress=None,
 ) -> Result:
     """Search the strategy language for a strong bot on ``kingdom`` (10 card names, a
     recommended set's name, or "random": drawn from ``seed``) at ``players`` players, for
-    ``minutes`` of wall time and/or ``generations`` (module docstring). ``progress(row)`` is
-    called after each generation with its history row and ``elapsed`` seconds."""
+    ``minutes`` of wall time and/or ``generations`` (module docstring). ``against``: trained
+    agents (policies) the bot is also judged against, in every generation and the playoff, at
+    ``AGENT_WEIGHT`` of its score (a specialist made to beat that agent on this kingdom); the
+    record then has a row per agent. ``progress(row)`` is called after each generation with
+    its history row and ``elapsed`` seconds."""
     kingdom, players, minutes, seed, generations, population, games, judge_games = _check(
         kingdom, players, minutes, seed, generations, population, games, judge_games
     )
+    against = _check_against(against, players)
     leaders = check_int("leaders", leaders, 0, MAX_POPULATION)
     library = check_int("library", library, 1, len(BOTS))
     turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
@@ -420,6 +483,13 @@ def optimize(
                        **run)  # fmt: skip
         played += n
         now = _weigh(res.mean(axis=2), len(pool_library))
+        if against:
+            agent_res, n = score_against(
+                scored, against, kingdom, players, games, _run_seed(seed, _AGENTS, 2 * gen),
+                turn_limit=turn_limit,
+            )  # fmt: skip
+            played += n
+            now = (1 - AGENT_WEIGHT) * now + AGENT_WEIGHT * agent_res.mean(axis=(1, 2))
         base = now[[_key(b) for b in scored].index(_key(anchor))]
         for b, x in zip(scored, now, strict=True):
             t = tally.setdefault(_key(b), [0.0, 0])
@@ -465,14 +535,24 @@ def optimize(
         finalists, pool_library, kingdom, players, final_games, _run_seed(seed, _PLAYOFF), **run
     )
     played += n
-    per_game = res.mean(axis=1)  # (finalists, games): the mean over the library opponents
+    parts = [res.mean(axis=1)]  # (finalists, games): the mean over the library opponents
+    weights = [1.0]
+    if against:
+        agent_res, n = score_against(
+            finalists, against, kingdom, players, final_games, _run_seed(seed, _AGENTS, 1),
+            turn_limit=turn_limit,
+        )  # fmt: skip
+        played += n
+        parts.append(agent_res.mean(axis=1))
+        weights = [1 - AGENT_WEIGHT, AGENT_WEIGHT]
     lib = [_key(f) in library_keys for f in finalists]
     # a library bot stays unless a finalist beats the best of them by more than the standard
     # error of its paired difference (the same games: a near copy is measured finely)
-    best_lib = int(np.argmax(np.where(lib, per_game.mean(axis=1), -np.inf)))
-    diff = per_game - per_game[best_lib]
-    margin = diff.std(axis=1) / math.sqrt(final_games)
-    gain = np.where(lib, -np.inf, diff.mean(axis=1) - margin)
+    mean = sum(w * p.mean(axis=1) for w, p in zip(weights, parts, strict=True))
+    best_lib = int(np.argmax(np.where(lib, mean, -np.inf)))
+    diffs = [p - p[best_lib] for p in parts]
+    var = sum(w**2 * d.var(axis=1) / d.shape[1] for w, d in zip(weights, diffs, strict=True))
+    gain = np.where(lib, -np.inf, mean - mean[best_lib] - np.sqrt(var))
     best_bot = finalists[int(np.argmax(gain)) if gain.max() > 0 else best_lib]
     best_bot = dataclasses.replace(
         best_bot,
@@ -483,6 +563,10 @@ def optimize(
     )
     record = judge(best_bot, fits, kingdom, players, judge_games, seed, **run)
     played += judge_games * len(fits)
+    if against:
+        record += judge_against(best_bot, against, kingdom, players, judge_games, seed,
+                                turn_limit=turn_limit)  # fmt: skip
+        played += judge_games * len(against)
     return Result(
         kingdom=kingdom,
         players=players,
