@@ -1,7 +1,9 @@
 """Information-set search as a player (``search.py``: determinize, select, expand, roll out,
 back up, choose; ``rollout.py``: the compiled simulations; ``guided.py``: the search guided
 by a trained network, Gumbel sequential halving, ``playout.py`` its compiled steps;
-``players.py``: the players' names). Depends on the faces and the engine, never the reverse.
+``halving.py``: sequential halving's two schedules, shared by both searches; ``qtransform.py``:
+mctx's completed q and sigma; ``players.py``: the players' names). Depends on the faces and
+the engine, never the reverse.
 
     from dominion_env.search import Search
     s = Search(budget=800, rollout="auto", seed=0)

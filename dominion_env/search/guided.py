@@ -71,6 +71,7 @@ from ..engine.batch import scores_kernel
 from ..engine.layout import DEC_PLAYER, NUM_ACTIONS, PLAYERS, RUNNING, STATUS, new_log
 from ..engine.observation import obs_offsets, obs_scale
 from ..names import action_name
+from . import halving, qtransform
 from .playout import Playout, gumbel_kernel, observe_kernel, start_kernel, step_kernel
 from .rollout import as_bytes
 from .search import MAX_BUDGET, PARALLEL_MIN_ROWS, SearchPlayer
@@ -247,57 +248,39 @@ class GuidedSearch(SearchPlayer):
         m = np.minimum(np.minimum(legal, self.budget), self.max_considered)
         # Gumbel-top-m without replacement: the m legal actions with the largest g + l
         base = np.where(masks, gumbel + logits, -np.inf)
-        rank = _ranks(base)
-        alive = masks & (rank < m[:, None])
+        first_rank = halving.rank(base)
+        alive = masks & (first_rank < m[:, None])
         sums = np.zeros((R, NUM_ACTIONS))
         visits = np.zeros((R, NUM_ACTIONS), np.int64)
         spent = np.zeros(R, np.int64)
         searched = m >= 2  # m = 1: the one arm is the choice, nothing to compare
-        log2m = np.ceil(np.log2(np.maximum(m, 2))).astype(np.int64)
         while True:
             k = alive.sum(axis=1)
-            left = np.where(searched, self.budget - spent, 0)
-            if not left.any():
+            if not np.where(searched, self.budget - spent, 0).any():
                 break
-            per_arm = np.maximum(1, self.budget // (log2m * np.maximum(k, 1)))
-            n = np.minimum(per_arm, left // np.maximum(k, 1))  # whole shares of what is left
-            spare = np.where(per_arm * k > left, left - n * k, 0)  # the cut round's rest
+            n, spare = halving.mctx_share(self.budget, np.where(searched, spent, self.budget), k, m)
             score = self._score(base, sums, visits, masks, logits, root_value)
-            order = _ranks(np.where(alive, score, -np.inf))
+            order = halving.rank(np.where(alive, score, -np.inf))
             count = np.where(alive, n[:, None] + (order < spare[:, None]), 0)
             self._round(roots, count, visits, sums, first, cfg)
             spent += count.sum(axis=1)
             score = self._score(base, sums, visits, masks, logits, root_value)
-            keep = np.maximum(2, k // 2)
-            order = _ranks(np.where(alive, score, -np.inf))
-            alive &= order < keep[:, None]
+            alive = halving.keep_best(alive, score, np.maximum(2, k // 2))
         completed, sigma = self._completed(sums, visits, masks, logits, root_value)
         score = np.where(masks, gumbel + logits + sigma, -np.inf)
         most = visits == visits.max(axis=1, keepdims=True)
-        pick = np.where(searched[:, None], most & (visits > 0), rank == 0) & masks
+        pick = np.where(searched[:, None], most & (visits > 0), first_rank == 0) & masks
         actions = np.argmax(np.where(pick, score, -np.inf), axis=1).astype(np.int64)
-        policy = _softmax(np.where(masks, logits + sigma, -np.inf))
-        return Decision(actions, policy, _softmax(logits), completed, visits, root_value)
+        policy = qtransform.softmax(np.where(masks, logits + sigma, -np.inf))
+        return Decision(actions, policy, qtransform.softmax(logits), completed, visits, root_value)
 
     def _score(self, base, sums, visits, masks, logits, root_value):
         return base + self._completed(sums, visits, masks, logits, root_value)[1]
 
     def _completed(self, sums, visits, masks, logits, root_value):
-        """(completed q (R, A), sigma of them rescaled) (module docstring)."""
-        q = sums / np.maximum(visits, 1)
-        seen = visits > 0
-        prior = np.maximum(_softmax(logits), np.finfo(np.float64).tiny)
-        weight = np.where(seen, prior, 0.0)
-        mass = weight.sum(axis=1)
-        weighted = (weight * q).sum(axis=1) / np.where(mass > 0, mass, 1.0)
-        total = visits.sum(axis=1)
-        mixed = (root_value + total * weighted) / (total + 1)
-        completed = np.where(seen, q, mixed[:, None])
-        lo = np.where(masks, completed, np.inf).min(axis=1, keepdims=True)
-        hi = np.where(masks, completed, -np.inf).max(axis=1, keepdims=True)
-        scaled = (completed - lo) / np.maximum(hi - lo, 1e-8)
-        sigma = (self.c_visit + visits.max(axis=1, keepdims=True)) * self.c_scale * scaled
-        return np.where(masks, completed, 0.0), np.where(masks, sigma, 0.0)
+        """(completed q (R, A), sigma of them) (``qtransform``)."""
+        completed = qtransform.complete(sums, visits, masks, logits, root_value)
+        return completed, qtransform.sigma(completed, visits, masks, self.c_visit, self.c_scale)
 
     def _round(self, roots, count, visits, sums, first, cfg):
         """count[r, a] simulations of action a at root r, on the deals numbered from
@@ -404,20 +387,6 @@ class GuidedSearch(SearchPlayer):
     @staticmethod
     def _call(kernel, n, *args):
         (kernel if n >= PARALLEL_MIN_ROWS else kernel.serial)(*args)
-
-
-def _ranks(score: np.ndarray) -> np.ndarray:
-    """(R, A) each entry's place in its row, largest first (ties by action index)."""
-    order = np.argsort(-score, axis=1, kind="stable")
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(score.shape[1])[None, :], axis=1)
-    return rank
-
-
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    top = np.max(logits, axis=1, keepdims=True)
-    e = np.exp(logits - np.where(np.isfinite(top), top, 0.0))
-    return e / e.sum(axis=1, keepdims=True)
 
 
 __all__ = ["Decision", "GuidedSearch", "GuidedValue", "DEFAULT_GUIDED_BUDGET"]

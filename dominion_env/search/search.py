@@ -90,6 +90,7 @@ from ..engine.layout import (
     new_state,
 )
 from ..names import action_name
+from . import halving
 from .rollout import Rows, as_bytes, default_kernel, rollout_kernel
 
 # simulations per decision: median decision time under 50 ms (docs/results/search.md)
@@ -106,35 +107,6 @@ PARALLEL_MIN_ROWS = 64  # below this a call runs the kernel's serial twin (engin
 
 
 _ARM_STREAM = 1  # the arms' sample, beside the deals' streams
-
-
-def _halving(m: int) -> list[int]:
-    """The arms alive in each round of sequential halving over m arms: ceil(log2 m) rounds,
-    each keeping the better half (rounded up) of the last."""
-    arms = []
-    while m > 1:
-        arms.append(m)
-        m = (m + 1) // 2
-    return arms
-
-
-_MAX_ROUNDS = len(_halving(NUM_ACTIONS)) + 1
-# per arm count m (0..NUM_ACTIONS): its rounds; the arms alive in round j; the simulations the
-# rounds after j cost at one per arm (what round j must leave)
-_ROUNDS = np.array([len(_halving(m)) for m in range(NUM_ACTIONS + 1)], np.int64)
-_ARMS = np.zeros((NUM_ACTIONS + 1, _MAX_ROUNDS), np.int64)
-_LATER_COST = np.zeros((NUM_ACTIONS + 1, _MAX_ROUNDS), np.int64)
-for _m in range(NUM_ACTIONS + 1):
-    _h = _halving(_m)
-    _ARMS[_m, : len(_h)] = _h
-    _LATER_COST[_m, : len(_h)] = [sum(_h[j + 1 :]) for j in range(len(_h))]
-
-
-def _most_arms(budget: int) -> int:
-    """The most arms a halving can search within ``budget`` simulations: one simulation per
-    arm alive in every round (18 arms cost 18 + 9 + 5 + 3 + 2 = 37)."""
-    costs = _ARMS.sum(axis=1)
-    return int(np.flatnonzero(costs <= budget).max())
 
 
 class Tally(NamedTuple):
@@ -347,27 +319,17 @@ class Search(SearchPlayer):
         one_hot[np.arange(R), default] = True
         # the arms: every legal action where the budget gives each one simulation a round,
         # else as many as it does, the default and a uniform sample of the rest
-        m = np.minimum(masks.sum(axis=1), _most_arms(self.budget))
+        m = np.minimum(masks.sum(axis=1), halving.most_arms(self.budget))
         alive = self._sample_arms(masks, one_hot, m, first)
-        rounds = _ROUNDS[m]
+        rounds = halving.ROUNDS[m]
         for j in range(int(rounds.max(initial=0))):
-            active = rounds > j
-            k = _ARMS[m, j]
-            left = self.budget - stats.visits.sum(axis=1)
-            # an equal share of what is left for each round left, but never more than leaves
-            # one simulation per arm for every later round
-            share = (left // np.maximum(rounds - j, 1)) // np.maximum(k, 1)
-            most = (left - _LATER_COST[m, j]) // np.maximum(k, 1)
-            n = np.where(active, np.minimum(np.maximum(share, 1), most), 0)
+            n = halving.flat_share(self.budget, stats.visits.sum(axis=1), m, j)
             self._round(roots, alive, n, first, done, default, bot, cfg, stats)
-            halve = active & (rounds > j + 1)
+            halve = rounds > j + 1
             if halve.any():
-                score = np.where(alive, stats.value(self) / np.maximum(stats.visits, 1), -np.inf)
+                score = stats.value(self) / np.maximum(stats.visits, 1)
                 score = np.where(one_hot, np.inf, score)  # the default stays in, in a place
-                order = np.argsort(-score, axis=1, kind="stable")
-                rank = np.empty_like(order)
-                np.put_along_axis(rank, order, np.arange(NUM_ACTIONS)[None, :], axis=1)
-                cut = alive & (rank < _ARMS[m, j + 1][:, None])
+                cut = halving.keep_best(alive, score, halving.ARMS[m, j + 1])
                 alive = np.where(halve[:, None], cut, alive)
         # close calls: the best rival ahead of the default, but not yet by ``confidence``
         # standard errors, races the default alone on more deals (``extend``)
