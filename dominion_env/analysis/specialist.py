@@ -39,14 +39,15 @@ import numpy as np
 
 from ..agents import Bot, compile_bots
 from ..cards import BASIC, NAMES
-from ..checks import check_int, check_number, check_seed
+from ..checks import check_number, check_seed
 from ..engine.layout import IN_SUPPLY
 from ..engine.observation import obs_scale
-from .optimize import optimize
+from .optimize import _check, optimize
 
 DEFAULT_MINUTES = 2.0  # a specialist's making, per kingdom
 DEFAULT_CONFIDENCE = 1.0  # standard errors a specialist must beat the agent by
 DEFAULT_JUDGE_GAMES = 1000
+_SEARCH_SETTINGS = frozenset({"generations", "population", "games", "leaders", "library"})
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,8 @@ class Specialist:
 class KingdomExpert:
     """The agent ``agent``, replaced on each kingdom by the optimizer's bot where that bot
     beats it (module docstring). ``minutes``: each specialist's search; ``confidence``: the
-    standard errors it must win by; ``judge_games``: its judged games against the agent."""
+    standard errors it must win by; ``judge_games``: its judged games against the agent;
+    ``search``: ``optimize``'s other settings (``generations``, ``population``, ``games``)."""
 
     scale_observations = False  # it reads the game itself (act_games)
 
@@ -77,18 +79,27 @@ class KingdomExpert:
         confidence: float = DEFAULT_CONFIDENCE,
         judge_games: int = DEFAULT_JUDGE_GAMES,
         progress=None,
+        **search,
     ):
         if not callable(getattr(agent, "act", None)) or getattr(agent, "info", None) is None:
             raise TypeError(f"agent must be a trained agent (policy.load_agent), got {agent!r}")
         self.agent = agent
         self.info = agent.info  # it plays the agent's table size only (checks.check_agent_players)
         self.players = agent.info.players
-        self.minutes = check_number("minutes", minutes)
-        if self.minutes == 0:
-            raise ValueError("minutes must be a finite number > 0, got 0")
+        unknown = sorted(set(search) - _SEARCH_SETTINGS)
+        if unknown:
+            raise TypeError(
+                f"unknown setting(s) {', '.join(unknown)}: a specialist's search takes "
+                f"{', '.join(sorted(_SEARCH_SETTINGS))} beside minutes"
+            )
+        # optimize's own checks, now rather than at the first kingdom met
+        _check("First Game", self.players, minutes, seed, search.get("generations"),
+               search.get("population", 2), search.get("games"), judge_games)  # fmt: skip
+        self.minutes = minutes
+        self.search = search
         self.seed = check_seed(seed)
-        self.confidence = check_number("confidence", confidence)
-        self.judge_games = check_int("judge_games", judge_games, 2, 100_000, "games")
+        self.confidence = check_number("confidence", confidence, -100.0, 100.0)
+        self.judge_games = judge_games
         self.progress = progress
         self.specialists: dict[tuple, Specialist] = {}
         self._table = None  # the playing specialists, compiled (rebuilt when one is added)
@@ -99,7 +110,9 @@ class KingdomExpert:
         return f"expert:{self.agent.name}"
 
     def with_seed(self, seed: int) -> KingdomExpert:
-        return KingdomExpert(self.agent, self.minutes, seed, self.confidence, self.judge_games)
+        return KingdomExpert(
+            self.agent, self.minutes, seed, self.confidence, self.judge_games, **self.search
+        )
 
     def kingdom_cards(self) -> list[str]:
         return []  # it plays any kingdom
@@ -121,7 +134,7 @@ class KingdomExpert:
         seed = zlib.crc32(",".join(key).encode()) ^ self.seed  # the kingdom's own search
         res = optimize(
             list(key), self.players, self.minutes, seed, against=[self.agent],
-            judge_games=self.judge_games, name=f"Specialist {self.agent.name}",
+            judge_games=self.judge_games, name=f"Specialist {self.agent.name}", **self.search,
         )  # fmt: skip
         row = next(r for r in res.record if r["bot"] == self.agent.name)
         games = int(row["games"])
