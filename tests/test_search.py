@@ -456,3 +456,52 @@ def test_a_person_plays_against_search():
         turn_limit=4,
     )
     assert g.done and "search:6" in lines[0]
+
+
+def test_fairness_the_network_search_decides_the_same_for_games_that_differ_in_hidden_cards():
+    pytest.importorskip("torch", reason="a trained agent is its base player (the train extra)")
+    from dominion_env.search.network_search import NetworkSearch
+    from dominion_env.train.evaluator import load_network
+
+    net = load_network("ppo-pool", "cpu")
+    a, b = _twins()
+    ra = NetworkSearch(net, 12, seed=5, confidence=0).analyze(a)
+    rb = NetworkSearch(net, 12, seed=5, confidence=0).analyze(b)
+    assert ra == rb and sorted(v.action for v in ra) == ["PASS", "Smithy"]
+    # the network plays every seat of every playout: a twin's playouts are the game's
+    g = _midgame("First Game", 2, 12, steps=20)
+    sa, sb = NetworkSearch(net, 8, seed=3), NetworkSearch(net, 8, seed=3, rollout="auto")
+    sc = NetworkSearch(net, 8, seed=3)
+    for k in range(8):
+        if g.done:
+            break
+        twin = _with_state(g, determinized(g.state, g.current_player, seed=100 + k)[0])
+        x, y = sa.act_games(g._vec, [0]), sc.act_games(twin._vec, [0])
+        assert x.tolist() == y.tolist()
+        sb.act_games(g._vec, [0])  # library bots' playouts answer too
+        g.step(int(x[0]))
+
+
+def test_the_network_search_keeps_the_networks_action_unless_sure_and_outside_the_endgame():
+    pytest.importorskip("torch", reason="a trained agent is its base player (the train extra)")
+    from dominion_env.search.network_search import NetworkSearch
+    from dominion_env.train.evaluator import load_network
+
+    net = load_network("ppo-pool", "cpu")
+    vec = VecGame(16, 2, "random", autoreset=True)
+    vec.reset(seed=4)
+    rows = np.arange(16)
+    greedy = NetworkSearch(net, 4).network_actions(vec.state, vec.action_mask)
+    assert vec.action_mask[rows, greedy].all()
+    # never sure (confidence 100): the network's own actions
+    sure = NetworkSearch(net, 16, seed=1, confidence=100.0)
+    assert sure.act_games(vec, rows).tolist() == greedy.tolist() and sure.simulations > 0
+    # at the start no game is near its end: nothing is simulated, the network plays
+    late = NetworkSearch(net, 16, seed=1, confidence=0.0, endgame=2)
+    actions, _, _, visits, default = late.search(vec.state, vec.action_mask, vec.config)
+    assert late.simulations == 0 and visits.sum() == 0
+    assert actions.tolist() == greedy.tolist() == default.tolist()
+    with pytest.raises(ValueError, match="endgame must be an int -1..12"):
+        NetworkSearch(net, endgame=13)
+    with pytest.raises(TypeError, match="network must have"):
+        NetworkSearch(object())

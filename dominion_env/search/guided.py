@@ -238,7 +238,7 @@ class GuidedSearch(SearchPlayer):
         first = self._decisions
         self._decisions += R
         seat = roots["game"][:, DEC_PLAYER].astype(np.int64)
-        obs = self._observe(roots, np.full(R, -1, np.int64))
+        obs = self.observe(roots, np.full(R, -1, np.int64))
         logits, value = self._evaluate(obs, masks)
         root_value = self._expected(value, self._scores(roots), seat)
         gumbel = np.zeros((R, NUM_ACTIONS))
@@ -292,11 +292,11 @@ class GuidedSearch(SearchPlayer):
         starts = np.cumsum(reps) - reps
         sample = np.arange(root.shape[0]) - np.repeat(starts, reps)
         index = (first + root) * MAX_BUDGET + visits[root, action] + sample
-        value = self._simulate(roots, root, action, index, cfg)
+        value = self.simulate(roots, root, action, index, cfg)
         np.add.at(sums, (root, action), value)
         np.add.at(visits, (root, action), 1)
 
-    def _simulate(self, roots, root, action, index, cfg) -> np.ndarray:
+    def simulate(self, roots, root, action, index, cfg) -> np.ndarray:
         """The rows' values for their searching seats (module docstring), ROWS_PER_CALL rows a
         batch: one forward per network decision of the batch."""
         M = root.shape[0]
@@ -325,7 +325,7 @@ class GuidedSearch(SearchPlayer):
                 live = np.flatnonzero(records["game"][:m, STATUS] == RUNNING)
                 if not live.size:
                     break
-                obs = self._observe(records[:m], np.full(m, -1, np.int64))
+                obs = self.observe(records[:m], np.full(m, -1, np.int64))
                 logits, _ = self._evaluate(obs[live], rows.mask[live])
                 actions = np.full(m, -1, np.int64)
                 actions[live] = np.argmax(logits, axis=1)
@@ -347,7 +347,7 @@ class GuidedSearch(SearchPlayer):
         # the searching seat's view of the leaf
         two = self.players == 2
         viewer = np.full(m, -1, np.int64) if two else seat
-        obs = self._observe(records, viewer)[live]
+        obs = self.observe(records, viewer)[live]
         _, v = self._evaluate(obs, rows.mask[live])
         scores = self._scores(records)[live]
         if two:
@@ -372,7 +372,9 @@ class GuidedSearch(SearchPlayer):
         logits = np.where(mask, np.asarray(logits, np.float64), -np.inf)
         return logits, np.asarray(value, np.float64)
 
-    def _observe(self, records, viewer) -> np.ndarray:
+    def observe(self, records, viewer) -> np.ndarray:
+        """(n, O) float32: each record as ``viewer[g]`` sees it (-1: its decider), as the
+        network reads it (scaled where it was trained so)."""
         n = records.shape[0]
         out = np.zeros((n, self._offsets[-1]), np.float32)
         self._call(observe_kernel, n, records, TABLE, viewer, self._offsets, self._scale, out)
