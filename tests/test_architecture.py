@@ -44,6 +44,7 @@ LAYERS = [
         (
             "dominion_env.names",
             "dominion_env.checks",
+            "dominion_env.protocols",
             "dominion_env.shaping",
             "dominion_env.snapshot",
             "dominion_env.vector",

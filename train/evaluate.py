@@ -41,6 +41,7 @@ from ..engine.bots import BotTable
 from ..engine.kingdoms import random_kingdom
 from ..engine.layout import DEC_BUY
 from ..names import printable
+from ..protocols import decides_from_game
 from ..vector import VecGame
 from .policy import Agent
 
@@ -126,7 +127,7 @@ def _play(agent, piece: Piece, players, turn_limit):
         if not len(live):
             break
         actions[:] = -1
-        if hasattr(agent, "act_games"):  # search decides from the game, through its seat
+        if decides_from_game(agent):  # search decides from the game, through its seat
             actions[live] = agent.act_games(vec, live)
         else:
             actions[live] = agent.act(vec.observation[live], vec.action_mask[live])
@@ -150,7 +151,7 @@ def _play(agent, piece: Piece, players, turn_limit):
 def _play_piece(piece: Piece, *, agent, players, turn_limit):
     """One chunk's games (``Piece``). The agent's own stream (a sampling agent's draws) is
     seeded by the chunk's seed."""
-    if hasattr(agent, "act_games"):
+    if decides_from_game(agent):
         agent = agent.with_seed(piece.seed)  # a search numbers its decisions: each chunk from 0
     else:
         agent.seed(piece.seed)

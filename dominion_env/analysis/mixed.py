@@ -24,6 +24,7 @@ from ..cards import check_players
 from ..checks import check_agent_players
 from ..engine.layout import TERMINATED, TRUNCATED
 from ..engine.observation import obs_scale
+from ..protocols import decides_from_game
 from ..vector import VecGame
 from .arena import GameResults, check_run, seat_rotation
 
@@ -89,7 +90,7 @@ def play_mixed(
                     actions[by_bot] = vec.bot_actions(table, ids)[by_bot]
             for k, p in enumerate(players):
                 mine = np.flatnonzero(owner == k)
-                if len(mine) and hasattr(p, "act_games"):
+                if len(mine) and decides_from_game(p):
                     actions[mine] = p.act_games(vec, mine)
                 elif len(mine) and not isinstance(p, Bot):
                     obs = vec.observation[mine]

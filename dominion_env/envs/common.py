@@ -33,6 +33,7 @@ from ..engine.observation import (
     obs_size,
 )
 from ..extras import install_hint
+from ..protocols import ObservationPlayer, decides_from_game
 from ..search import parse_search_name
 from ..vector import pool_thresholds
 
@@ -335,9 +336,9 @@ def _is_table(x) -> bool:
 
 
 def _as_policy(x, scaled: bool, players: int):
-    if hasattr(x, "act_games"):  # search decides from the game (dominion_env.search)
+    if decides_from_game(x):  # the search (dominion_env.search)
         return x
-    if hasattr(x, "act") and hasattr(x, "scale_observations"):
+    if isinstance(x, ObservationPlayer):
         check_agent_players(x, players, "the env")
         return AgentPolicy(x, scaled, players)
     if callable(x):

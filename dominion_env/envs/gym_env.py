@@ -107,6 +107,7 @@ from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import card_set
 from ..game import Game
 from ..names import IllegalActionError, action_name
+from ..protocols import decides_from_game
 from ..vector import check_learner_seat
 from . import ENV_ID
 from .common import (
@@ -317,7 +318,7 @@ class DominionEnv(gym.Env):
             # a policy that fails aborts the episode (over until it has answered): its
             # decision must never pass to the learner's next step
             over, self._over = self._over, True
-            if hasattr(who, "act_games"):  # search decides from the game itself
+            if decides_from_game(who):  # the search decides from the game itself
                 a = int(who.act_games(g._vec, [0])[0])
             else:
                 a = who(g.observation(), g.action_mask.copy())
