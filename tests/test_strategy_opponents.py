@@ -256,7 +256,7 @@ def test_the_cli_takes_the_shipped_file_by_name(tmp_path, capsys):
     first_game = set(RECOMMENDED["First Game"])
     assert set(bot.kingdom_cards()) <= first_game
     assert bot.name == strongest_bot_for(first_game, load_bot_file("optimized")).name
-    from dominion_env.train.commands import _opponent
+    from dominion_env.commands.train_settings import opponent as _opponent
 
     class Args:
         class parser:
@@ -329,7 +329,7 @@ class _Args:
     ],
 )
 def test_a_train_opponent_names_a_file_or_one_of_its_bots_with_a_weight(bots_file, spec, want):
-    from dominion_env.train.commands import _opponent
+    from dominion_env.commands.train_settings import opponent as _opponent
 
     f = str(bots_file)
     assert _opponent(_Args, spec.replace("{f}", f), 2) == (want[0].replace("{f}", f), want[1])

@@ -37,40 +37,16 @@ package before playing big batches (or set ``OMP_WAIT_POLICY=PASSIVE`` in the en
 otherwise the update stays on ``torch_threads`` (``PASSIVE_POOLS``).
 """
 
-import os
-import sys
-
-import numba
-
 from ..extras import require
+from .threads import PASSIVE_POOLS as PASSIVE_POOLS  # read by the trainers
 
-
-def _pools_started() -> bool:
-    """Whether an OpenMP runtime already read its settings: torch imported, or Numba's pool
-    started (``numba.threading_layer`` refuses before)."""
-    try:
-        numba.threading_layer()
-    except ValueError:
-        return "torch" in sys.modules
-    return True
-
-
-# PASSIVE_POOLS: both runtimes sleep between parallel regions, so torch may take several
-# threads in the update (``ppo.Trainer.update_threads``). Where one started spinning first
-# (dominion_env's games played before this import, as a notebook does), a 2-thread update
-# took 2.5x the time of a 1-thread one (measured): the update keeps ``torch_threads`` then.
-# A policy found set was set by someone on purpose, before the runtimes started (a script's
-# first lines, the shell).
-_policy = os.environ.get("OMP_WAIT_POLICY")
-PASSIVE_POOLS = _policy.upper() == "PASSIVE" if _policy is not None else not _pools_started()
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 require("torch", "dominion_env.train (training, trained agents)")  # one clear error, first
 
-from .config import TrainConfig  # noqa: E402
 from .evaluate import evaluate  # noqa: E402
 from .legacy import convert  # noqa: E402
 from .policy import Agent, load_agent, save_agent, shipped_agents  # noqa: E402
 from .ppo import Trainer, train  # noqa: E402
+from .settings import TrainConfig  # noqa: E402
 from .tensorfile import AgentFileError  # noqa: E402
 
 __all__ = [

@@ -21,9 +21,9 @@ import torch
 from ..agents import compile_bots
 from ..search import parse_search_name
 from ..search.search import Search
-from .config import PHASES, STRONGEST, is_bot, pool_bot
 from .rollout import Rollout
 from .seats import BotSeats, KingdomExperts
+from .settings import PHASES, STRONGEST, is_bot, pool_bot
 
 
 def imitate(trainer) -> None:

@@ -105,7 +105,7 @@ import numpy as np
 import torch
 
 from ..engine.observation import obs_size
-from . import PASSIVE_POOLS, imitation, sparse
+from . import imitation, sparse
 from .checkpoint import (
     ADAM_STATE,
     CHECKPOINT_KEYS,
@@ -115,7 +115,11 @@ from .checkpoint import (
     write_checkpoint,
     write_progress,
 )
-from .config import (
+from .device import check_device
+from .policy import AGENT_SUFFIX, AgentInfo, load_agent, make_net, run_file, sample, save_agent
+from .rollout import Rollout
+from .seats import LIBRARY_BOTS, BotSeats, LibrarySeats, PolicySeats, StrongestSeats
+from .settings import (
     ADDED_SETTINGS,
     ALL_BOTS,
     DEFAULT_STEPS,
@@ -148,11 +152,8 @@ from .config import (
     pooled,
     split_rows,
 )
-from .device import check_device
-from .policy import AGENT_SUFFIX, AgentInfo, load_agent, make_net, run_file, sample, save_agent
-from .rollout import Rollout
-from .seats import LIBRARY_BOTS, BotSeats, LibrarySeats, PolicySeats, StrongestSeats
 from .teacher import Teacher, draw_teacher
+from .threads import PASSIVE_POOLS
 
 # the names other modules, tests and scripts import from here, though they live in the
 # modules above (``from dominion_env.train.ppo import X`` keeps working)

@@ -32,7 +32,7 @@ from ..engine.observation import (
     obs_scale,
     obs_size,
 )
-from ..extras import install_hint
+from ..players import load_network
 from ..protocols import ObservationPlayer, decides_from_game
 from ..search import parse_search_name
 from ..vector import pool_thresholds
@@ -322,15 +322,6 @@ def _is_bot_like(x) -> bool:
     return isinstance(x, Bot)
 
 
-def _load_network(agent: str):
-    """The network of agent ``agent`` guiding a search (``search:AGENT:N``)."""
-    try:
-        from ..train.evaluator import load_network  # the train extra (torch)
-    except ModuleNotFoundError as e:
-        raise ValueError(f"agent {agent!r}: trained agents need {install_hint('torch')}") from e
-    return load_network(agent)
-
-
 def _is_table(x) -> bool:
     return isinstance(x, BotTable)
 
@@ -427,7 +418,7 @@ def opponent_list(opponents, players: int, scaled: bool = False, weights=None) -
     for e in entries:
         if isinstance(e, str):
             # "search", "search:N" or "search:AGENT:N"
-            searcher = parse_search_name(e, load_network=_load_network)
+            searcher = parse_search_name(e, load_network=load_network)
             trained = getattr(searcher, "players", players)
             if trained != players:
                 raise ValueError(
