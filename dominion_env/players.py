@@ -32,7 +32,7 @@ def load_network(agent: str):
     ValueError saying what to install without the train extra."""
     if importlib.util.find_spec("torch") is None:
         raise ValueError(f"agent {agent!r}: trained agents need {install_hint('torch')}")
-    from .train.evaluator import load_network as load  # the train extra (torch)
+    from .train.search_network import load_network as load  # the train extra (torch)
 
     return load(agent)
 

@@ -24,9 +24,9 @@ from dominion_env.agents import (  # noqa: E402
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.engine.kingdoms import RECOMMENDED  # noqa: E402
 from dominion_env.train.evaluate import EVAL_SEED, GAMES_PER_KINGDOM, evaluate  # noqa: E402
+from dominion_env.train.opponents import KingdomExperts, StrongestSeats  # noqa: E402
 from dominion_env.train.policy import Agent, AgentInfo, PolicyNet  # noqa: E402
 from dominion_env.train.ppo import TrainConfig, Trainer, check_config, train  # noqa: E402
-from dominion_env.train.seats import KingdomExperts, StrongestSeats  # noqa: E402
 
 # the module (the package's ``evaluate`` is the function)
 evaluate_module = importlib.import_module("dominion_env.train.evaluate")
@@ -338,7 +338,7 @@ def test_a_train_opponent_names_a_file_or_one_of_its_bots_with_a_weight(bots_fil
 def test_training_against_one_bot_of_a_file(bots_file, tmp_path):
     """The file's Smithy (not the library's of the same name) plays in the pool of bots beside
     Big Money, its games labelled FILE.toml:Smithy; imitation plays the same pool."""
-    from dominion_env.train.seats import BotSeats
+    from dominion_env.train.opponents import BotSeats
 
     name = f"{bots_file}:Smithy"
     cfg = TrainConfig(

@@ -4,7 +4,7 @@ behaviour cloning on them (``TrainConfig.bc_*``).
     imitate(trainer)     # what ``Trainer.imitate`` runs on a new run without ``init``
 
 The expert is a library bot, ``"strongest"`` (the strongest bot for each game's kingdom,
-``seats.KingdomExperts``; the batched expert API, ``VecGame.bot_actions``) or, with
+``opponents.KingdomExperts``; the batched expert API, ``VecGame.bot_actions``) or, with
 ``bc_expert="search:N"``, the strongest bot and then the search at budget N. Its decisions
 are kept in a ``Rollout``; the policy head learns its actions (cross-entropy), the value head
 those games' shaped returns. The trainer (``ppo.Trainer``) brings the network, Adam, the
@@ -21,8 +21,8 @@ import torch
 from ..agents import compile_bots
 from ..search import parse_search_name
 from ..search.search import Search
-from .rollout import Rollout
-from .seats import BotSeats, KingdomExperts
+from .experience import Rollout
+from .opponents import BotSeats, KingdomExperts
 from .settings import PHASES, STRONGEST, is_bot, pool_bot
 
 

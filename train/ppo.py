@@ -3,17 +3,17 @@
     from dominion_env.train import TrainConfig, train
     result = train(TrainConfig(steps=2_000_000, opponents={"Big Money Ultimate": 1}))
 
-The trainer's parts, each in its own module (imports run one way: config, rollout, teacher,
+The trainer's parts, each in its own module (imports run one way: settings, experience, teacher,
 imitation and checkpoint below this one):
 
-``config``      ``TrainConfig``, the settings' bounds, ``check_config``, the opponent pool's
+``settings``    ``TrainConfig``, the settings' bounds, ``check_config``, the opponent pool's
                 names (``opponent_kind``), ``check_init``, ``PHASES``.
-``rollout``     ``Rollout``: one rollout's (T, N) arrays and its advantages (GAE).
+``experience``  ``Rollout``: one rollout's (T, N) arrays and its advantages (GAE).
 ``imitation``   the imitation warm start: an expert's decisions, then behaviour cloning.
 ``teacher``     the search as a teacher during PPO (``Teacher``, ``draw_teacher``).
 ``checkpoint``  ``write_checkpoint``/``read_checkpoint``/``saved_config``, the progress log
                 and curve.
-``seats``       where the learner's games come from; ``device`` where the network runs.
+``opponents``  where the learner's games come from; ``device`` where the network runs.
 
 This module re-exports the names scripts have long imported from it (``TrainConfig``,
 ``check_config``, ``PHASES``, the bounds, ``Rollout``, ``read_checkpoint``, ``write_checkpoint``,
@@ -51,11 +51,11 @@ The recipe, and why each piece is there (each was measured: docs/results/trainin
   snapshots of the learner taken every ``snapshot_every`` steps (self-play against its past),
   plus ``"strongest"`` (the strongest library bot for each game's kingdom), plus ``"all
   bots"`` (every library bot but Random, each on its own kingdom: ``dominion tournament``'s
-  tables, ``seats.LibrarySeats``; random kingdoms only), plus saved agents
+  tables, ``opponents.LibrarySeats``; random kingdoms only), plus saved agents
   by path, plus strategy files (a ``.toml`` path of ``[[bot]]`` tables, or ``"optimized"``,
   the optimizer's per-kingdom bots shipped in ``agents/optimized.toml``): on each game's
   kingdom the other seats play the file's first bot whose cards are all in it, else the
-  strongest library bot (``seats.KingdomExperts``). A file is read (no code runs) and every
+  strongest library bot (``opponents.KingdomExperts``). A file is read (no code runs) and every
   bot checked by ``check_config``. Rows of the batch are split between them by weight.
 
 One learner step is one decision of the learner. A rollout is ``rollout`` steps of every row;
@@ -87,7 +87,7 @@ resumes training (``resume=True``; ``checkpoint`` has its layout and checks; an 
 ``checkpoint.pt`` resumes too, ``policy.run_file``). Neither file holds the run's
 folder: a run is resumed from, and saves into, the ``out`` it is given.
 
-Every setting is checked by ``check_config`` before anything is built (``config``). Ctrl-C
+Every setting is checked by ``check_config`` before anything is built (``settings``). Ctrl-C
 during PPO saves the run so far and raises ``Interrupted`` (a KeyboardInterrupt); during
 imitation nothing is saved.
 """
@@ -116,9 +116,9 @@ from .checkpoint import (
     write_progress,
 )
 from .device import check_device
+from .experience import Rollout
+from .opponents import LIBRARY_BOTS, BotSeats, LibrarySeats, PolicySeats, StrongestSeats
 from .policy import AGENT_SUFFIX, AgentInfo, load_agent, make_net, run_file, sample, save_agent
-from .rollout import Rollout
-from .seats import LIBRARY_BOTS, BotSeats, LibrarySeats, PolicySeats, StrongestSeats
 from .settings import (
     ADDED_SETTINGS,
     ALL_BOTS,

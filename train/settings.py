@@ -28,6 +28,7 @@ from ..names import check_name
 from ..search import parse_search_name
 from ..search.search import MAX_BUDGET
 from .device import AUTO, check_device_name
+from .opponents import LIBRARY_BOTS
 from .policy import (
     DEFAULT_EMBED,
     INFO_ADDED,
@@ -37,7 +38,6 @@ from .policy import (
     load_agent,
     shipped_agents,
 )
-from .seats import LIBRARY_BOTS
 
 DEFAULT_STEPS = 3_000_000
 # a run's phases, in order (``Trainer.phase``): building the games and compiling (or loading)

@@ -87,7 +87,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "train",
         help="train an agent (PPO, imitation warm start, opponent pool)",
-        description="Train an agent with the defaults that learn (config.TrainConfig): gamma 1, "
+        description="Train an agent with the defaults that learn (settings.TrainConfig): gamma 1, "
         "potential-based VP shaping, scaled observations, imitation of a library "
         "bot, then PPO against a weighted pool of bots, saved agents and past "
         "snapshots of itself. Writes agent.safetensors, checkpoint.safetensors, progress.csv and "
