@@ -342,6 +342,12 @@ class Game:
     # -- what is going on ----------------------------------------------------------------
 
     @property
+    def vec(self):
+        """The one-row ``VecGame`` this game plays in (row 0): what a player that decides from
+        the game reads (``protocols.GamePlayer``: ``act_games(game.vec, [0])``)."""
+        return self._vec
+
+    @property
     def state(self):
         return self._vec.state
 

@@ -61,7 +61,7 @@ def seat_players(seats: list, seed: int):
         if isinstance(o, Bot):
             return game.bot_action_id(table, bot_id[p], rng)
         if decides_from_game(o):  # the search (dominion_env.search)
-            return int(o.act_games(game._vec, [0])[0])
+            return int(o.act_games(game.vec, [0])[0])
         obs = game.observation()
         obs = obs / scale if o.scale_observations else obs
         return int(o.act(obs[None], game.action_mask[None].copy())[0])

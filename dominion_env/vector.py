@@ -521,7 +521,7 @@ class VecGame:
             if not self._ready:
                 raise RuntimeError("call reset() without mask first: every row needs a game")
             seeds = np.where(self._check_reset_mask(mask), seeds, -1)
-        self._run(
+        self.run_kernel(
             batch_kernel,
             self.state,
             TABLE,
@@ -552,7 +552,7 @@ class VecGame:
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
-        self._run(
+        self.run_kernel(
             batch_kernel,
             self.state,
             TABLE,
@@ -584,7 +584,7 @@ class VecGame:
         if not self._ready:
             raise RuntimeError("call reset() before random_actions(): no game is dealt yet")
         out = np.empty(self.num_games, np.int64)
-        self._run(random_actions_kernel, self.buffers.mask, self._policy_rng, out)
+        self.run_kernel(random_actions_kernel, self.buffers.mask, self._policy_rng, out)
         return out
 
     def bot_actions(self, table, bots) -> np.ndarray:
@@ -598,7 +598,7 @@ class VecGame:
         table = check_table(table)
         ids = self._check_bot_ids(bots, table.kind.shape[0])
         out = np.empty(self.num_games, np.int64)
-        self._run(
+        self.run_kernel(
             bot_actions_kernel,
             self.state,
             TABLE,
@@ -716,7 +716,7 @@ class VecGame:
         not kept; ``rewards`` tell its result)."""
         if not self._ready:
             raise RuntimeError("call reset() before scores: no game is dealt yet")
-        self._run(scores_kernel, self.state, TABLE, self.buffers.scratch, self._scores)
+        self.run_kernel(scores_kernel, self.state, TABLE, self.buffers.scratch, self._scores)
         return self._view["scores"]
 
     @property
@@ -755,7 +755,7 @@ class VecGame:
             v["obs"], v["mask"], self.current_player, v["reward"], v["terminated"], v["truncated"]
         )
 
-    def _run(self, kernel, *args):
+    def run_kernel(self, kernel, *args):
         """Call a batch kernel: small batches (PARALLEL_MIN_GAMES) through its serial twin on
         the calling thread (``jit.kernel``), others on Numba's thread pool."""
         (kernel.serial if self._serial else kernel)(*args)

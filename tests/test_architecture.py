@@ -205,6 +205,81 @@ def test_no_import_cycle():
     assert all(v == 2 for v in state.values()) and len(state) == len(graph)
 
 
+# underscore names that are a library's public API (namedtuple's), not a module's private ones
+PUBLIC_UNDERSCORED = {"_fields", "_replace", "_asdict", "_make", "_field_defaults"}
+# (module, private name of another module) reaches left in the search package; each is to
+# become a use of a public accessor (Game.vec for _vec), then leaves this list
+PRIVATE_REACH_ALLOWED = {
+    ("dominion_env.search.guided", "_vec"),  # Game.vec
+    ("dominion_env.search.search", "_vec"),  # Game.vec
+    ("dominion_env.search.playout", "_deal_row"),  # search.rollout's
+}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__") and name not in PUBLIC_UNDERSCORED
+
+
+def private_names(tree: ast.AST) -> set[str]:
+    """The private names a module defines: functions, classes, variables and attributes it
+    assigns (``self._x = ...``)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.name
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            name = node.attr
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            name = node.id
+        else:
+            continue
+        if _private(name):
+            out.add(name)
+    return out
+
+
+def private_reaches(trees: dict[str, ast.AST]):
+    """(module, line, name) wherever a module reaches a private name another module defines:
+    ``x._name`` with x not self or cls, or ``from m import _name``."""
+    owners: dict[str, set[str]] = {}
+    for module, tree in trees.items():
+        for name in private_names(tree):
+            owners.setdefault(name, set()).add(module)
+    for module, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                    continue
+                if module not in owners.get(node.attr, {module}):
+                    yield module, node.lineno, node.attr
+            elif isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    if _private(a.name):
+                        yield module, node.lineno, a.name
+
+
+def test_no_module_reaches_another_modules_private_names():
+    trees = {m: ast.parse(path.read_text()) for m, path in KNOWN.items()}
+    bad = [
+        f"{KNOWN[m].relative_to(ROOT)}:{line} reaches {name}"
+        for m, line, name in private_reaches(trees)
+        if (m, name) not in PRIVATE_REACH_ALLOWED
+    ]
+    assert not bad, "private names reached from another module:\n" + "\n".join(bad)
+    left = {(m, name) for m, _, name in private_reaches(trees)}
+    assert PRIVATE_REACH_ALLOWED <= left, f"allowed but gone: {PRIVATE_REACH_ALLOWED - left}"
+
+
+def test_the_private_name_check_can_fail():
+    trees = {
+        "pkg.a": ast.parse("class A:\n    def __init__(self):\n        self._x = 1\n"),
+        "pkg.b": ast.parse("from pkg.a import _helper\ndef f(a):\n    return a._x + self_._y\n"),
+        "pkg.c": ast.parse("def g(t):\n    return t._fields, t._replace()\n"),
+    }
+    found = {(m, name) for m, _, name in private_reaches(trees)}
+    assert found == {("pkg.b", "_helper"), ("pkg.b", "_x")}
+
+
 def test_the_terminal_and_the_browser_seat_players_through_one_module():
     # who answers each seat (bots, agents, the search) is dominion_env.seats, not the
     # terminal game's module: the browser seats players exactly as the terminal does

@@ -267,9 +267,9 @@ class Trainer:
         self._lengths: list[int] = []
         self._episode_len = np.zeros(cfg.num_envs, np.int64)
         # the games are built; their first step compiles the engine's kernels (or loads them)
-        self._report(PHASES[0], 0.0)
+        self.report(PHASES[0], 0.0)
 
-    def _report(self, phase: str, done: float, steps: int = 0) -> None:
+    def report(self, phase: str, done: float, steps: int = 0) -> None:
         """Tell ``progress`` where the run is: ``phase`` (one of ``PHASES``), ``done`` of it
         (0..1; PPO's is steps over the run's steps, or seconds over its minutes) and the
         learner steps taken since the last report."""
@@ -289,7 +289,7 @@ class Trainer:
         idx, val = rows.rows()
         with torch.no_grad():  # on the nets' device, as the learner's own rows (``_forward``)
             logits, _ = sparse.forward(
-                net, idx.to(self.device), val.to(self.device), self._tensor(np.array(mask))
+                net, idx.to(self.device), val.to(self.device), self.tensor(np.array(mask))
             )
             return sample(logits)[0].cpu().numpy()
 
@@ -367,7 +367,7 @@ class Trainer:
             stats = self.update(buf, adv, ret, teacher)
             self.steps += cfg.rollout * n
             self.seconds = time.perf_counter() - t0
-            self._report(PHASES[-1], self._done(), cfg.rollout * n)
+            self.report(PHASES[-1], self._done(), cfg.rollout * n)
             if self.steps >= next_snap:
                 self.take_snapshot()
                 next_snap += cfg.snapshot_every
@@ -423,27 +423,28 @@ class Trainer:
 
     # -- the network's inputs: sparse rows on the CPU, dense tensors on the device ------------
 
-    def _tensor(self, a: np.ndarray) -> torch.Tensor:
+    def tensor(self, a: np.ndarray) -> torch.Tensor:
+        """``a`` as a tensor on the network's device."""
         return torch.from_numpy(a).to(self.device)
 
-    def _inputs(self, buf: Rollout, keep: int | None = None):
+    def inputs(self, buf: Rollout, keep: int | None = None):
         """``forward(rows) -> (logits, values)`` over the first ``keep`` steps of ``buf``
         (all of them by default), rows numbered step-major."""
-        m = self._tensor(buf.mask[:keep].reshape(-1, buf.mask.shape[2]))
+        m = self.tensor(buf.mask[:keep].reshape(-1, buf.mask.shape[2]))
         if buf.rows is not None:
             idx, val = buf.rows.rows()
             idx, val = idx[:keep].flatten(0, 1), val[:keep].flatten(0, 1)
             return lambda rows: sparse.forward(self.net, idx[rows], val[rows], m[rows])
-        o = self._tensor(buf.obs[:keep].reshape(-1, self.obs_dim))
+        o = self.tensor(buf.obs[:keep].reshape(-1, self.obs_dim))
         return lambda rows: self.net(o[rows], m[rows])
 
     @torch.no_grad()
     def _forward(self, buf: Rollout, t: int):
         """The net's (logits, values) at step ``t`` of ``buf``."""
-        m = self._tensor(buf.mask[t])
+        m = self.tensor(buf.mask[t])
         if buf.rows is not None:
             return sparse.forward(self.net, *buf.rows.rows(t), m)
-        return self.net(self._tensor(buf.obs[t]), m)
+        return self.net(self.tensor(buf.obs[t]), m)
 
     def _act(self, buf: Rollout, t: int):
         """(actions, log-probabilities, values) of the net, sampled, at step ``t`` of ``buf``."""
@@ -453,7 +454,7 @@ class Trainer:
         return a.cpu().numpy(), logp.cpu().numpy(), value.cpu().numpy()
 
     @contextlib.contextmanager
-    def _update_threads(self):
+    def learning_threads(self):
         """torch on ``update_threads`` inside, back on ``torch_threads`` after (a call costs
         under a microsecond, measured)."""
         torch.set_num_threads(self.update_threads)
@@ -466,24 +467,24 @@ class Trainer:
         """``epochs`` passes of clipped PPO over ``buf``: mean losses and entropy. With a
         searched ``teacher``, every minibatch's loss adds ``teacher_coef`` x the cross-entropy
         of the policy at the teacher's positions against the search's choices."""
-        with self._update_threads():
+        with self.learning_threads():
             return self._update_epochs(buf, adv, ret, teacher)
 
     def _update_epochs(self, buf: Rollout, adv, ret, teacher: Teacher | None = None) -> dict:
         cfg = self.cfg
         self.net.train()
-        forward = self._inputs(buf)
-        m = self._tensor(buf.mask.reshape(-1, buf.mask.shape[2]))
-        a = self._tensor(buf.action.reshape(-1))
-        old_logp = self._tensor(buf.logp.reshape(-1))
-        adv_t = self._tensor(adv.reshape(-1))
-        ret_t = self._tensor(ret.reshape(-1))
+        forward = self.inputs(buf)
+        m = self.tensor(buf.mask.reshape(-1, buf.mask.shape[2]))
+        a = self.tensor(buf.action.reshape(-1))
+        old_logp = self.tensor(buf.logp.reshape(-1))
+        adv_t = self.tensor(adv.reshape(-1))
+        ret_t = self.tensor(ret.reshape(-1))
         total = len(a)
         stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "n": 0}
         taught = teacher is not None and len(teacher.rows) > 0
         if taught:
-            t_rows = self._tensor(teacher.rows)
-            t_action = self._tensor(teacher.action)
+            t_rows = self.tensor(teacher.rows)
+            t_action = self.tensor(teacher.action)
             stats.update(teacher_loss=0.0, teacher_agreement=0.0)
         for _ in range(cfg.epochs):
             perm = torch.randperm(total).to(self.device)

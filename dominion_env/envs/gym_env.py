@@ -263,7 +263,7 @@ class DominionEnv(gym.Env):
         else:
             obs = g.observation()
         if self.vp_shaping:  # potential-based: a game's shaped rewards sum to its result
-            reward = float(g._vec.shaped_rewards[0])
+            reward = float(g.vec.shaped_rewards[0])
         info = self._info()
         if g.done:
             info["rewards"] = g.rewards
@@ -319,7 +319,7 @@ class DominionEnv(gym.Env):
             # decision must never pass to the learner's next step
             over, self._over = self._over, True
             if decides_from_game(who):  # the search decides from the game itself
-                a = int(who.act_games(g._vec, [0])[0])
+                a = int(who.act_games(g.vec, [0])[0])
             else:
                 a = who(g.observation(), g.action_mask.copy())
             g.step(check_action(a, f"the action of the opponent policy at seat {p}"))
@@ -329,7 +329,7 @@ class DominionEnv(gym.Env):
         if self.recorder is None:
             return
         if self.compiled_opponents:  # the bot (table row) the engine seated at each seat
-            rows = self.game._vec.opponent_bots[0]
+            rows = self.game.vec.opponent_bots[0]
             others = iter([self._rows[rows[p]] for p in range(self.players) if rows[p] >= 0])
         else:
             others = iter(self.opponents)

@@ -127,7 +127,7 @@ def make_learner_vecgame(
     )
 
 
-def _learner_vecgame(opts) -> VecGame:
+def learner_vecgame(opts) -> VecGame:
     """``make_learner_vecgame`` from a vector face's options (``common.takes_options``)."""
     return make_learner_vecgame(
         opts.num_envs,
@@ -167,7 +167,7 @@ class DominionVectorEnv(VectorEnv):
             ) from None
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.mask_in_observation = opts.mask_in_observation
-        self.vec = _learner_vecgame(opts)
+        self.vec = learner_vecgame(opts)
         num_envs, turn_limit, scale_observations = (
             opts.num_envs,
             opts.turn_limit,
