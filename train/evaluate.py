@@ -42,6 +42,7 @@ from ..engine.kingdoms import random_kingdom
 from ..engine.layout import DEC_BUY
 from ..names import printable
 from ..protocols import decides_from_game
+from ..shaping import vp_margin
 from ..vector import VecGame
 from .policy import Agent
 
@@ -135,13 +136,9 @@ def _play(agent, piece: Piece, players, turn_limit):
         np.add.at(buys, bought, 1)
         vec.step(actions)
         reward += vec.learner_rewards
-    scores = vec.scores.astype(np.float64)
-    rows = np.arange(n)
-    own = scores[rows, seat]
-    scores[rows, seat] = -np.inf
     return (
         reward,
-        own - scores.max(axis=1),
+        vp_margin(vec.scores, seat),
         vec.turn_number / players,
         vec.truncated_games.copy(),
         buys,
