@@ -213,8 +213,8 @@ VERSION = 8
 # At most this many games in one VecGame: a game holds about 28 KB (6 players: its 8.4 KB
 # record, observation and final observation, mask, seats; 20 KB at 2 players), so the cap is
 # about 29 GB, past any machine's batch; numpy's MemoryError on 10**13 games said nothing.
-MAX_GAMES = 1 << 20
-MAX_GAMES_WHY = "about 28 KB of memory a game"
+MAX_BATCH_GAMES = 1 << 20
+MAX_BATCH_GAMES_WHY = "about 28 KB of memory a game"
 # vp_shaping at most this: the potential is c x a VP margin (tens of VP), so c <= 1 keeps every
 # shaped reward within a few hundred, finite in float32; 1e300 gave infinite rewards
 MAX_VP_SHAPING = 1.0
@@ -425,7 +425,7 @@ class VecGame:
         vp_shaping: float = 0.0,
         public_discards: bool = False,
     ):
-        num_games = check_int("num_games", num_games, 1, MAX_GAMES, MAX_GAMES_WHY)
+        num_games = check_int("num_games", num_games, 1, MAX_BATCH_GAMES, MAX_BATCH_GAMES_WHY)
         turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
         self.config = make_config(
             players,

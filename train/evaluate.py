@@ -45,6 +45,7 @@ from ..protocols import decides_from_game
 from ..shaping import vp_margin
 from ..vector import VecGame
 from .policy import Agent
+from .settings import STRONGEST
 
 EVAL_SEED = 10**9  # far from any training seed (training uses seeds below 10**8)
 
@@ -85,7 +86,6 @@ def evaluate(
     ]
 
 
-STRONGEST = "strongest"  # the strongest library bot whose cards are in each game's kingdom
 GAMES_PER_KINGDOM = 10  # with STRONGEST: games on each random kingdom drawn
 
 

@@ -42,7 +42,8 @@ from ..analysis.executor import local_map
 from ..analysis.tournament import run_tournament
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
 from ..players import resolve_player
-from .evaluate import EVAL_SEED, STRONGEST, evaluate
+from .evaluate import EVAL_SEED, evaluate
+from .settings import STRONGEST
 
 PROTOCOL = 1
 SEED = EVAL_SEED

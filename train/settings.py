@@ -27,6 +27,7 @@ from ..checks import check_choice, check_int, check_number, check_seed
 from ..names import check_name
 from ..search import parse_search_name
 from ..search.search import MAX_BUDGET
+from ..vector import MAX_VP_SHAPING  # one bound: VecGame checks the same
 from .device import AUTO, check_device_name
 from .opponents import LIBRARY_BOTS
 from .policy import (
@@ -67,7 +68,6 @@ MAX_NUM_ENVS = 65_536  # a rollout keeps rollout x num_envs observations in memo
 MAX_WIDTH = 4096  # hidden layer width
 MAX_LAYERS = 8
 MIN_WEIGHT, MAX_WEIGHT = 1e-6, 1e6  # opponent weights are relative: > 0, finite, summable
-MAX_VP_SHAPING = 1.0  # per VP of margin; 1 already outweighs the +-1 result of a game
 MAX_BC_SEARCH_STEPS = 1_000_000  # search-labelled decisions: ~14 ms each at budget 200 on a
 # loaded 2-core box, so a million is already days
 MAX_TEACHER_POSITIONS = 65_536  # positions searched per rollout (at most rollout x num_envs)

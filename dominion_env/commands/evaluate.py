@@ -10,7 +10,7 @@ from ..agents import BOT_FILES, BOTS, file_bot, get_bot, is_bot_file, load_bot_f
 from ..agents.library import split_file_bot
 from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import add_ray_option, executor_for
-from ..arguments import check_kingdom
+from ..arguments import check_kingdom_option
 from ..engine.kingdoms import kingdom_arg
 from ..names import printable
 from ..players import load_network
@@ -60,7 +60,7 @@ def check(args) -> None:
     _check_agent(args)
     if args.kingdom == "bots":  # simulate's word: an agent names no cards
         args.parser.error("argument --kingdom: 'random', a recommended set or 10 cards, got 'bots'")
-    check_kingdom(args)
+    check_kingdom_option(args)
     args.kingdom_value = kingdom_arg(args.kingdom)
     args.opponents = [_opponent(args, name) for name in args.opponent or DEFAULT_EVAL]
 

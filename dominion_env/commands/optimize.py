@@ -18,7 +18,7 @@ from ..engine.config import make_setup
 from ..engine.kingdoms import kingdom_arg
 from .options import add_players, add_quiet, add_seed, check_out_file, executor
 
-MAX_MINUTES = 7 * 24 * 60  # a week
+MAX_OPTIMIZE_MINUTES = 7 * 24 * 60  # a week
 
 
 def minutes(text: str) -> float:
@@ -27,9 +27,10 @@ def minutes(text: str) -> float:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not 0 < value <= MAX_MINUTES:  # NaN fails too
+    if not 0 < value <= MAX_OPTIMIZE_MINUTES:  # NaN fails too
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of minutes; allowed: more than 0, at most {MAX_MINUTES:,}"
+            f"{text!r} is not a number of minutes; allowed: more than 0, at most "
+            f"{MAX_OPTIMIZE_MINUTES:,}"
         )
     return value
 

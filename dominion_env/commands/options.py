@@ -12,25 +12,25 @@ from pathlib import Path
 
 from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import executor_for
-from ..arguments import GAMES, PLAYERS, SEED, TURN_LIMIT, writable_dir
+from ..arguments import GAMES_ARG, PLAYERS_ARG, SEED_ARG, TURN_LIMIT_ARG, writable_dir
 from ..checks import check_agent_players
 from ..players import resolve_player
 
 
 def add_games(p, default, help: str) -> None:
-    p.add_argument("--games", type=GAMES, default=default, help=help)
+    p.add_argument("--games", type=GAMES_ARG, default=default, help=help)
 
 
 def add_players(p, default=2, help: str = "players per game, 2 to 6") -> None:
-    p.add_argument("--players", type=PLAYERS, default=default, help=help)
+    p.add_argument("--players", type=PLAYERS_ARG, default=default, help=help)
 
 
 def add_seed(p, default=0, help: str = "0 to 2**63-1") -> None:
-    p.add_argument("--seed", type=SEED, default=default, help=help)
+    p.add_argument("--seed", type=SEED_ARG, default=default, help=help)
 
 
 def add_turn_limit(p, default=100, help: str = "turns per player") -> None:
-    p.add_argument("--turn-limit", type=TURN_LIMIT, default=default, help=help)
+    p.add_argument("--turn-limit", type=TURN_LIMIT_ARG, default=default, help=help)
 
 
 def add_quiet(p, help: str | None = "no progress bar") -> None:

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from .. import play, records
-from ..arguments import check_kingdom, writable_dir
+from ..arguments import check_kingdom_option, writable_dir
 from ..cards import MAX_PLAYERS
 from ..checks import is_agent_file
 from ..engine.kingdoms import kingdom_arg
@@ -87,7 +87,7 @@ def _check_opponents(args) -> None:
             f"(one seat each beside yours)"
         )
     args.players = len(names) + 1
-    check_kingdom(args)
+    check_kingdom_option(args)
     args.opponents = []
     for name in names:  # the same bot may take several seats
         try:

@@ -24,7 +24,7 @@ from .runs import (
 )
 
 # option -> its help; bounds from ``selfplay``'s INT_BOUNDS and NUMBER_BOUNDS
-OPTIONS = {
+SETTING_OPTIONS = {
     "players": "players per game",
     "games": "games per generation",
     "batch": "games played at once",
@@ -76,7 +76,7 @@ def add_parser(sub) -> None:
     )
     bounds = {n: (lo, hi, int_in) for n, lo, hi in sp.INT_BOUNDS}
     bounds.update({n: (lo, hi, number_in) for n, lo, hi in sp.NUMBER_BOUNDS})
-    for field, what in OPTIONS.items():
+    for field, what in SETTING_OPTIONS.items():
         lo, hi, kind = bounds[field]
         p.add_argument(
             "--" + field.replace("_", "-"),
@@ -104,7 +104,7 @@ def add_parser(sub) -> None:
 
 
 def check(args) -> None:
-    given = {f: getattr(args, f) for f in (*OPTIONS, "init", "seed", "name")}
+    given = {f: getattr(args, f) for f in (*SETTING_OPTIONS, "init", "seed", "name")}
     given = {f: v for f, v in given.items() if v not in (None, "")}
     if args.resume:
         cfg = sp.SelfPlayConfig(**saved_settings(args, sp.saved_config, given))

@@ -17,7 +17,7 @@ from ..analysis.arena import MAX_GAMES, play_games, record_games, summarize
 from ..analysis.executor import add_ray_option
 from ..analysis.mixed import is_policy, play_mixed
 from ..analysis.report import ci_fields
-from ..arguments import check_kingdom
+from ..arguments import check_kingdom_option
 from ..engine.kingdoms import kingdom_arg
 from ..names import printable
 from .options import (
@@ -73,7 +73,7 @@ def check(args) -> None:
             f"{len(args.bots)} bots do not fit at a {args.players}-player table "
             "(--players is 2 to 6)"
         )
-    check_kingdom(args)
+    check_kingdom_option(args)
     fixed = None if args.kingdom == "bots" else kingdom_arg(args.kingdom)
     players = resolve_players(args, args.bots, kingdom=fixed)
     args.players_resolved = players

@@ -13,7 +13,7 @@ from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import add_ray_option
 from ..analysis.planning import DEFAULT_MAX_TABLES
 from ..analysis.tournament import run_tournament
-from ..arguments import check_kingdom, int_in, writable_dir
+from ..arguments import check_kingdom_option, int_in, writable_dir
 from .options import (
     add_match_options,
     add_quiet,
@@ -99,7 +99,7 @@ def check(args) -> None:
     if shadow and not args.quiet:
         print(f"{args.bots_file} redefines library bot(s): {', '.join(shadow)}", file=sys.stderr)
     args.players_resolved = bots
-    check_kingdom(args)
+    check_kingdom_option(args)
     if args.out:
         why = writable_dir(Path(args.out))
         if why:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from ..agents import BOT_FILES, BOTS, file_bot, get_bot, unknown_name
 from ..agents.library import split_file_bot
-from ..arguments import check_kingdom
+from ..arguments import check_kingdom_option
 from ..engine.kingdoms import kingdom_arg
 from ..search import parse_search_name
 from ..train.policy import is_agent_file, load_agent, shipped_agents
 from ..train.settings import ALL_BOTS, MAX_WEIGHT, MIN_WEIGHT, SELF, STRONGEST, TrainConfig
 
 # options whose value is the field of the same name, given where not None or ''
-PLAIN = (
+SAME_NAMED = (
     "players",
     "seed",
     "num_envs",
@@ -36,11 +36,11 @@ PLAIN = (
 
 def given_settings(args, d: TrainConfig) -> dict:
     """The run's settings given on the command line (explicitly), checked: field -> value."""
-    given = {f: getattr(args, f) for f in PLAIN if getattr(args, f) not in (None, "")}
+    given = {f: getattr(args, f) for f in SAME_NAMED if getattr(args, f) not in (None, "")}
     players = args.players if args.players is not None else d.players
     if args.kingdom is not None:
         args.players = players
-        check_kingdom(args)
+        check_kingdom_option(args)
         given["kingdom"] = kingdom_arg(args.kingdom)
     if args.expert is not None:
         given["bc_expert"] = _expert(args)

@@ -372,7 +372,7 @@ def _items(opponents) -> list:
     return items
 
 
-def check_opponents(opponents, players: int, weights=None) -> None:
+def check_learner_opponents(opponents, players: int, weights=None) -> None:
     """The one check of the opponents argument with ``opponent_weights``, for every learner
     face: without weights, 1 entry (it plays every other seat) or players-1 (one per other
     seat); with weights, compiled bots (``all_bots``) of any number, one weight per bot
@@ -406,8 +406,8 @@ def opponent_list(opponents, players: int, scaled: bool = False, weights=None) -
     entry is a bot name, an ``agents.Bot``, a callable ``policy(observation, action_mask)``
     returning an action index, a model with ``predict`` (``ModelPolicy``) or a trained agent
     (``AgentPolicy``); ``scaled``: whether the env's observations are scaled. A ``BotTable`` of
-    1 or players-1 rows stands for its bots (checked by ``check_opponents``)."""
-    check_opponents(opponents, players, weights)
+    1 or players-1 rows stands for its bots (checked by ``check_learner_opponents``)."""
+    check_learner_opponents(opponents, players, weights)
     if _is_table(opponents):
         entries = [("table", opponents, b) for b in range(opponents.kind.shape[0])]
     else:

@@ -68,7 +68,7 @@ Options (``common.OPTIONS``, shared with the other faces): ``seed`` seeds the ge
 ``checks.check_generator_seed``); ``vp_shaping=c`` makes the rewards potential-based VP
 shaping (as ``sb3_vec_env``: each game's rewards still sum to its result) and
 ``opponent_weights`` (one weight per bot) makes ``opponents`` a pool of any number of bots that
-each game draws every other seat from, as on the vector envs (``common.check_opponents``),
+each game draws every other seat from, as on the vector envs (``common.check_learner_opponents``),
 both with compiled bot opponents only; ``public_discards=True`` shows every discarded card
 (``VecGame``); ``scale_observations`` divides the observation by fixed per-entry divisors.
 

@@ -79,7 +79,7 @@ from .common import (
     VECTOR,
     action_space,
     all_bots,
-    check_opponents,
+    check_learner_opponents,
     game_options,
     masked_observation_space,
     observation_space,
@@ -107,7 +107,7 @@ def make_learner_vecgame(
     which checks them."""
     players = check_players(players)
     check_learner_seat(learner_seat, players)
-    check_opponents(opponents, players, opponent_weights)
+    check_learner_opponents(opponents, players, opponent_weights)
     if not all_bots(opponents):
         raise TypeError(
             "the vector envs play compiled bots only: give bot names, Bot "
