@@ -50,6 +50,7 @@ LAYERS = [
             "dominion_env.snapshot",
             "dominion_env.vector",
             "dominion_env.records",
+            "dominion_env.positions",
             "dominion_env.game",
         ),
     ),
