@@ -622,6 +622,31 @@ class Game:
         ``records.ReplayMismatch`` where the game leaves the record. The game is the same
         object throughout: copy what you keep."""
         rec = records.check(record, check_version=check_version)
+        g = cls._dealt(rec)
+        decisions = rec["decisions"]
+        for i, d in enumerate(decisions):
+            where = f"decision {i} of {len(decisions)} (turn {g.turn['turn_number']})"
+            if g.done:
+                raise records.ReplayMismatch(
+                    f"{where}: the replayed game is already over, the record goes on", i
+                )
+            yield i, g
+            a = d["index"]
+            g._check_recorded(d, where, i)
+            g.step(a)
+        got, want = g.result(), rec["result"]
+        if got != want:
+            diff = {k: (want[k], got[k]) for k in got if got[k] != want.get(k)}
+            raise records.ReplayMismatch(
+                f"the replayed game's result differs from the record's (recorded, replayed): "
+                f"{diff}",
+                len(decisions),
+            )
+        yield len(decisions), g
+
+    @classmethod
+    def _dealt(cls, rec: dict) -> "Game":
+        """The checked record's game dealt again, at its scenario's position if it has one."""
         st = rec["settings"]
         try:
             g = cls(
@@ -655,43 +680,30 @@ class Game:
                 raise records.RecordError(
                     f"the record's scenario does not make a position: {e}"
                 ) from None
-        decisions = rec["decisions"]
-        for i, d in enumerate(decisions):
-            where = f"decision {i} of {len(decisions)} (turn {g.turn['turn_number']})"
-            if g.done:
-                raise records.ReplayMismatch(
-                    f"{where}: the replayed game is already over, the record goes on", i
-                )
-            yield i, g
-            a = d["index"]
-            if action_name(a) != d["action"]:
-                raise records.ReplayMismatch(
-                    f"{where}: the record names action {d['action']!r} but its index {a} is "
-                    f"{action_name(a)!r}",
-                    i,
-                )
-            if g.current_player != d["player"]:
-                raise records.ReplayMismatch(
-                    f"{where}: player {g.current_player} decides in the replay, the record "
-                    f"has player {d['player']} ({d['action']!r})",
-                    i,
-                )
-            if not g.action_mask[a]:
-                raise records.ReplayMismatch(
-                    f"{where}: {d['action']!r} is not legal for player {d['player']} "
-                    f"({g.decision.kind}); legal: {g.legal_actions()}",
-                    i,
-                )
-            g.step(a)
-        got, want = g.result(), rec["result"]
-        if got != want:
-            diff = {k: (want[k], got[k]) for k in got if got[k] != want.get(k)}
+        return g
+
+    def _check_recorded(self, d: dict, where: str, i: int) -> None:
+        """The recorded decision ``d`` (number ``i``) is this game's now: its player, and its
+        action named as recorded and legal; ``records.ReplayMismatch`` otherwise."""
+        a = d["index"]
+        if action_name(a) != d["action"]:
             raise records.ReplayMismatch(
-                f"the replayed game's result differs from the record's (recorded, replayed): "
-                f"{diff}",
-                len(decisions),
+                f"{where}: the record names action {d['action']!r} but its index {a} is "
+                f"{action_name(a)!r}",
+                i,
             )
-        yield len(decisions), g
+        if self.current_player != d["player"]:
+            raise records.ReplayMismatch(
+                f"{where}: player {self.current_player} decides in the replay, the record "
+                f"has player {d['player']} ({d['action']!r})",
+                i,
+            )
+        if not self.action_mask[a]:
+            raise records.ReplayMismatch(
+                f"{where}: {d['action']!r} is not legal for player {d['player']} "
+                f"({self.decision.kind}); legal: {self.legal_actions()}",
+                i,
+            )
 
     @classmethod
     def from_record(cls, record, *, check_version: bool = True) -> "Game":
