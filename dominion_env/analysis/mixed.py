@@ -50,7 +50,8 @@ def play_mixed(
 
     ``watch(vec, start, actions)``, if given, sees every round before it is played: the
     chunk's VecGame (game g of it is game ``start + g`` of the run) and the action each row
-    is about to take (-1: a finished game); ``profile.Tally`` counts buys and plays this way."""
+    is about to take (-1: a finished game); ``profile.BuyPlayCounts`` counts buys and plays
+    this way."""
     n_players = check_players(n_players)
     n_games, seed, turn_limit = check_run(n_games, seed, turn_limit)
     for p in players:
