@@ -745,7 +745,7 @@ class Game:
         is as it was. The game keeps the position whole (every zone, every pile) and its RNG
         state then: ``record()`` holds them, and the record replays from that position.
         """
-        sc, position = positions.build(
+        sc, position = positions.build_position(
             self.state,
             self.players,
             self._vec.config.turn_limit,

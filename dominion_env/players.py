@@ -27,7 +27,7 @@ from .extras import install_hint
 from .search import GUIDED_FORM, parse_search_name
 
 
-def load_network(agent: str):
+def agent_network(agent: str):
     """The network of trained agent ``agent`` guiding a search (``search:AGENT:N``); a
     ValueError saying what to install without the train extra."""
     if importlib.util.find_spec("torch") is None:
@@ -54,7 +54,7 @@ class NameForm(NamedTuple):
 
 
 def _search(name: str, seed: int):
-    return parse_search_name(name, seed=seed, load_network=load_network)
+    return parse_search_name(name, seed=seed, load_network=agent_network)
 
 
 NAME_FORMS: tuple[NameForm, ...] = (NameForm(_search, ("search", GUIDED_FORM)),)

@@ -40,7 +40,7 @@ THRONE_ROOM = card_id("Throne Room")
 # turn from there takes the observation's counters past their Box bounds (obs_bounds)
 MAX_SCENARIO_COUNTER = 10_000
 # set_scenario's phases: where the turn starts (PHASE_*, the turn frame's step)
-PHASES = {
+TURN_STARTS = {
     "action": (PHASE_ACTION, T_ACTION),
     "buy": (PHASE_BUY, T_BUY_START),
     "buying": (PHASE_BUY, T_BUY),
@@ -53,14 +53,14 @@ def counts_by_name(row) -> dict:
     return {NAMES[c]: int(row[c]) for c in np.flatnonzero(row)}
 
 
-def build(state, players: int, turn_limit: int, **kw) -> tuple[Scenario, dict]:
+def build_position(state, players: int, turn_limit: int, **kw) -> tuple[Scenario, dict]:
     """The position ``kw`` (``Game.set_scenario``'s arguments) on the game ``state`` (one
     row) of ``players`` players: (the engine's ``Scenario``, the whole position as
     ``set_scenario``'s arguments, every pile given)."""
     turn_player, phase = kw["turn_player"], kw["phase"]
     check_int("turn_player", turn_player, 0, players - 1)
-    if not isinstance(phase, str) or phase not in PHASES:
-        raise ValueError(f"phase must be one of {list(PHASES)}, got {phase!r}")
+    if not isinstance(phase, str) or phase not in TURN_STARTS:
+        raise ValueError(f"phase must be one of {list(TURN_STARTS)}, got {phase!r}")
     counters = tuple(
         check_int(k, kw[k], 0, MAX_SCENARIO_COUNTER) for k in ("actions", "buys", "coins")
     )
@@ -89,7 +89,7 @@ def build(state, players: int, turn_limit: int, **kw) -> tuple[Scenario, dict]:
     new_piles[list(supply_counts)] = list(supply_counts.values())
     trash_row = np.zeros(NUM_CARDS, np.int64)
     trash_row[list(trash_counts)] = list(trash_counts.values())
-    turn = (int(turn_player), *PHASES[phase], *counters)
+    turn = (int(turn_player), *TURN_STARTS[phase], *counters)
     sc = Scenario(zone, deck, deck_len, new_piles, trash_row, turns, *turn)
     # the position as set_scenario's arguments, whole (every pile, not only those given):
     # a record replays it on the freshly dealt game whatever came before (records.py)

@@ -13,7 +13,7 @@ from ..analysis.executor import add_ray_option, executor_for
 from ..arguments import check_kingdom_option
 from ..engine.kingdoms import kingdom_arg
 from ..names import printable
-from ..players import load_network
+from ..players import agent_network
 from ..search import parse_search_name
 from ..train.device import check_device
 from ..train.evaluate import EVAL_SEED, evaluate, format_table
@@ -68,7 +68,7 @@ def check(args) -> None:
 def _check_agent(args) -> None:
     """The agent (or search) resolved onto --device, and --players checked against it."""
     try:  # search (any player count), guided search or a trained agent (their agent's)
-        search = parse_search_name(args.agent, seed=args.seed, load_network=load_network)
+        search = parse_search_name(args.agent, seed=args.seed, load_network=agent_network)
         args.agent_resolved = agent = search or load_agent(args.agent)
     except (ValueError, OSError) as e:
         args.parser.error(f"argument agent: {e}")

@@ -32,7 +32,7 @@ from ..engine.observation import (
     obs_scale,
     obs_size,
 )
-from ..players import load_network
+from ..players import agent_network
 from ..protocols import ObservationPlayer, decides_from_game
 from ..search import parse_search_name
 from ..vector import pool_thresholds
@@ -418,7 +418,7 @@ def opponent_list(opponents, players: int, scaled: bool = False, weights=None) -
     for e in entries:
         if isinstance(e, str):
             # "search", "search:N" or "search:AGENT:N"
-            searcher = parse_search_name(e, load_network=load_network)
+            searcher = parse_search_name(e, load_network=agent_network)
             trained = getattr(searcher, "players", players)
             if trained != players:
                 raise ValueError(
