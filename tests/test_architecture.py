@@ -281,6 +281,84 @@ def test_the_private_name_check_can_fail():
     assert found == {("pkg.b", "_helper"), ("pkg.b", "_x")}
 
 
+MAX_MODULE_LINES = 800
+# modules longer than that, each with its reason
+LONG_MODULES = {
+    "dominion_env.agents.library": "the bot library's data, one entry per bot",
+    "dominion_env.engine.base_cards": "the Base set's card effects, one kernel per card",
+    "dominion_env.vector": "its docstring's version history moves to the changelog",
+    "dominion_env.train.selfplay": "the Expert Iteration loop, to be split",
+}
+
+
+def test_no_module_is_too_long():
+    lengths = {m: len(path.read_text().splitlines()) for m, path in KNOWN.items()}
+    long = {m for m, n in lengths.items() if n > MAX_MODULE_LINES}
+    assert long <= set(LONG_MODULES), {m: lengths[m] for m in long - set(LONG_MODULES)}
+    assert set(LONG_MODULES) <= long, f"short now, drop them: {set(LONG_MODULES) - long}"
+
+
+# every subcommand's module has the same three functions (dominion_env.commands)
+COMMAND_INTERFACE = {"add_parser", "check", "run"}
+# public names defined at the top of several modules, each with its reason; a new one is the
+# same thing (define it once and import it) or a different one (give it its own name)
+SHARED_NAMES = {
+    "end_piles": "the rule (cards) and its compiled twin for the kernels (engine.zones)",
+    "CARDS": "each card set's effects (base_cards, intrigue_cards) and all of them (effects)",
+    "VERSION": "each face's version: the envs' and VecGame's",
+    "Decision": "Game's pending decision and the guided search's record of one (search)",
+    "ROWS_PER_CALL": "the flat and the guided search's batch sizes (search)",
+    "parse_search_name": "the flat search's names and every search's names (search)",
+    "INT_BOUNDS": "the trainer's and self-play's settings (selfplay)",
+    "NUMBER_BOUNDS": "the trainer's and self-play's settings (selfplay)",
+    "check_config": "the trainer's and self-play's settings (selfplay)",
+    "check_init": "the trainer's and self-play's settings (selfplay)",
+    "Interrupted": "the trainer's and self-play's Ctrl-C (selfplay)",
+    "read_checkpoint": "the trainer's and self-play's checkpoints (selfplay)",
+    "saved_config": "the trainer's and self-play's checkpoints (selfplay)",
+    "write_progress": "the trainer's and self-play's progress logs (selfplay)",
+    "MAX_GAMES": "the CLI's games per run and the games the web server holds (web)",
+    "MAX_DIGITS": "the terminal's and the web page's typed numbers (web)",
+    "Table": "the terminal's and the web server's game at a table (web)",
+    "bot_action": "a bot's action by name (agents) and the engine's kernel",
+    "describe": "a bot in words (optimize) and a device in words (train.device)",
+    "resolve": "the decision machine's kernel, a device name, the scorecard's player",
+    "load": "a game record (records) and a snapshot (snapshot), module-qualified",
+    "save": "a game record (records) and a snapshot (snapshot), module-qualified",
+    "evaluate": "the evaluation and the MaskablePPO script's own",
+    "main": "the dominion command and the MaskablePPO script",
+    "parse_args": "the dominion command and the MaskablePPO script",
+}
+
+
+def public_definitions(tree: ast.Module) -> set[str]:
+    """Public names a module's top level defines (functions, classes, assignments)."""
+    out = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign):
+            out.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out.add(node.target.id)
+    return {n for n in out if not n.startswith("_")}
+
+
+def test_a_public_name_means_one_thing():
+    where: dict[str, set[str]] = {}
+    for module, path in KNOWN.items():
+        if "import warnings" in path.read_text() and "is now dominion_env" in path.read_text():
+            continue  # a renamed module's old name, re-exporting the new one
+        for name in public_definitions(ast.parse(path.read_text())):
+            if name in COMMAND_INTERFACE and module.startswith("dominion_env.commands."):
+                continue
+            where.setdefault(name, set()).add(module)
+    shared = {n: sorted(ms) for n, ms in where.items() if len(ms) > 1}
+    new = {n: ms for n, ms in shared.items() if n not in SHARED_NAMES}
+    assert not new, f"public names defined in several modules: {new}"
+    assert set(SHARED_NAMES) <= set(shared), f"defined once now: {set(SHARED_NAMES) - set(shared)}"
+
+
 def test_the_terminal_and_the_browser_seat_players_through_one_module():
     # who answers each seat (bots, agents, the search) is dominion_env.seats, not the
     # terminal game's module: the browser seats players exactly as the terminal does
