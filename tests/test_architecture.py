@@ -322,7 +322,7 @@ SHARED_NAMES = {
     "Table": "the terminal's and the web server's game at a table (web)",
     "bot_action": "a bot's action by name (agents) and the engine's kernel",
     "describe": "a bot in words (optimize) and a device in words (train.device)",
-    "resolve": "the decision machine's kernel, a device name, the scorecard's player",
+    "resolve": "the decision machine's kernel and the scorecard's player",
     "load": "a game record (records) and a snapshot (snapshot), module-qualified",
     "save": "a game record (records) and a snapshot (snapshot), module-qualified",
     "evaluate": "the evaluation and the MaskablePPO script's own",
