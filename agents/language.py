@@ -66,7 +66,7 @@ in, so an optimizer changes thresholds without touching text. ``compile_conditio
 the program. Errors are ``LanguageError`` (a ValueError) with the column (1-based), the token
 and what was expected, all in the message (a long text is shown as a window around the
 column). A text is read only within bounds that no runnable condition comes near, each refused
-at its token: ``MAX_TOKENS`` tokens, ``MAX_DEPTH`` operators inside one another,
+at its token: ``MAX_TOKENS`` tokens, ``MAX_NESTING`` operators inside one another,
 ``MAX_NUMBER_CHARS`` characters in a number; and ``parse`` refuses what the bots' machine
 cannot run (more than ``MAX_STACK`` registers or ``PROG_LEN`` steps) at the operand that
 passes the bound, so every text either compiles or is a LanguageError.
@@ -117,7 +117,7 @@ MAX_VALUE = 10**9
 # reading below): no program of PROG_LEN steps needs more tokens, deeper nesting or longer
 # numbers than these.
 MAX_TOKENS = 500
-MAX_DEPTH = 64  # operators and parentheses inside one another
+MAX_NESTING = 64  # operators and parentheses inside one another
 MAX_NUMBER_CHARS = 20  # a number as written: 1_000_000_000.125 has 17
 
 # quantities by how they take their argument
@@ -366,15 +366,15 @@ class _Reader:
         raise LanguageError(self.text, col, seg or _token_at(self.text, col), expected)
 
     def check_depth(self, root) -> None:
-        """Refuse nesting past ``MAX_DEPTH`` (walked without recursion) before the recursive
+        """Refuse nesting past ``MAX_NESTING`` (walked without recursion) before the recursive
         reading below meets it."""
         stack = [(root, 1)]
         while stack:
             node, depth = stack.pop()
-            if depth > MAX_DEPTH:
+            if depth > MAX_NESTING:
                 self.fail(
                     node,
-                    f"nested too deeply: at most {MAX_DEPTH} operators inside one another",
+                    f"nested too deeply: at most {MAX_NESTING} operators inside one another",
                     whole=False,
                 )
             stack.extend(

@@ -94,7 +94,8 @@ from .language import Expr, Logic, cards_named, compile_condition, parse, to_tex
 # cards that ask a DEC_CHOOSE decision: the sources a choose rule may name
 _CHOOSERS = {code.name for code in CARDS if DEC_CHOOSE in code.decisions}
 _OPTION = re.compile(r"^\s*(.+?)\s+option\s+([0-9]+)\s*$")
-SECTIONS = ("rules", "play", "trash", "discard", "choose")  # Bot fields, in SECTION_NAMES order
+# Bot fields, in SECTION_NAMES order
+RULE_SECTIONS = ("rules", "play", "trash", "discard", "choose")
 
 
 @dataclass(frozen=True)
@@ -205,18 +206,18 @@ class Bot:
             raise TypeError(f"bot {self.name!r}: random must be True or False, got {self.random!r}")
         if not isinstance(self.source, str):
             raise TypeError(f"bot {self.name!r}: source must be a string, got {self.source!r}")
-        for key in SECTIONS:
+        for key in RULE_SECTIONS:
             if not isinstance(getattr(self, key), (list, tuple)):
                 raise TypeError(
                     f"bot {self.name!r}: {key} must be a list of rules, got {getattr(self, key)!r}"
                 )
-        plays = any(getattr(self, k) for k in SECTIONS[1:])
+        plays = any(getattr(self, k) for k in RULE_SECTIONS[1:])
         if self.random and (self.rules or plays):
             raise ValueError(f"bot {self.name!r}: a random bot takes no rules (random=True)")
         if not self.random and not self.rules:
             raise ValueError(f"bot {self.name!r}: no rules (give rules, or random=True)")
         parsed = {}
-        for key in SECTIONS:
+        for key in RULE_SECTIONS:
             out = []
             for i, rule in enumerate(getattr(self, key)):
                 _check_rule(rule, i, self.name, key)
@@ -239,7 +240,7 @@ class Bot:
         out = np.zeros((MAX_RULES, RULE_WIDTH), np.int64)
         out[1:, R_TARGET] = -1
         row = 1
-        for sec, key in enumerate(SECTIONS):
+        for sec, key in enumerate(RULE_SECTIONS):
             out[0, 2 * sec] = row
             for rule in self.parsed[key]:
                 prog = compile_condition(rule.when)
@@ -255,7 +256,7 @@ class Bot:
     def kingdom_cards(self) -> list[str]:
         """The kingdom cards this bot's rules name (targets, sources, conditions), in order."""
         out: list[str] = []
-        for key in SECTIONS:
+        for key in RULE_SECTIONS:
             for rule in self.parsed[key]:
                 names = [] if rule.target.upper() == "PASS" or rule.source else [rule.target]
                 names += [rule.source] if rule.source else []
@@ -270,7 +271,7 @@ class Bot:
         if self.random:
             return "uniform random"
         parts = []
-        for key in SECTIONS:
+        for key in RULE_SECTIONS:
             rules = [
                 r.target_text() + (f" if {to_text(r.when)}" if r.when else "")
                 for r in self.parsed[key]
@@ -286,7 +287,7 @@ class Bot:
             lines.append(f"source = {json.dumps(self.source)}")
         if self.random:
             lines.append("random = true")
-        for key in SECTIONS:
+        for key in RULE_SECTIONS:
             if self.parsed[key]:
                 lines.append(f"{key} = [")
                 lines += [f"    {json.dumps(r.text())}," for r in self.parsed[key]]
@@ -364,7 +365,7 @@ def _bot_from_dict(d, where: str) -> Bot:
         if key in d and not isinstance(d[key], kind):
             raise ValueError(f"{where}, bot {d['name']!r}: {key} must be {allowed}, got {d[key]!r}")
     sections = {}
-    for key in SECTIONS:
+    for key in RULE_SECTIONS:
         rules = []
         for i, rule in enumerate(d.get(key, [])):
             if isinstance(rule, str):

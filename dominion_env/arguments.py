@@ -1,5 +1,5 @@
-"""The command line's argument types and checks, shared by ``cli`` and the training commands
-(``train/commands.py``, which ``cli`` imports lazily: both import this module, not each other).
+"""The command line's argument types and checks, shared by the commands
+(``dominion_env.commands``; the options built on them are declared in ``commands/options.py``).
 
 An argparse type names the value and what is allowed (argparse adds the argument's name); a
 check ends the command with argparse's error (exit status 2, one line) before any work starts.
@@ -58,10 +58,10 @@ def number_in(low: float, high: float, why: str = ""):
     return parse
 
 
-GAMES = int_in(1, MAX_GAMES, " (each game's result is kept in memory: run more seeds for more)")
-SEED = int_in(0, MAX_SEED)
-PLAYERS = int_in(MIN_PLAYERS, MAX_PLAYERS)
-TURN_LIMIT = int_in(1, MAX_TURN_LIMIT, " turns per player")
+GAMES_ARG = int_in(1, MAX_GAMES, " (each game's result is kept in memory: run more seeds for more)")
+SEED_ARG = int_in(0, MAX_SEED)
+PLAYERS_ARG = int_in(MIN_PLAYERS, MAX_PLAYERS)
+TURN_LIMIT_ARG = int_in(1, MAX_TURN_LIMIT, " turns per player")
 
 
 def writable_dir(folder: Path) -> str | None:
@@ -80,7 +80,7 @@ def writable_dir(folder: Path) -> str | None:
     return None
 
 
-def check_kingdom(args) -> None:
+def check_kingdom_option(args) -> None:
     """``args.kingdom`` fits ``args.players`` ('bots': the bots' own), else argparse's error."""
     if args.kingdom == "bots":
         return

@@ -45,26 +45,24 @@ The API, by what it is for:
 ``Game(..., opponents=compile_bots("Big Money"))`` plays learner mode (see ``vector``): bots
 answer every other seat's decisions, also after ``set_scenario``.
 
-This file stays whole (over 800 lines): ``Game`` is one class, and its parts above share
-its state record and decision machine.
+Positions by card names (``set_scenario``'s arguments checked and made the engine's) are
+``dominion_env.positions``.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from . import records
-from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE, card_id
+from . import positions, records
+from .cards import KINGDOM, NAMES, NUM_CARDS, TABLE
 from .checks import MAX_SEED, check_int, check_seed, is_int
-from .engine.batch import Scenario, bot_action_game, observe_game, scenario_game, score_game
+from .engine.batch import bot_action_game, observe_game, scenario_game, score_game
 from .engine.config import row_kingdom_ids
-from .engine.kingdoms import is_implemented
 from .engine.layout import (
     ACTIONS,
     ASIDE,
@@ -90,12 +88,7 @@ from .engine.layout import (
     IN_SUPPLY,
     LOG_CAP,
     LOG_LEN,
-    MAX_COPIES,
-    MAX_THRONE_ROOMS,
-    NUM_ZONES,
     PHASE,
-    PHASE_ACTION,
-    PHASE_BUY,
     PHASE_NAMES,
     PUBLIC_TOP,
     R0,
@@ -103,9 +96,6 @@ from .engine.layout import (
     SP,
     STATUS,
     SUPPLY,
-    T_ACTION,
-    T_BUY,
-    T_BUY_START,
     TERMINATED,
     TRASH,
     TRUNCATED,
@@ -122,24 +112,15 @@ from .names import (
     legal_action_names,
     log_lines,
 )
+from .positions import THRONE_ROOM, counts_by_name
 from .snapshot import Snapshot
 from .snapshot import load as load_snapshot
 from .snapshot import save as save_snapshot
 from .vector import VecGame
 
-THRONE_ROOM = card_id("Throne Room")
-# a scenario's Actions, Buys and $ at most this: far above any turn, and low enough that no
-# turn from there takes the observation's counters past their Box bounds (obs_bounds)
-MAX_SCENARIO_COUNTER = 10_000
 _ATOMIC = (int, bool, str, float, type(None))  # attribute values a clone may share
 
 _ZONES = {"hand": HAND, "discard": DISCARD, "in_play": IN_PLAY, "aside": ASIDE}
-# set_scenario's phases: where the turn starts (PHASE_*, the turn frame's step)
-_PHASES = {
-    "action": (PHASE_ACTION, T_ACTION),
-    "buy": (PHASE_BUY, T_BUY_START),
-    "buying": (PHASE_BUY, T_BUY),
-}
 
 # a Throne Room frame's step while it plays its card (``base_cards.throne_room``): the play
 # under way, 1st or 2nd
@@ -342,6 +323,12 @@ class Game:
     # -- what is going on ----------------------------------------------------------------
 
     @property
+    def vec(self):
+        """The one-row ``VecGame`` this game plays in (row 0): what a player that decides from
+        the game reads (``protocols.GamePlayer``: ``act_games(game.vec, [0])``)."""
+        return self._vec
+
+    @property
     def state(self):
         return self._vec.state
 
@@ -466,18 +453,18 @@ class Game:
             "hand_size": int(zone[HAND].sum()),
             "draw_size": n,
             "discard_size": int(zone[DISCARD].sum()),
-            "in_play": _counts(zone[IN_PLAY]),
+            "in_play": counts_by_name(zone[IN_PLAY]),
             "turns_taken": int(s["player"][0, p, TURNS_TAKEN]),
-            "public_hand": _counts(s["pub_hand"][0, p]),
+            "public_hand": counts_by_name(s["pub_hand"][0, p]),
             "public_top": [NAMES[int(c)] for c in s["deck"][0, p, n - k : n][::-1]],
-            "owned": _counts(owned),
+            "owned": counts_by_name(owned),
         }
 
     def zones(self, player: int) -> dict:
         """A player's zones by card names; 'deck' is the draw pile, top card first."""
         self._check_player(player)
         s = self.state
-        out = {name: _counts(s["zone"][0, player, z]) for name, z in _ZONES.items()}
+        out = {name: counts_by_name(s["zone"][0, player, z]) for name, z in _ZONES.items()}
         n = int(s["player"][0, player, DECK_LEN])
         out["deck"] = [NAMES[int(c)] for c in s["deck"][0, player, :n][::-1]]
         return out
@@ -494,7 +481,7 @@ class Game:
 
     @property
     def trash(self) -> dict:
-        return _counts(self.state["pile"][0, TRASH])
+        return counts_by_name(self.state["pile"][0, TRASH])
 
     def scores(self) -> list[int]:
         """Victory points per player now (Gardens and Duke included)."""
@@ -635,6 +622,31 @@ class Game:
         ``records.ReplayMismatch`` where the game leaves the record. The game is the same
         object throughout: copy what you keep."""
         rec = records.check(record, check_version=check_version)
+        g = cls._dealt(rec)
+        decisions = rec["decisions"]
+        for i, d in enumerate(decisions):
+            where = f"decision {i} of {len(decisions)} (turn {g.turn['turn_number']})"
+            if g.done:
+                raise records.ReplayMismatch(
+                    f"{where}: the replayed game is already over, the record goes on", i
+                )
+            yield i, g
+            a = d["index"]
+            g._check_recorded(d, where, i)
+            g.step(a)
+        got, want = g.result(), rec["result"]
+        if got != want:
+            diff = {k: (want[k], got[k]) for k in got if got[k] != want.get(k)}
+            raise records.ReplayMismatch(
+                f"the replayed game's result differs from the record's (recorded, replayed): "
+                f"{diff}",
+                len(decisions),
+            )
+        yield len(decisions), g
+
+    @classmethod
+    def _dealt(cls, rec: dict) -> "Game":
+        """The checked record's game dealt again, at its scenario's position if it has one."""
         st = rec["settings"]
         try:
             g = cls(
@@ -668,43 +680,30 @@ class Game:
                 raise records.RecordError(
                     f"the record's scenario does not make a position: {e}"
                 ) from None
-        decisions = rec["decisions"]
-        for i, d in enumerate(decisions):
-            where = f"decision {i} of {len(decisions)} (turn {g.turn['turn_number']})"
-            if g.done:
-                raise records.ReplayMismatch(
-                    f"{where}: the replayed game is already over, the record goes on", i
-                )
-            yield i, g
-            a = d["index"]
-            if action_name(a) != d["action"]:
-                raise records.ReplayMismatch(
-                    f"{where}: the record names action {d['action']!r} but its index {a} is "
-                    f"{action_name(a)!r}",
-                    i,
-                )
-            if g.current_player != d["player"]:
-                raise records.ReplayMismatch(
-                    f"{where}: player {g.current_player} decides in the replay, the record "
-                    f"has player {d['player']} ({d['action']!r})",
-                    i,
-                )
-            if not g.action_mask[a]:
-                raise records.ReplayMismatch(
-                    f"{where}: {d['action']!r} is not legal for player {d['player']} "
-                    f"({g.decision.kind}); legal: {g.legal_actions()}",
-                    i,
-                )
-            g.step(a)
-        got, want = g.result(), rec["result"]
-        if got != want:
-            diff = {k: (want[k], got[k]) for k in got if got[k] != want.get(k)}
+        return g
+
+    def _check_recorded(self, d: dict, where: str, i: int) -> None:
+        """The recorded decision ``d`` (number ``i``) is this game's now: its player, and its
+        action named as recorded and legal; ``records.ReplayMismatch`` otherwise."""
+        a = d["index"]
+        if action_name(a) != d["action"]:
             raise records.ReplayMismatch(
-                f"the replayed game's result differs from the record's (recorded, replayed): "
-                f"{diff}",
-                len(decisions),
+                f"{where}: the record names action {d['action']!r} but its index {a} is "
+                f"{action_name(a)!r}",
+                i,
             )
-        yield len(decisions), g
+        if self.current_player != d["player"]:
+            raise records.ReplayMismatch(
+                f"{where}: player {self.current_player} decides in the replay, the record "
+                f"has player {d['player']} ({d['action']!r})",
+                i,
+            )
+        if not self.action_mask[a]:
+            raise records.ReplayMismatch(
+                f"{where}: {d['action']!r} is not legal for player {d['player']} "
+                f"({self.decision.kind}); legal: {self.legal_actions()}",
+                i,
+            )
 
     @classmethod
     def from_record(cls, record, *, check_version: bool = True) -> "Game":
@@ -746,112 +745,25 @@ class Game:
         is as it was. The game keeps the position whole (every zone, every pile) and its RNG
         state then: ``record()`` holds them, and the record replays from that position.
         """
-        s = self.state
-        P = self.players
-        check_int("turn_player", turn_player, 0, P - 1)
-        if not isinstance(phase, str) or phase not in _PHASES:
-            raise ValueError(f"phase must be one of {list(_PHASES)}, got {phase!r}")
-        for name, v in (("actions", actions), ("buys", buys), ("coins", coins)):
-            check_int(name, v, 0, MAX_SCENARIO_COUNTER)
-        turns = np.zeros(P, np.int64)
-        limit = self._vec.config.turn_limit
-        if turns_taken is not None:
-            if not isinstance(turns_taken, (list, tuple, np.ndarray)) or len(turns_taken) != P:
-                raise ValueError(
-                    f"turns_taken must be a list of {P} ints 0..{limit} (turn_limit), "
-                    f"got {turns_taken!r}"
-                )
-            if not all(_is_count(t) and t <= limit for t in turns_taken):
-                raise ValueError(
-                    f"turns_taken must be {P} ints 0..{limit} (turn_limit), got {turns_taken!r}"
-                )
-            turns[:] = turns_taken
-        # parse and check everything before writing anything: bad input leaves the game as is
-        zones = [
-            (p, z, _parse_cards(cards))
-            for arg, z in ((hands, HAND), (discards, DISCARD), (in_play, IN_PLAY), (aside, ASIDE))
-            for p, cards in self._per_player(arg).items()
-        ]
-        cap = s["deck"].shape[2]
-        deck_ids = {}
-        for p, cards in self._per_player(decks).items():
-            if not isinstance(cards, (list, tuple)):
-                raise TypeError("a deck is an ordered list of card names, top card first")
-            ids = [card_id(n) for n in cards]
-            for c in ids:
-                _check_playable(c)
-            if len(ids) > cap:
-                raise ValueError(f"deck of {len(ids)} cards exceeds the capacity {cap}")
-            deck_ids[p] = ids
-        supply_counts = {} if supply is None else _parse_cards(supply, allow_zero=True)
-        trash_counts = {} if trash is None else _parse_cards(trash)
-        copies = Counter(trash_counts)
-        for _, _, counts in zones:
-            copies.update(counts)
-        for ids in deck_ids.values():
-            copies.update(ids)
-        piles = {c: int(k) for c, k in enumerate(s["pile"][0, SUPPLY])}
-        piles.update(supply_counts)
-        copies.update(piles)
-        total = sum(copies.values())
-        if total > cap:
-            raise ValueError(
-                f"the position holds {total} cards in all (zones, decks, Supply, trash); a game "
-                f"holds at most {cap} (a draw pile's capacity: every card a 6-player game deals)"
-            )
-        if copies[THRONE_ROOM] > MAX_THRONE_ROOMS:
-            raise ValueError(
-                f"{copies[THRONE_ROOM]} Throne Rooms in the game; a game holds at most "
-                f"{MAX_THRONE_ROOMS} (a chain of them must fit the engine's frame stack)"
-            )
-        for c, k in copies.items():
-            if k > MAX_COPIES:
-                raise ValueError(
-                    f"{k} copies of {NAMES[c]} in the game; a game holds at most "
-                    f"{MAX_COPIES} copies of a card (the most the rules have: "
-                    f"120 Coppers with 6 players)"
-                )
-        # the position as arrays; the engine writes it (machine.setup_scenario)
-        zone = np.zeros((P, NUM_ZONES, NUM_CARDS), np.int64)
-        for p, z, counts in zones:
-            zone[p, z, list(counts)] = list(counts.values())
-        deck = np.zeros((P, cap), np.int64)
-        deck_len = np.zeros(P, np.int64)
-        for p, ids in deck_ids.items():
-            deck[p, : len(ids)] = ids
-            deck_len[p] = len(ids)
-        new_piles = np.full(NUM_CARDS, -1, np.int64)
-        new_piles[list(supply_counts)] = list(supply_counts.values())
-        trash_row = np.zeros(NUM_CARDS, np.int64)
-        trash_row[list(trash_counts)] = list(trash_counts.values())
-        counters = (int(actions), int(buys), int(coins))
-        turn = (int(turn_player), *_PHASES[phase], *counters)
-        sc = Scenario(zone, deck, deck_len, new_piles, trash_row, turns, *turn)
-        # the position as set_scenario's arguments, whole (every pile, not only those given):
-        # a record replays it on the freshly dealt game whatever came before (records.py)
-        in_supply = s["pile"][0, IN_SUPPLY]
-        position = {
-            arg: [_counts(zone[p, z]) for p in range(P)]
-            for arg, z in (
-                ("hands", HAND),
-                ("discards", DISCARD),
-                ("in_play", IN_PLAY),
-                ("aside", ASIDE),
-            )
-        }
-        position["decks"] = [[NAMES[c] for c in deck_ids.get(p, [])] for p in range(P)]
-        position["supply"] = {
-            NAMES[c]: k for c, k in piles.items() if in_supply[c] or c in supply_counts
-        }
-        position["trash"] = _counts(trash_row)
-        position.update(
-            turn_player=int(turn_player),
+        sc, position = positions.build_position(
+            self.state,
+            self.players,
+            self._vec.config.turn_limit,
+            hands=hands,
+            decks=decks,
+            discards=discards,
+            in_play=in_play,
+            aside=aside,
+            supply=supply,
+            trash=trash,
+            turn_player=turn_player,
             phase=phase,
-            actions=counters[0],
-            buys=counters[1],
-            coins=counters[2],
-            turns_taken=[int(t) for t in turns],
+            actions=actions,
+            buys=buys,
+            coins=coins,
+            turns_taken=turns_taken,
         )
+        s = self.state
         self._scenario = {
             "position": position,
             "rng": int(s["rng"][0, 0]),
@@ -865,53 +777,3 @@ class Game:
     def _check_player(self, p):
         if not is_int(p) or not 0 <= p < self.players:
             raise ValueError(f"player must be 0..{self.players - 1}, got {p!r}")
-
-    def _per_player(self, arg) -> dict:
-        if arg is None:
-            return {}
-        if isinstance(arg, dict):
-            items = arg.items()
-        elif (
-            isinstance(arg, (list, tuple))
-            and len(arg) == self.players
-            and all(isinstance(x, (list, tuple, dict)) for x in arg)
-        ):
-            items = enumerate(arg)
-        else:
-            raise TypeError("give zones per player: {player: cards} or one list per player")
-        out = {}
-        for p, cards in items:
-            self._check_player(p)
-            out[int(p)] = cards
-        return out
-
-
-def _is_count(v) -> bool:
-    """A non-negative int (a numpy int too, not a bool)."""
-    return is_int(v) and v >= 0
-
-
-def _check_playable(c: int) -> None:
-    if NAMES[c] in KINGDOM and not is_implemented(NAMES[c]):
-        raise NotImplementedError(f"card effect not implemented yet: {NAMES[c]}")
-
-
-def _parse_cards(cards, allow_zero: bool = False) -> dict[int, int]:
-    if isinstance(cards, dict):
-        items = cards.items()
-    elif isinstance(cards, (list, tuple)):
-        items = Counter(cards).items()
-    else:
-        raise TypeError(f"cards are a list of names or a name->count dict, got {cards!r}")
-    out: dict[int, int] = {}
-    for name, k in items:
-        c = card_id(name)
-        _check_playable(c)
-        if not is_int(k) or k < 0 or (k == 0 and not allow_zero):
-            raise ValueError(f"count for {name!r} must be a positive int, got {k!r}")
-        out[c] = out.get(c, 0) + int(k)
-    return out
-
-
-def _counts(row) -> dict:
-    return {NAMES[c]: int(row[c]) for c in np.flatnonzero(row)}

@@ -227,7 +227,7 @@ def play(
                     events = game.log_events()
                     write(view(game, names, log_lines(events[table.seen :], YOU)))
                     table.seen = len(events)
-                    a = ask(game, read, write)
+                    a = ask_person(game, read, write)
                 else:
                     a = table.opponent_action()
                 with shield.step():
@@ -357,7 +357,7 @@ def read_line(prompt: str) -> str:
     return line.rstrip("\r\n")
 
 
-def ask(game: Game, read, write) -> int:
+def ask_person(game: Game, read, write) -> int:
     """The person's answer to the pending decision: a legal action's index. Anything else
     they type is answered (a message) and asked again; the end of input raises ``Quit``."""
     options = choices(game)
@@ -369,14 +369,14 @@ def ask(game: Game, read, write) -> int:
             text = read("> ").strip()
         except EOFError:
             raise Quit("eof") from None
-        answer = parse(text, numbered, game)
+        answer = parse_answer(text, numbered, game)
         if isinstance(answer, int):
             return answer
         if answer is not None:
             write(answer)
 
 
-def parse(text: str, numbered: list, game: Game):
+def parse_answer(text: str, numbered: list, game: Game):
     """An action index, or a message to show (help, an error), or None (nothing typed).
     Raises ``Quit`` for quit/exit. Numbers are ASCII digits only: ``str.isdigit`` is also
     true for "²" or "٣", which ``int`` refuses or reads as another number."""

@@ -21,6 +21,7 @@ from .cards import MAX_PLAYERS
 from .checks import check_agent_players
 from .engine.observation import obs_scale
 from .game import Game
+from .protocols import decides_from_game
 
 YOU = 0  # the person's seat in a played game
 
@@ -59,8 +60,8 @@ def seat_players(seats: list, seed: int):
             raise ValueError(f"seat P{p} is a person's: it has no bot or agent to answer")
         if isinstance(o, Bot):
             return game.bot_action_id(table, bot_id[p], rng)
-        if hasattr(o, "act_games"):  # search decides from the game (dominion_env.search)
-            return int(o.act_games(game._vec, [0])[0])
+        if decides_from_game(o):  # the search (dominion_env.search)
+            return int(o.act_games(game.vec, [0])[0])
         obs = game.observation()
         obs = obs / scale if o.scale_observations else obs
         return int(o.act(obs[None], game.action_mask[None].copy())[0])

@@ -25,14 +25,22 @@ from __future__ import annotations
 import numpy as np
 
 
-def vp_potential(scores: np.ndarray, seat: np.ndarray, coef: float) -> np.ndarray:
-    """(N,) coef * (scores[g, seat[g]] - max over the other seats of scores[g])."""
+def vp_margin(scores: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """(N,) float64 VP margins: scores[g, seat[g]] less the best of the other seats' scores[g]
+    (``scores`` (N, P) VP per seat; ``seat`` (N,) one seat per row). The one definition of a
+    seat's VP margin: the shaping potential, the evaluation's mean margin and the search's
+    leaf values all read it."""
     scores = np.asarray(scores, np.float64)
     rows = np.arange(scores.shape[0])
     own = scores[rows, seat]
     others = scores.copy()
     others[rows, seat] = -np.inf
-    return coef * (own - others.max(axis=1))
+    return own - others.max(axis=1)
+
+
+def vp_potential(scores: np.ndarray, seat: np.ndarray, coef: float) -> np.ndarray:
+    """(N,) coef * the VP margin of ``seat`` (``vp_margin``)."""
+    return coef * vp_margin(scores, seat)
 
 
 class VPShaping:

@@ -377,7 +377,7 @@ def _check_games(vec, snap) -> None:
     masks = np.array(a["buffers.mask"])
     bits = np.zeros(n, np.int64)
     conserve = not (snap.extra or {}).get("_scenario", False)
-    vec._run(
+    vec.run_kernel(
         check_positions,
         records,
         TABLE,

@@ -213,8 +213,8 @@ VERSION = 8
 # At most this many games in one VecGame: a game holds about 28 KB (6 players: its 8.4 KB
 # record, observation and final observation, mask, seats; 20 KB at 2 players), so the cap is
 # about 29 GB, past any machine's batch; numpy's MemoryError on 10**13 games said nothing.
-MAX_GAMES = 1 << 20
-MAX_GAMES_WHY = "about 28 KB of memory a game"
+MAX_BATCH_GAMES = 1 << 20
+MAX_BATCH_GAMES_WHY = "about 28 KB of memory a game"
 # vp_shaping at most this: the potential is c x a VP margin (tens of VP), so c <= 1 keeps every
 # shaped reward within a few hundred, finite in float32; 1e300 gave infinite rewards
 MAX_VP_SHAPING = 1.0
@@ -425,7 +425,7 @@ class VecGame:
         vp_shaping: float = 0.0,
         public_discards: bool = False,
     ):
-        num_games = check_int("num_games", num_games, 1, MAX_GAMES, MAX_GAMES_WHY)
+        num_games = check_int("num_games", num_games, 1, MAX_BATCH_GAMES, MAX_BATCH_GAMES_WHY)
         turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
         self.config = make_config(
             players,
@@ -521,7 +521,7 @@ class VecGame:
             if not self._ready:
                 raise RuntimeError("call reset() without mask first: every row needs a game")
             seeds = np.where(self._check_reset_mask(mask), seeds, -1)
-        self._run(
+        self.run_kernel(
             batch_kernel,
             self.state,
             TABLE,
@@ -552,7 +552,7 @@ class VecGame:
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
-        self._run(
+        self.run_kernel(
             batch_kernel,
             self.state,
             TABLE,
@@ -584,7 +584,7 @@ class VecGame:
         if not self._ready:
             raise RuntimeError("call reset() before random_actions(): no game is dealt yet")
         out = np.empty(self.num_games, np.int64)
-        self._run(random_actions_kernel, self.buffers.mask, self._policy_rng, out)
+        self.run_kernel(random_actions_kernel, self.buffers.mask, self._policy_rng, out)
         return out
 
     def bot_actions(self, table, bots) -> np.ndarray:
@@ -598,7 +598,7 @@ class VecGame:
         table = check_table(table)
         ids = self._check_bot_ids(bots, table.kind.shape[0])
         out = np.empty(self.num_games, np.int64)
-        self._run(
+        self.run_kernel(
             bot_actions_kernel,
             self.state,
             TABLE,
@@ -716,7 +716,7 @@ class VecGame:
         not kept; ``rewards`` tell its result)."""
         if not self._ready:
             raise RuntimeError("call reset() before scores: no game is dealt yet")
-        self._run(scores_kernel, self.state, TABLE, self.buffers.scratch, self._scores)
+        self.run_kernel(scores_kernel, self.state, TABLE, self.buffers.scratch, self._scores)
         return self._view["scores"]
 
     @property
@@ -755,7 +755,7 @@ class VecGame:
             v["obs"], v["mask"], self.current_player, v["reward"], v["terminated"], v["truncated"]
         )
 
-    def _run(self, kernel, *args):
+    def run_kernel(self, kernel, *args):
         """Call a batch kernel: small batches (PARALLEL_MIN_GAMES) through its serial twin on
         the calling thread (``jit.kernel``), others on Numba's thread pool."""
         (kernel.serial if self._serial else kernel)(*args)

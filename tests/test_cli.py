@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from dominion_env import cli
-from dominion_env.agents import BOTS, Bot, get_bot, load_bots
+from dominion_env.agents import BOTS, Bot, compile_bots, get_bot, load_bots
 from dominion_env.analysis.arena import MAX_GAMES, play_games
+from dominion_env.commands import listings, simulate, tournament
 from dominion_env.extras import EXTRAS, install_hint, require
 
 if sys.version_info >= (3, 11):
@@ -46,8 +47,12 @@ def no_games(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("a game was played before the arguments were checked")
 
-    for name in ("play_games", "play_mixed", "run_tournament"):
-        monkeypatch.setattr(cli, name, boom)
+    for module, name in (
+        (simulate, "play_games"),
+        (simulate, "play_mixed"),
+        (tournament, "run_tournament"),
+    ):
+        monkeypatch.setattr(module, name, boom)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,7 +177,7 @@ def test_bot_objects_are_checked_when_made():
 
 
 def test_arena_refuses_seeds_and_counts_out_of_range():
-    table = cli.compile_bots("Big Money")
+    table = compile_bots("Big Money")
     with pytest.raises(ValueError, match=r"seed must be an int 0\.\.2\*\*63-1"):
         play_games(table, 2, seed=2**63)
     with pytest.raises(ValueError, match="seed"):
@@ -329,13 +334,14 @@ def saved_run(tmp_path_factory):
 def no_training(monkeypatch):
     """Training or evaluating makes the test fail: the checks must come first."""
     pytest.importorskip("torch", reason="the train extra (torch) is not installed")
-    from dominion_env.train import commands
+    from dominion_env.commands import evaluate, train
 
     def boom(*a, **k):
         raise AssertionError("work started before the arguments were checked")
 
-    monkeypatch.setattr(commands, "train", boom)
-    monkeypatch.setattr(commands, "evaluate", boom)
+    monkeypatch.setattr(train, "train", boom)
+    monkeypatch.setattr(train, "evaluate_agent", boom)
+    monkeypatch.setattr(evaluate, "evaluate", boom)
 
 
 @pytest.mark.parametrize(
@@ -508,7 +514,7 @@ def test_ctrl_c_is_one_line_and_status_130(monkeypatch, capsys):
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "_bots", interrupted)
+    monkeypatch.setattr(listings, "run_bots", interrupted)
     assert cli.main(["bots"]) == 130
     assert capsys.readouterr().err == "dominion: interrupted\n"
 

@@ -22,6 +22,7 @@ from dominion_env.agents.language import LanguageError, compile_condition, parse
 from dominion_env.analysis.arena import MAX_GAMES, MAX_TURN_LIMIT
 from dominion_env.cards import NAMES
 from dominion_env.checks import MAX_SEED
+from dominion_env.commands.tournament import MAX_TABLES
 from dominion_env.engine.bots import OP_SYMBOLS, PROG_LEN, QUANTITY_NAMES
 
 FUZZ = settings(
@@ -198,7 +199,7 @@ LIMITS = {
     "--seed": (0, MAX_SEED),
     "--players": (2, 6),
     "--turn-limit": (1, MAX_TURN_LIMIT),
-    "--max-tables": (1, cli.MAX_TABLES),
+    "--max-tables": (1, MAX_TABLES),
 }
 VALUE = st.one_of(
     st.integers(-(2**70), 2**70).map(str),

@@ -21,7 +21,7 @@ from dominion_env import cli
 from dominion_env.analysis.arena import MAX_TURN_LIMIT
 from dominion_env.checks import MAX_SEED
 from dominion_env.game import Game
-from dominion_env.play import PASS, Quit, ask, choices, parse, read_line
+from dominion_env.play import PASS, Quit, ask_person, choices, parse_answer, read_line
 
 FUZZ = settings(
     max_examples=200,
@@ -58,7 +58,7 @@ def _leaves(text: str) -> bool:
 @given(LINES)
 def test_parse_answers_every_line(text):
     try:
-        answer = parse(text.strip(), NUMBERED, GAME)
+        answer = parse_answer(text.strip(), NUMBERED, GAME)
     except Quit:
         assert _leaves(text)
         return
@@ -87,7 +87,7 @@ def test_ask_takes_a_legal_action_or_asks_again(text):
         return lines.pop()
 
     try:
-        a = ask(GAME, read, shown.append)
+        a = ask_person(GAME, read, shown.append)
     except Asked:
         assert len(shown) == 2 + bool(text.strip())  # the decision, its choices, the answer
         return

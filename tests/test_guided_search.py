@@ -231,7 +231,7 @@ def test_the_guided_search_is_a_gymnasium_opponent(torch):
 
 def test_the_network_runs_where_device_says_auto_by_default():
     torch = pytest.importorskip("torch", reason="a trained agent guides it (the train extra)")
-    from dominion_env.train.evaluator import guided_search
+    from dominion_env.train.search_network import guided_search
 
     search = guided_search("ppo-pool", 8, seed=0)  # "auto": CUDA where present, else the CPU
     expected = "cuda" if torch.cuda.is_available() else "cpu"

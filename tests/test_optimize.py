@@ -15,6 +15,7 @@ from dominion_env.agents.language import parse
 from dominion_env.analysis import optimize as opt
 from dominion_env.analysis.arena import play_games, record_games, summarize
 from dominion_env.analysis.optimize import describe, mutate, optimize
+from dominion_env.commands import optimize as optimize_command
 from dominion_env.engine.kingdoms import RECOMMENDED
 
 if sys.version_info >= (3, 11):
@@ -342,7 +343,7 @@ def test_bad_arguments_are_refused_first(no_games, kwargs, kind, words):
     ],
 )
 def test_cli_errors_exit_2_in_one_line(argv, words, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "run_optimize", lambda *a, **k: pytest.fail("ran"))
+    monkeypatch.setattr(optimize_command, "run_optimize", lambda *a, **k: pytest.fail("ran"))
     with pytest.raises(SystemExit) as e:
         cli.main(["optimize", *argv])
     assert e.value.code == 2

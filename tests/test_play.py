@@ -37,7 +37,7 @@ from dominion_env.engine.kingdoms import RECOMMENDED
 from dominion_env.engine.layout import DEC_CHOOSE
 from dominion_env.game import Game
 from dominion_env.names import OPTION_TEXT
-from dominion_env.play import Quit, _Shield, choices, parse, play, resume
+from dominion_env.play import Quit, _Shield, choices, parse_answer, play, resume
 from dominion_env.records import ReplayMismatch, load, save
 
 DOMINION = Path(sys.executable).parent / "dominion"
@@ -163,8 +163,8 @@ def test_choices_name_options_and_pass():
     numbered = list(enumerate(choices(g)))
     option_1 = numbered[1][1][0]
     for typed in ("1", "option 1: +$2", "OPTION 1", "option 1"):  # digits in a name are a name
-        assert parse(typed, numbered, g) == option_1, typed
-    assert parse("option ٣", numbered, g).endswith("with the digits 0-9, or its name")
+        assert parse_answer(typed, numbered, g) == option_1, typed
+    assert parse_answer("option ٣", numbered, g).endswith("with the digits 0-9, or its name")
     g = Game("First Game", players=2, seed=0)
     g.set_scenario(hands={0: ["Village", "Copper"]})
     assert [label for _, label in choices(g)] == ["PASS (end the Action phase)", "Village"]

@@ -8,7 +8,7 @@ import numpy as np
 from dominion_env import Game
 from dominion_env.agents import BOTS
 from dominion_env.analysis.mixed import play_mixed
-from dominion_env.analysis.profile import BUY, PROVINCE, Tally, profile_match
+from dominion_env.analysis.profile import BUY, PROVINCE, BuyPlayCounts, profile_match
 from dominion_env.cards import ID, NUM_CARDS
 from dominion_env.engine.layout import DECISION_NAMES, DISCARD, HAND, IN_PLAY
 
@@ -22,7 +22,7 @@ def test_buys_are_what_each_seat_gained_in_big_money_games():
         seen["vec"] = vec
         tally(vec, start, actions)
 
-    tally = Tally(40, 2)
+    tally = BuyPlayCounts(40, 2)
     play_mixed([BOTS["Big Money"], BOTS["Big Money Ultimate"]], 40, 2, "First Game", seed=4,
                watch=watch)  # fmt: skip
     s = seen["vec"].state
@@ -38,7 +38,7 @@ def test_plays_count_each_action_chosen_and_twice_what_throne_room_plays():
     kingdom += ["Militia", "Mine", "Moat", "Remodel", "Workshop"]
     g = Game(kingdom, 2, seed=1)
     g.set_scenario(hands={0: ["Village", "Throne Room", "Smithy", "Copper", "Estate"]})
-    tally = Tally(1, 2)
+    tally = BuyPlayCounts(1, 2)
     kinds = []
     for card in ("Village", "Throne Room", "Smithy"):
         kinds.append(DECISION_NAMES[g._vec.decision_kind[0]])
@@ -53,7 +53,7 @@ def test_plays_count_each_action_chosen_and_twice_what_throne_room_plays():
 def test_the_fourth_province_is_the_round_of_its_buy():
     """Three players: a Province bought in turn t is in round ceil(t / 3); the fourth counts,
     the fifth does not move it, and a seat with three has none."""
-    tally = Tally(2, 3)
+    tally = BuyPlayCounts(2, 3)
     buys = [(0, 0, 2), (0, 0, 5), (1, 1, 6), (0, 0, 8), (0, 0, 13), (0, 0, 16), (1, 1, 9)]
     for game, seat, turn in buys:
         vec = SimpleNamespace(

@@ -270,7 +270,7 @@ def test_fairness_holds_where_a_known_discard_shapes_the_deals():
 
 def test_fairness_the_guided_search_decides_the_same_for_games_that_differ_in_hidden_cards():
     pytest.importorskip("torch", reason="a trained agent guides it (the train extra)")
-    from dominion_env.train.evaluator import guided_search
+    from dominion_env.train.search_network import guided_search
 
     a, b = _twins()
     ra = guided_search("ppo-pool", 24, seed=5).analyze(a)

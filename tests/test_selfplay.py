@@ -18,9 +18,9 @@ from dominion_env.engine.layout import NUM_ACTIONS
 from dominion_env.engine.observation import obs_size
 from dominion_env.train import selfplay as selfplay_module
 from dominion_env.train import tensorfile
+from dominion_env.train.opponents import LIBRARY_BOTS
 from dominion_env.train.policy import AgentInfo, load_agent, make_net, save_agent
 from dominion_env.train.replay_buffer import Decisions
-from dominion_env.train.seats import LIBRARY_BOTS
 from dominion_env.train.selfplay import (
     LEAGUE,
     SelfPlay,

@@ -24,9 +24,9 @@ from dominion_env.agents import (  # noqa: E402
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.engine.kingdoms import RECOMMENDED  # noqa: E402
 from dominion_env.train.evaluate import EVAL_SEED, GAMES_PER_KINGDOM, evaluate  # noqa: E402
+from dominion_env.train.opponents import KingdomExperts, StrongestSeats  # noqa: E402
 from dominion_env.train.policy import Agent, AgentInfo, PolicyNet  # noqa: E402
 from dominion_env.train.ppo import TrainConfig, Trainer, check_config, train  # noqa: E402
-from dominion_env.train.seats import KingdomExperts, StrongestSeats  # noqa: E402
 
 # the module (the package's ``evaluate`` is the function)
 evaluate_module = importlib.import_module("dominion_env.train.evaluate")
@@ -256,7 +256,7 @@ def test_the_cli_takes_the_shipped_file_by_name(tmp_path, capsys):
     first_game = set(RECOMMENDED["First Game"])
     assert set(bot.kingdom_cards()) <= first_game
     assert bot.name == strongest_bot_for(first_game, load_bot_file("optimized")).name
-    from dominion_env.train.commands import _opponent
+    from dominion_env.commands.train_settings import opponent as _opponent
 
     class Args:
         class parser:
@@ -329,7 +329,7 @@ class _Args:
     ],
 )
 def test_a_train_opponent_names_a_file_or_one_of_its_bots_with_a_weight(bots_file, spec, want):
-    from dominion_env.train.commands import _opponent
+    from dominion_env.commands.train_settings import opponent as _opponent
 
     f = str(bots_file)
     assert _opponent(_Args, spec.replace("{f}", f), 2) == (want[0].replace("{f}", f), want[1])
@@ -338,7 +338,7 @@ def test_a_train_opponent_names_a_file_or_one_of_its_bots_with_a_weight(bots_fil
 def test_training_against_one_bot_of_a_file(bots_file, tmp_path):
     """The file's Smithy (not the library's of the same name) plays in the pool of bots beside
     Big Money, its games labelled FILE.toml:Smithy; imitation plays the same pool."""
-    from dominion_env.train.seats import BotSeats
+    from dominion_env.train.opponents import BotSeats
 
     name = f"{bots_file}:Smithy"
     cfg = TrainConfig(

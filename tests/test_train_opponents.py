@@ -17,8 +17,8 @@ from dominion_env.cards import NAMES, NUM_CARDS  # noqa: E402
 from dominion_env.cli import main as cli  # noqa: E402
 from dominion_env.engine.observation import O_IN_SUPPLY, obs_offsets  # noqa: E402
 from dominion_env.train import ppo  # noqa: E402
+from dominion_env.train.opponents import LIBRARY_BOTS, BotSeats, LibrarySeats  # noqa: E402
 from dominion_env.train.ppo import Trainer, train  # noqa: E402
-from dominion_env.train.seats import LIBRARY_BOTS, BotSeats, LibrarySeats  # noqa: E402
 
 BASIC = {"Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse"}
 

@@ -27,6 +27,7 @@ from dominion_env.engine.observation import (  # noqa: E402
 )
 from dominion_env.shaping import VPShaping, vp_potential  # noqa: E402
 from dominion_env.train.evaluate import evaluate  # noqa: E402
+from dominion_env.train.opponents import PolicySeats  # noqa: E402
 from dominion_env.train.policy import (  # noqa: E402
     Agent,
     AgentInfo,
@@ -35,7 +36,6 @@ from dominion_env.train.policy import (  # noqa: E402
     save_agent,
 )
 from dominion_env.train.ppo import TrainConfig, Trainer, train  # noqa: E402
-from dominion_env.train.seats import PolicySeats  # noqa: E402
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -323,7 +323,7 @@ def test_kingdom_experts_are_the_strongest_bot_of_each_rows_kingdom():
     from dominion_env.agents import STRENGTH_ORDER, strongest_bot_for
     from dominion_env.cards import NAMES
     from dominion_env.engine.observation import split
-    from dominion_env.train.seats import KingdomExperts
+    from dominion_env.train.opponents import KingdomExperts
 
     experts = KingdomExperts(2)
     vec = VecGame(64, opponents=compile_bots("Big Money"), scale_observations=True)

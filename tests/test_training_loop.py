@@ -102,7 +102,7 @@ def test_sparse_forward_and_gradients_are_the_dense_layers():
 @pytest.mark.skipif(not NO_CUDA, reason="this machine has CUDA: auto resolves to it")
 def test_auto_is_the_default_and_takes_the_cpu_and_sparse_path_without_cuda(tmp_path):
     t = Trainer(tiny_config(tmp_path))
-    assert TrainConfig().device == "auto" and device.resolve("auto") == "cpu"
+    assert TrainConfig().device == "auto" and device.resolve_device("auto") == "cpu"
     assert t.device == torch.device("cpu") and t.sparse
     assert t.update_threads >= t.cfg.torch_threads == 1
     assert torch.get_num_threads() == 1  # the rollout's threads
@@ -296,12 +296,12 @@ def pretend_cuda(monkeypatch):
 
 
 def test_auto_resolves_to_what_the_machine_has(monkeypatch):
-    assert device.resolve("cpu") == "cpu" and device.resolve("cuda:1") == "cuda:1"
+    assert device.resolve_device("cpu") == "cpu" and device.resolve_device("cuda:1") == "cuda:1"
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    assert device.resolve("auto") == "cpu" and device.sizes_for("auto", ()) == {}
+    assert device.resolve_device("auto") == "cpu" and device.sizes_for("auto", ()) == {}
     assert device.describe("auto") == "cpu"
     pretend_cuda(monkeypatch)
-    assert device.resolve("auto") == "cuda"
+    assert device.resolve_device("auto") == "cuda"
     assert device.check_device("auto") == torch.device("cuda")
     assert device.describe("auto") == "cuda (Pretend GPU)"
     assert device.sizes_for("auto", ()) == device.CUDA_SIZES

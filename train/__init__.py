@@ -1,18 +1,18 @@
 """Training agents on the batched engine (installed as ``dominion_env.train``).
 
-    dominion train --minutes 10                       # the defaults: see config.TrainConfig
+    dominion train --minutes 10                       # the defaults: see settings.TrainConfig
     from dominion_env.train import TrainConfig, train, load_agent, evaluate
 
 ``ppo``         our PPO on VecGame with torch (``Trainer``, ``train``): gamma 1,
                 potential-based VP shaping, scaled observations, an imitation warm start, an
                 opponent pool of library bots, past snapshots (self-play) and saved agents.
                 The default trainer; its parts:
-``config``      ``TrainConfig``, the settings' bounds and ``check_config``.
-``rollout``     one rollout's storage and its advantages (GAE).
+``settings``    ``TrainConfig``, the settings' bounds and ``check_config``.
+``experience``  one rollout's storage and its advantages (GAE).
 ``imitation``   the imitation warm start (an expert's decisions, behaviour cloning).
 ``teacher``     the search as a teacher during PPO (expert iteration).
 ``checkpoint``  the checkpoint that resumes a run; the progress log and curve.
-``seats``       where the learner's games come from: compiled bots in the step (learner mode),
+``opponents``  where the learner's games come from: compiled bots in the step (learner mode),
                 or policies answering the other seats of an all-external VecGame.
 ``policy``      the network, batched masked sampling, saving and loading agents (shipped
                 agents: ``policy.shipped_agents()``).
@@ -22,7 +22,7 @@
                 and ``AgentFileError``; ``legacy.convert`` rewrites format-1 (pickled) files
                 one trusts.
 ``evaluate``    an agent against bots: W/T/L with 95% intervals, VP margin, length, buys.
-``evaluator``   a trained agent as the guided search's network (``search:AGENT:N``).
+``search_network``  a trained agent as the guided search's network (``search:AGENT:N``).
 ``selfplay``    Expert Iteration on the guided search (``dominion selfplay``): generations of
                 searched games (self-play and a league), the network learning the search's
                 improved policy and the results; ``replay_buffer`` holds the decisions.
@@ -34,43 +34,19 @@ parallel regions a VecGame step took 18 ms instead of 0.6 ms on 2 cores (measure
 set before either runtime starts, hence here, at import. (Numba's OpenMP pool starts with the
 first batch of 64 games or more; smaller batches run serially, ``engine/jit.py``.) Import this
 package before playing big batches (or set ``OMP_WAIT_POLICY=PASSIVE`` in the environment):
-otherwise the update stays on ``torch_threads`` (``PASSIVE_POOLS``).
+otherwise the update stays on ``torch_threads`` (``threads.PASSIVE_POOLS``).
 """
 
-import os
-import sys
-
-import numba
-
 from ..extras import require
+from .threads import PASSIVE_POOLS as PASSIVE_POOLS  # read by the trainers
 
-
-def _pools_started() -> bool:
-    """Whether an OpenMP runtime already read its settings: torch imported, or Numba's pool
-    started (``numba.threading_layer`` refuses before)."""
-    try:
-        numba.threading_layer()
-    except ValueError:
-        return "torch" in sys.modules
-    return True
-
-
-# PASSIVE_POOLS: both runtimes sleep between parallel regions, so torch may take several
-# threads in the update (``ppo.Trainer.update_threads``). Where one started spinning first
-# (dominion_env's games played before this import, as a notebook does), a 2-thread update
-# took 2.5x the time of a 1-thread one (measured): the update keeps ``torch_threads`` then.
-# A policy found set was set by someone on purpose, before the runtimes started (a script's
-# first lines, the shell).
-_policy = os.environ.get("OMP_WAIT_POLICY")
-PASSIVE_POOLS = _policy.upper() == "PASSIVE" if _policy is not None else not _pools_started()
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 require("torch", "dominion_env.train (training, trained agents)")  # one clear error, first
 
-from .config import TrainConfig  # noqa: E402
 from .evaluate import evaluate  # noqa: E402
 from .legacy import convert  # noqa: E402
 from .policy import Agent, load_agent, save_agent, shipped_agents  # noqa: E402
 from .ppo import Trainer, train  # noqa: E402
+from .settings import TrainConfig  # noqa: E402
 from .tensorfile import AgentFileError  # noqa: E402
 
 __all__ = [

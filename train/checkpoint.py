@@ -33,8 +33,8 @@ from ..checks import is_int
 from ..engine.observation import obs_size
 from ..extras import require
 from . import tensorfile
-from .config import ADDED_SETTINGS, TrainConfig, check_config
 from .policy import check_state, net_shapes, run_file
+from .settings import ADDED_SETTINGS, TrainConfig, check_config
 from .tensorfile import AgentFileError
 
 # -- checkpoint files (tensorfile's layout: tensors + JSON, loading runs no code) ----------

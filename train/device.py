@@ -34,7 +34,7 @@ def check_device_name(device) -> str:
     return device
 
 
-def resolve(device: str) -> str:
+def resolve_device(device: str) -> str:
     """``device`` with ``"auto"`` replaced by what this machine has ("cuda" or "cpu")."""
     check_device_name(device)
     if device == AUTO:
@@ -45,7 +45,7 @@ def resolve(device: str) -> str:
 def check_device(device: str) -> torch.device:
     """``device`` (resolved) as a torch device, if this machine has it: a ValueError naming it
     otherwise (CUDA needs a GPU and a torch built with CUDA)."""
-    name = resolve(device)
+    name = resolve_device(device)
     if name.startswith("cuda"):
         if not torch.cuda.is_available():
             raise ValueError(
@@ -65,14 +65,14 @@ def sizes_for(device: str, given) -> dict:
     """The sizes a run on ``device`` takes for the fields not in ``given`` (names of the
     settings the user gave): ``CUDA_SIZES`` on a GPU, nothing on the CPU (the defaults are
     the CPU's)."""
-    if not resolve(device).startswith("cuda"):
+    if not resolve_device(device).startswith("cuda"):
         return {}
     return {k: v for k, v in CUDA_SIZES.items() if k not in given}
 
 
 def describe(device: str) -> str:
     """One line for the start of a run: the device it resolved to, and the card's name."""
-    name = resolve(device)
+    name = resolve_device(device)
     if name.startswith("cuda") and torch.cuda.is_available():
         index = int(name[5:] or 0)
         return f"{name} ({torch.cuda.get_device_name(index)})"

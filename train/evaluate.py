@@ -41,8 +41,11 @@ from ..engine.bots import BotTable
 from ..engine.kingdoms import random_kingdom
 from ..engine.layout import DEC_BUY
 from ..names import printable
+from ..protocols import decides_from_game
+from ..shaping import vp_margin
 from ..vector import VecGame
 from .policy import Agent
+from .settings import STRONGEST
 
 EVAL_SEED = 10**9  # far from any training seed (training uses seeds below 10**8)
 
@@ -83,7 +86,6 @@ def evaluate(
     ]
 
 
-STRONGEST = "strongest"  # the strongest library bot whose cards are in each game's kingdom
 GAMES_PER_KINGDOM = 10  # with STRONGEST: games on each random kingdom drawn
 
 
@@ -126,7 +128,7 @@ def _play(agent, piece: Piece, players, turn_limit):
         if not len(live):
             break
         actions[:] = -1
-        if hasattr(agent, "act_games"):  # search decides from the game, through its seat
+        if decides_from_game(agent):  # search decides from the game, through its seat
             actions[live] = agent.act_games(vec, live)
         else:
             actions[live] = agent.act(vec.observation[live], vec.action_mask[live])
@@ -134,13 +136,9 @@ def _play(agent, piece: Piece, players, turn_limit):
         np.add.at(buys, bought, 1)
         vec.step(actions)
         reward += vec.learner_rewards
-    scores = vec.scores.astype(np.float64)
-    rows = np.arange(n)
-    own = scores[rows, seat]
-    scores[rows, seat] = -np.inf
     return (
         reward,
-        own - scores.max(axis=1),
+        vp_margin(vec.scores, seat),
         vec.turn_number / players,
         vec.truncated_games.copy(),
         buys,
@@ -150,7 +148,7 @@ def _play(agent, piece: Piece, players, turn_limit):
 def _play_piece(piece: Piece, *, agent, players, turn_limit):
     """One chunk's games (``Piece``). The agent's own stream (a sampling agent's draws) is
     seeded by the chunk's seed."""
-    if hasattr(agent, "act_games"):
+    if decides_from_game(agent):
         agent = agent.with_seed(piece.seed)  # a search numbers its decisions: each chunk from 0
     else:
         agent.seed(piece.seed)

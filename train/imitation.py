@@ -4,7 +4,7 @@ behaviour cloning on them (``TrainConfig.bc_*``).
     imitate(trainer)     # what ``Trainer.imitate`` runs on a new run without ``init``
 
 The expert is a library bot, ``"strongest"`` (the strongest bot for each game's kingdom,
-``seats.KingdomExperts``; the batched expert API, ``VecGame.bot_actions``) or, with
+``opponents.KingdomExperts``; the batched expert API, ``VecGame.bot_actions``) or, with
 ``bc_expert="search:N"``, the strongest bot and then the search at budget N. Its decisions
 are kept in a ``Rollout``; the policy head learns its actions (cross-entropy), the value head
 those games' shaped returns. The trainer (``ppo.Trainer``) brings the network, Adam, the
@@ -21,9 +21,9 @@ import torch
 from ..agents import compile_bots
 from ..search import parse_search_name
 from ..search.search import Search
-from .config import PHASES, STRONGEST, is_bot, pool_bot
-from .rollout import Rollout
-from .seats import BotSeats, KingdomExperts
+from .experience import Rollout
+from .opponents import BotSeats, KingdomExperts
+from .settings import PHASES, STRONGEST, is_bot, pool_bot
 
 
 def imitate(trainer) -> None:
@@ -78,12 +78,12 @@ def _imitate(trainer, expert, decisions: int, phases, salt: int) -> None:
     rows = np.arange(n)
     for t in range(t_len):
         if t == 1 and trainer.phase == PHASES[0]:  # the first step compiled (or loaded) kernels
-            trainer._report(PHASES[0], 1.0)
+            trainer.report(PHASES[0], 1.0)
         # a search step takes seconds: each is reported, from the first once compiled
         ready = t >= 1 or (searched and trainer.phase != PHASES[0])
         if ready and (searched or (t - 1) % every == 0):
             trainer.seconds = before + time.perf_counter() - t0  # imitation is training time
-            trainer._report(phases[0], t / t_len)
+            trainer.report(phases[0], t / t_len)
         buf.put(t, obs, mask)
         if searched:
             action[:] = expert.act_games(seats.vec, rows)
@@ -100,18 +100,18 @@ def _imitate(trainer, expert, decisions: int, phases, salt: int) -> None:
     keep = t_len - min(t_len // 2, 64)
     # a bot's decisions are cheap: its tail is dropped whole; the search's are not: the
     # policy learns them all, the value head only the kept steps
-    forward = trainer._inputs(buf, t_len if searched else keep)
-    a = trainer._tensor(buf.action[: t_len if searched else keep].reshape(-1))
-    ret = trainer._tensor(returns[:keep].reshape(-1))
+    forward = trainer.inputs(buf, t_len if searched else keep)
+    a = trainer.tensor(buf.action[: t_len if searched else keep].reshape(-1))
+    ret = trainer.tensor(returns[:keep].reshape(-1))
     valued = keep * n  # rows are numbered step-major: the first ``valued`` have returns
-    with trainer._update_threads():
+    with trainer.learning_threads():
         batches = -(-len(a) // cfg.minibatch)
         for epoch in range(cfg.bc_epochs):
             perm = torch.randperm(len(a)).to(trainer.device)
             for b, i in enumerate(range(0, len(a), cfg.minibatch)):
                 if b % max(1, batches // 20) == 0:
                     trainer.seconds = before + time.perf_counter() - t0
-                    trainer._report(phases[1], (epoch + b / batches) / cfg.bc_epochs)
+                    trainer.report(phases[1], (epoch + b / batches) / cfg.bc_epochs)
                 idx = perm[i : i + cfg.minibatch]
                 logits, value = forward(idx)
                 if valued < len(a):

@@ -3,17 +3,17 @@
     from dominion_env.train import TrainConfig, train
     result = train(TrainConfig(steps=2_000_000, opponents={"Big Money Ultimate": 1}))
 
-The trainer's parts, each in its own module (imports run one way: config, rollout, teacher,
+The trainer's parts, each in its own module (imports run one way: settings, experience, teacher,
 imitation and checkpoint below this one):
 
-``config``      ``TrainConfig``, the settings' bounds, ``check_config``, the opponent pool's
+``settings``    ``TrainConfig``, the settings' bounds, ``check_config``, the opponent pool's
                 names (``opponent_kind``), ``check_init``, ``PHASES``.
-``rollout``     ``Rollout``: one rollout's (T, N) arrays and its advantages (GAE).
+``experience``  ``Rollout``: one rollout's (T, N) arrays and its advantages (GAE).
 ``imitation``   the imitation warm start: an expert's decisions, then behaviour cloning.
 ``teacher``     the search as a teacher during PPO (``Teacher``, ``draw_teacher``).
 ``checkpoint``  ``write_checkpoint``/``read_checkpoint``/``saved_config``, the progress log
                 and curve.
-``seats``       where the learner's games come from; ``device`` where the network runs.
+``opponents``  where the learner's games come from; ``device`` where the network runs.
 
 This module re-exports the names scripts have long imported from it (``TrainConfig``,
 ``check_config``, ``PHASES``, the bounds, ``Rollout``, ``read_checkpoint``, ``write_checkpoint``,
@@ -51,11 +51,11 @@ The recipe, and why each piece is there (each was measured: docs/results/trainin
   snapshots of the learner taken every ``snapshot_every`` steps (self-play against its past),
   plus ``"strongest"`` (the strongest library bot for each game's kingdom), plus ``"all
   bots"`` (every library bot but Random, each on its own kingdom: ``dominion tournament``'s
-  tables, ``seats.LibrarySeats``; random kingdoms only), plus saved agents
+  tables, ``opponents.LibrarySeats``; random kingdoms only), plus saved agents
   by path, plus strategy files (a ``.toml`` path of ``[[bot]]`` tables, or ``"optimized"``,
   the optimizer's per-kingdom bots shipped in ``agents/optimized.toml``): on each game's
   kingdom the other seats play the file's first bot whose cards are all in it, else the
-  strongest library bot (``seats.KingdomExperts``). A file is read (no code runs) and every
+  strongest library bot (``opponents.KingdomExperts``). A file is read (no code runs) and every
   bot checked by ``check_config``. Rows of the batch are split between them by weight.
 
 One learner step is one decision of the learner. A rollout is ``rollout`` steps of every row;
@@ -87,7 +87,7 @@ resumes training (``resume=True``; ``checkpoint`` has its layout and checks; an 
 ``checkpoint.pt`` resumes too, ``policy.run_file``). Neither file holds the run's
 folder: a run is resumed from, and saves into, the ``out`` it is given.
 
-Every setting is checked by ``check_config`` before anything is built (``config``). Ctrl-C
+Every setting is checked by ``check_config`` before anything is built (``settings``). Ctrl-C
 during PPO saves the run so far and raises ``Interrupted`` (a KeyboardInterrupt); during
 imitation nothing is saved.
 """
@@ -105,7 +105,7 @@ import numpy as np
 import torch
 
 from ..engine.observation import obs_size
-from . import PASSIVE_POOLS, imitation, sparse
+from . import imitation, sparse
 from .checkpoint import (
     ADAM_STATE,
     CHECKPOINT_KEYS,
@@ -115,7 +115,11 @@ from .checkpoint import (
     write_checkpoint,
     write_progress,
 )
-from .config import (
+from .device import check_device
+from .experience import Rollout
+from .opponents import LIBRARY_BOTS, BotSeats, LibrarySeats, PolicySeats, StrongestSeats
+from .policy import AGENT_SUFFIX, AgentInfo, load_agent, make_net, run_file, sample, save_agent
+from .settings import (
     ADDED_SETTINGS,
     ALL_BOTS,
     DEFAULT_STEPS,
@@ -148,11 +152,8 @@ from .config import (
     pooled,
     split_rows,
 )
-from .device import check_device
-from .policy import AGENT_SUFFIX, AgentInfo, load_agent, make_net, run_file, sample, save_agent
-from .rollout import Rollout
-from .seats import LIBRARY_BOTS, BotSeats, LibrarySeats, PolicySeats, StrongestSeats
 from .teacher import Teacher, draw_teacher
+from .threads import PASSIVE_POOLS
 
 # the names other modules, tests and scripts import from here, though they live in the
 # modules above (``from dominion_env.train.ppo import X`` keeps working)
@@ -266,9 +267,9 @@ class Trainer:
         self._lengths: list[int] = []
         self._episode_len = np.zeros(cfg.num_envs, np.int64)
         # the games are built; their first step compiles the engine's kernels (or loads them)
-        self._report(PHASES[0], 0.0)
+        self.report(PHASES[0], 0.0)
 
-    def _report(self, phase: str, done: float, steps: int = 0) -> None:
+    def report(self, phase: str, done: float, steps: int = 0) -> None:
         """Tell ``progress`` where the run is: ``phase`` (one of ``PHASES``), ``done`` of it
         (0..1; PPO's is steps over the run's steps, or seconds over its minutes) and the
         learner steps taken since the last report."""
@@ -288,7 +289,7 @@ class Trainer:
         idx, val = rows.rows()
         with torch.no_grad():  # on the nets' device, as the learner's own rows (``_forward``)
             logits, _ = sparse.forward(
-                net, idx.to(self.device), val.to(self.device), self._tensor(np.array(mask))
+                net, idx.to(self.device), val.to(self.device), self.tensor(np.array(mask))
             )
             return sample(logits)[0].cpu().numpy()
 
@@ -366,7 +367,7 @@ class Trainer:
             stats = self.update(buf, adv, ret, teacher)
             self.steps += cfg.rollout * n
             self.seconds = time.perf_counter() - t0
-            self._report(PHASES[-1], self._done(), cfg.rollout * n)
+            self.report(PHASES[-1], self._done(), cfg.rollout * n)
             if self.steps >= next_snap:
                 self.take_snapshot()
                 next_snap += cfg.snapshot_every
@@ -422,27 +423,28 @@ class Trainer:
 
     # -- the network's inputs: sparse rows on the CPU, dense tensors on the device ------------
 
-    def _tensor(self, a: np.ndarray) -> torch.Tensor:
+    def tensor(self, a: np.ndarray) -> torch.Tensor:
+        """``a`` as a tensor on the network's device."""
         return torch.from_numpy(a).to(self.device)
 
-    def _inputs(self, buf: Rollout, keep: int | None = None):
+    def inputs(self, buf: Rollout, keep: int | None = None):
         """``forward(rows) -> (logits, values)`` over the first ``keep`` steps of ``buf``
         (all of them by default), rows numbered step-major."""
-        m = self._tensor(buf.mask[:keep].reshape(-1, buf.mask.shape[2]))
+        m = self.tensor(buf.mask[:keep].reshape(-1, buf.mask.shape[2]))
         if buf.rows is not None:
             idx, val = buf.rows.rows()
             idx, val = idx[:keep].flatten(0, 1), val[:keep].flatten(0, 1)
             return lambda rows: sparse.forward(self.net, idx[rows], val[rows], m[rows])
-        o = self._tensor(buf.obs[:keep].reshape(-1, self.obs_dim))
+        o = self.tensor(buf.obs[:keep].reshape(-1, self.obs_dim))
         return lambda rows: self.net(o[rows], m[rows])
 
     @torch.no_grad()
     def _forward(self, buf: Rollout, t: int):
         """The net's (logits, values) at step ``t`` of ``buf``."""
-        m = self._tensor(buf.mask[t])
+        m = self.tensor(buf.mask[t])
         if buf.rows is not None:
             return sparse.forward(self.net, *buf.rows.rows(t), m)
-        return self.net(self._tensor(buf.obs[t]), m)
+        return self.net(self.tensor(buf.obs[t]), m)
 
     def _act(self, buf: Rollout, t: int):
         """(actions, log-probabilities, values) of the net, sampled, at step ``t`` of ``buf``."""
@@ -452,7 +454,7 @@ class Trainer:
         return a.cpu().numpy(), logp.cpu().numpy(), value.cpu().numpy()
 
     @contextlib.contextmanager
-    def _update_threads(self):
+    def learning_threads(self):
         """torch on ``update_threads`` inside, back on ``torch_threads`` after (a call costs
         under a microsecond, measured)."""
         torch.set_num_threads(self.update_threads)
@@ -465,24 +467,24 @@ class Trainer:
         """``epochs`` passes of clipped PPO over ``buf``: mean losses and entropy. With a
         searched ``teacher``, every minibatch's loss adds ``teacher_coef`` x the cross-entropy
         of the policy at the teacher's positions against the search's choices."""
-        with self._update_threads():
+        with self.learning_threads():
             return self._update_epochs(buf, adv, ret, teacher)
 
     def _update_epochs(self, buf: Rollout, adv, ret, teacher: Teacher | None = None) -> dict:
         cfg = self.cfg
         self.net.train()
-        forward = self._inputs(buf)
-        m = self._tensor(buf.mask.reshape(-1, buf.mask.shape[2]))
-        a = self._tensor(buf.action.reshape(-1))
-        old_logp = self._tensor(buf.logp.reshape(-1))
-        adv_t = self._tensor(adv.reshape(-1))
-        ret_t = self._tensor(ret.reshape(-1))
+        forward = self.inputs(buf)
+        m = self.tensor(buf.mask.reshape(-1, buf.mask.shape[2]))
+        a = self.tensor(buf.action.reshape(-1))
+        old_logp = self.tensor(buf.logp.reshape(-1))
+        adv_t = self.tensor(adv.reshape(-1))
+        ret_t = self.tensor(ret.reshape(-1))
         total = len(a)
         stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "n": 0}
         taught = teacher is not None and len(teacher.rows) > 0
         if taught:
-            t_rows = self._tensor(teacher.rows)
-            t_action = self._tensor(teacher.action)
+            t_rows = self.tensor(teacher.rows)
+            t_action = self.tensor(teacher.action)
             stats.update(teacher_loss=0.0, teacher_agreement=0.0)
         for _ in range(cfg.epochs):
             perm = torch.randperm(total).to(self.device)

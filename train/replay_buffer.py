@@ -31,7 +31,7 @@ import torch
 from ..engine.layout import NUM_ACTIONS
 from .sparse import SparseRows
 
-FIELDS = ("idx", "val", "mask", "policy", "seat", "z", "margin")
+DECISION_FIELDS = ("idx", "val", "mask", "policy", "seat", "z", "margin")
 MAX_MARGIN = 10_000  # VP: far past any game's (every card of a game's Supply is a few hundred)
 
 
@@ -112,8 +112,8 @@ class Decisions:
     def from_tensors(cls, t: dict, n: int, width: int, obs_dim: int, players: int, fail):
         """The rows saved by ``tensors`` (n rows, ``width`` entries each), every part
         checked; ``fail(why)`` makes the error raised."""
-        if sorted(t) != sorted(FIELDS):
-            raise fail(f"its data must hold exactly {list(FIELDS)}")
+        if sorted(t) != sorted(DECISION_FIELDS):
+            raise fail(f"its data must hold exactly {list(DECISION_FIELDS)}")
         A = NUM_ACTIONS
         shapes = {
             "idx": ((n, width), np.int32),
@@ -124,7 +124,7 @@ class Decisions:
             "z": ((n,), np.float32),
             "margin": ((n,), np.float32),
         }
-        a = {k: _from_int64(t[k], *shapes[k], k, fail) for k in FIELDS}
+        a = {k: _from_int64(t[k], *shapes[k], k, fail) for k in DECISION_FIELDS}
         mask = np.unpackbits(a["mask"], axis=1, count=A).astype(bool)
         d = cls(a["idx"], a["val"], mask, a["policy"], a["seat"], a["z"], a["margin"])
         if n and (d.idx.min() < 0 or d.idx.max() >= obs_dim or not np.isfinite(d.val).all()):

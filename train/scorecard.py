@@ -36,14 +36,14 @@ another set of games could move them. ``--quick`` keeps the shape with fewer gam
 
 from __future__ import annotations
 
-from ..agents import BOTS, Bot, compile_bots, file_bot, get_bot
+from ..agents import BOTS, Bot, compile_bots
 from ..analysis.arena import wilson
 from ..analysis.executor import local_map
 from ..analysis.tournament import run_tournament
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
-from ..search import parse_search_name
-from .evaluate import EVAL_SEED, STRONGEST, evaluate
-from .policy import is_agent_file, load_agent, shipped_agents
+from ..players import resolve_player
+from .evaluate import EVAL_SEED, evaluate
+from .settings import STRONGEST
 
 PROTOCOL = 1
 SEED = EVAL_SEED
@@ -79,25 +79,9 @@ class BotPlayer:
 
 
 def resolve(name: str):
-    """The player ``name`` names (module docstring): a trained agent, a bot (library or
-    strategy file) or a search player; a ValueError naming it and what is allowed otherwise."""
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"player must be a non-empty name, got {name!r}")
-    search = parse_search_name(name, seed=SEED)
-    if search is not None:
-        return search
-    from_file = file_bot(name)  # FILE.toml:BOT, or a file of one bot
-    if from_file is not None:
-        return from_file
-    if is_agent_file(name) or name in shipped_agents():
-        return load_agent(name)
-    try:
-        return get_bot(name)
-    except ValueError as e:
-        raise ValueError(
-            f"{e}; a scorecard's player is a library bot, a shipped agent "
-            f"({', '.join(shipped_agents())}), an agent file, FILE.toml[:BOT] or search[:N]"
-        ) from None
+    """The player ``name`` names, as every command resolves it (``players.resolve_player``),
+    its searches seeded ``SEED``; a ValueError naming it and what is allowed otherwise."""
+    return resolve_player(name, seed=SEED)
 
 
 def table_sizes(player) -> list[int]:

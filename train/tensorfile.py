@@ -44,7 +44,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-FORMAT = 2  # the format_version written; bump when the layout or the JSON document changes
+# the format_version written; bump when the layout or the JSON document changes
+FILE_FORMAT_VERSION = 2
 KINDS = ("agent", "checkpoint", "selfplay")  # selfplay: ``selfplay``'s checkpoint
 MAX_HEADER = 100 * 2**20  # bytes; safetensors' own cap
 # safetensors dtype name <-> numpy (little-endian, as the layout says)
@@ -82,7 +83,7 @@ def write(path, kind: str, tensors: dict, meta: dict) -> Path:
         offset += len(raw)
     header["__metadata__"] = {
         "dominion_env": kind,
-        "format_version": str(FORMAT),
+        "format_version": str(FILE_FORMAT_VERSION),
         "json": json.dumps(meta, default=_plain),
     }
     text = json.dumps(header).encode()
@@ -154,10 +155,10 @@ def read(path, kind: str) -> tuple[dict, dict]:
         raise fail("has no dominion_env metadata: not a file saved by dominion_env")
     if meta["dominion_env"] != kind:
         raise fail(f"is a dominion_env {meta['dominion_env']!r} file, not a {kind} file")
-    if meta.get("format_version") != str(FORMAT):
+    if meta.get("format_version") != str(FILE_FORMAT_VERSION):
         raise fail(
             f"has format version {meta.get('format_version')!r}; this dominion_env reads "
-            f"version {FORMAT} (a newer one wrote it? upgrade dominion_env)"
+            f"version {FILE_FORMAT_VERSION} (a newer one wrote it? upgrade dominion_env)"
         )
     try:
         doc = json.loads(meta.get("json"))

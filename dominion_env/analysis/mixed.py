@@ -24,6 +24,7 @@ from ..cards import check_players
 from ..checks import check_agent_players, check_per_row, is_per_row
 from ..engine.layout import TERMINATED, TRUNCATED
 from ..engine.observation import obs_scale
+from ..protocols import decides_from_game
 from ..vector import VecGame
 from .arena import GameResults, check_run, seat_rotation
 
@@ -55,7 +56,8 @@ def play_mixed(
 
     ``watch(vec, start, actions)``, if given, sees every round before it is played: the
     chunk's VecGame (game g of it is game ``start + g`` of the run) and the action each row
-    is about to take (-1: a finished game); ``profile.Tally`` counts buys and plays this way."""
+    is about to take (-1: a finished game); ``profile.BuyPlayCounts`` counts buys and plays
+    this way."""
     n_players = check_players(n_players)
     n_games, seed, turn_limit = check_run(n_games, seed, turn_limit)
     for p in players:
@@ -106,7 +108,7 @@ def play_mixed(
                     actions[by_bot] = vec.bot_actions(table, ids)[by_bot]
             for k, p in enumerate(players):
                 mine = np.flatnonzero(owner == k)
-                if len(mine) and hasattr(p, "act_games"):
+                if len(mine) and decides_from_game(p):
                     actions[mine] = p.act_games(vec, mine)
                 elif len(mine) and not isinstance(p, Bot):
                     obs = vec.observation[mine]

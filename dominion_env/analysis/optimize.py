@@ -72,7 +72,7 @@ from ..agents.language import (
     to_text,
     with_numbers,
 )
-from ..agents.strategy import SECTIONS
+from ..agents.strategy import RULE_SECTIONS
 from ..cards import COST, ID, TABLE, check_players
 from ..checks import check_agent_players, check_int, check_number, check_seed
 from ..engine.kingdoms import random_kingdom, resolve_kingdom
@@ -234,7 +234,7 @@ def mutate(bot: Bot, rng, cards: list[str], name: str) -> Bot:
     """A mutant of ``bot``: its rules changed 1 to 3 times (module docstring)."""
     for _ in range(100):  # a change the language refuses (too long...) is drawn again
         rules = list(bot.parsed["rules"])
-        others = {key: list(bot.parsed[key]) for key in SECTIONS[1:]}
+        others = {key: list(bot.parsed[key]) for key in RULE_SECTIONS[1:]}
         tuned = [
             (key, j)
             for key in others
@@ -556,7 +556,7 @@ def optimize(
     best_bot = finalists[int(np.argmax(gain)) if gain.max() > 0 else best_lib]
     best_bot = dataclasses.replace(
         best_bot,
-        **{key: [_written(r) for r in best_bot.parsed[key]] for key in SECTIONS},
+        **{key: [_written(r) for r in best_bot.parsed[key]] for key in RULE_SECTIONS},
         name=name,
         source=f"dominion optimize: kingdom {', '.join(kingdom)}; {players} players; "
         f"seed {seed}; {gen} generations",
@@ -583,7 +583,7 @@ def optimize(
 
 def _key(bot: Bot) -> tuple:
     """What a bot does (its rules, every list), without its name and source."""
-    return tuple(tuple(_written(r) for r in bot.parsed[key]) for key in SECTIONS)
+    return tuple(tuple(_written(r) for r in bot.parsed[key]) for key in RULE_SECTIONS)
 
 
 def _weigh(means, n_library):

@@ -8,7 +8,7 @@
 A strategy shows in what a player does with a kingdom: an engine buys Villages, draw and
 trashing and plays many actions a turn; money buys Silver and Gold and plays a few. The match
 is ``analysis.mixed.play_mixed`` (seats rotated, seat 0 first, every player a bot or a policy:
-a trained agent or a search), watched round by round (``Tally``): a *buy* is a buy decision
+a trained agent or a search), watched round by round (``BuyPlayCounts``): a *buy* is a buy decision
 answered with a card; a *play* is an Action card chosen at an action decision (``play_action``),
 and a card Throne Room plays twice (``play_twice``) counts two; treasures played automatically
 are not counted. The *fourth Province* is the round (turns of every player together, over the player
@@ -32,7 +32,7 @@ PLAY_TWICE = DECISION_NAMES.index("play_twice")  # Throne Room's choice: that ca
 PROVINCE = ID["Province"]
 
 
-class Tally:
+class BuyPlayCounts:
     """``play_mixed``'s watcher: buys and plays per (game, seat, card), and the round of each
     seat's fourth Province."""
 
@@ -109,7 +109,7 @@ def profile_match(
     """Play ``games`` games of ``players`` (bots and policies, ``play_mixed``'s) on ``kingdom``
     with the seats rotated, and profile each player over the seats it held. ``kw`` goes to
     ``play_mixed`` (turn_limit, chunk, progress)."""
-    tally = Tally(games, n_players)
+    tally = BuyPlayCounts(games, n_players)
     res = play_mixed(players, games, n_players, kingdom, seed=seed, watch=tally, **kw)
     K = len(players)
     seats = res.seat_bot  # (G, P) player id per seat

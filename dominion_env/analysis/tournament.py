@@ -253,6 +253,62 @@ def run_tournament(
     games, seed, turn_limit = check_run(games, seed, turn_limit)  # games: per table
     _check_int("max_tables", max_tables)
     _check_int("record_games", record_games, low=0)
+    bots = _enough_bots(bots, players)
+    fixed = check_kingdom(kingdom, players)
+    names = [b.name for b in bots]
+    plan = plan_tournament(bots, players, games, fixed, seed, max_tables)
+    per_table = plan.games_per_table
+    total = per_table * len(plan.to_play)
+    start = time.perf_counter()
+    outcomes = _play_tables(
+        plan,
+        bots,
+        players=players,
+        turn_limit=turn_limit,
+        chunk=chunk,
+        record_games=record_games,
+        map=map,
+        progress=progress,
+    )
+    tally = _Tally(len(bots), players)
+    for k, (ids, rec) in enumerate(plan.to_play):
+        rec.truncated, rec.mean_turns = outcomes[k].truncated, outcomes[k].mean_turns
+        tally.add(ids, outcomes[k], per_table)
+    elapsed = time.perf_counter() - start
+    notes = list(plan.notes)
+    if tally.unrecorded:
+        notes.append(
+            f"{tally.unrecorded} table(s) with a trained agent: their games are not recorded"
+        )
+    rated = _rate(names, tally, prior, notes)
+    return TournamentResult(
+        names=names,
+        players=players,
+        games_per_table=per_table,
+        seed=int(seed),
+        turn_limit=int(turn_limit),
+        kingdom=fixed,
+        tables=plan.tables,
+        games=tally.games,
+        wins=tally.wins,
+        ties=tally.ties,
+        truncated=tally.truncated,
+        seats=tally.seats,
+        won=tally.won,
+        strength=rated.strength,
+        elo=rated.elo,
+        elo_pm=rated.elo_pm,
+        bt_iterations=rated.iterations,
+        elapsed=elapsed,
+        total_games=total,
+        sampled=plan.sampled,
+        notes=notes,
+        records=tally.records,
+    )
+
+
+def _enough_bots(bots, players: int) -> list:
+    """``bots`` resolved (``resolve_bots``), at least ``players`` of them."""
     bots = resolve_bots(bots)
     n = len(bots)
     if n < players:
@@ -261,43 +317,36 @@ def run_tournament(
             f"table seats {players} distinct bots); got {n}"
             + (f": {bots[0].name}" if n == 1 else "")
         )
-    fixed = check_kingdom(kingdom, players)
+    return bots
+
+
+def _progress(progress, total: int):
+    """(a tqdm bar or None, the callable told each number of games played or None)."""
+    if progress is True:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="game", desc="tournament", smoothing=0.1)
+        return bar, bar.update
+    return None, progress if callable(progress) else None
+
+
+def _play_tables(plan, bots, *, players, turn_limit, chunk, record_games, map, progress):
+    """Every table of ``plan`` played: {index in plan.to_play: TableOutcome}. Tables of bots
+    alone play compiled, in batches; a table with a trained agent (a policy) plays its own."""
     names = [b.name for b in bots]
     # a policy's id holds a stand-in row here: tables with a policy play through play_mixed
     policies = {i for i, b in enumerate(bots) if is_policy(b)}
     bot_table = compile_bots(
         [get_bot("Random") if i in policies else b for i, b in enumerate(bots)]
     )  # raises for bad rules
-    plan = plan_tournament(bots, players, games, fixed, seed, max_tables)
     per_table = plan.games_per_table
-    notes = list(plan.notes)
-
-    g_mat = np.zeros((n, n), np.int64)
-    w_mat = np.zeros((n, n), np.int64)
-    t_mat = np.zeros((n, n), np.int64)
-    tr_mat = np.zeros((n, n), np.int64)
-    seats = np.zeros(n, np.int64)
-    won = np.zeros(n, np.int64)
-    off = ~np.eye(players, dtype=bool)  # pairs of distinct seats at a table
-    total = per_table * len(plan.to_play)
-    bar = None
-    update = None
-    if progress is True:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, unit="game", desc="tournament", smoothing=0.1)
-        update = bar.update
-    elif callable(progress):
-        update = progress
-    start = time.perf_counter()
-    kept: list[dict] = []
-    unrecorded = 0
     tables = [
         (plan.tables.index(rec), ids, rec.kingdom, rec.seed, rec.bots) for ids, rec in plan.to_play
     ]
     alone = [k for k, t in enumerate(tables) if policies.isdisjoint(t[1].tolist())]
     with_agent = sorted(set(range(len(tables))) - set(alone))
     outcomes: dict[int, TableOutcome] = {}
+    bar, update = _progress(progress, per_table * len(tables))
     try:
         if alone:
             bot_outcomes = _play_bot_tables(
@@ -329,55 +378,48 @@ def run_tournament(
     finally:
         if bar is not None:
             bar.close()
-    for k, (ids, rec) in enumerate(plan.to_play):
-        out = outcomes[k]
-        rec.truncated, rec.mean_turns = out.truncated, out.mean_turns
-        pair = np.ix_(ids, ids)
-        g_mat[pair] += per_table * off
-        w_mat[pair] += out.wins
-        t_mat[pair] += out.ties
-        tr_mat[pair] += out.truncated * off
-        seats[ids] += per_table
-        won[ids] += out.won
-        if out.records is None:
-            unrecorded += 1
-        else:
-            kept += out.records
-    elapsed = time.perf_counter() - start
-    if unrecorded:
-        notes.append(f"{unrecorded} table(s) with a trained agent: their games are not recorded")
+    return outcomes
 
-    rated = elo_ratings(w_mat + 0.5 * t_mat, prior=prior)
-    unrated = [names[i] for i in range(n) if not np.isfinite(rated.strength[i])]
+
+class _Tally:
+    """The tables' outcomes summed per pair of bots (games, wins, ties, truncated) and per bot
+    (seats held, games won), with the records kept."""
+
+    def __init__(self, n: int, players: int):
+        self.games, self.wins, self.ties, self.truncated = (
+            np.zeros((n, n), np.int64) for _ in range(4)
+        )
+        self.seats = np.zeros(n, np.int64)
+        self.won = np.zeros(n, np.int64)
+        self.off = ~np.eye(players, dtype=bool)  # pairs of distinct seats at a table
+        self.records: list[dict] = []
+        self.unrecorded = 0
+
+    def add(self, ids, out: TableOutcome, per_table: int) -> None:
+        pair = np.ix_(ids, ids)
+        self.games[pair] += per_table * self.off
+        self.wins[pair] += out.wins
+        self.ties[pair] += out.ties
+        self.truncated[pair] += out.truncated * self.off
+        self.seats[ids] += per_table
+        self.won[ids] += out.won
+        if out.records is None:
+            self.unrecorded += 1
+        else:
+            self.records += out.records
+
+
+def _rate(names, tally: _Tally, prior: float, notes: list):
+    """Bradley-Terry ratings of the tally (ties as half a win); notes on bots with no games
+    and on tables that do not connect every bot."""
+    rated = elo_ratings(tally.wins + 0.5 * tally.ties, prior=prior)
+    unrated = [names[i] for i in range(len(names)) if not np.isfinite(rated.strength[i])]
     if unrated:
         notes.append(f"no games, so no rating: {', '.join(unrated)}")
-    groups = connected_groups(g_mat > 0, seats > 0)
+    groups = connected_groups(tally.games > 0, tally.seats > 0)
     if len(groups) > 1:
         notes.append(
             "the tables do not connect all bots; ratings are comparable only within "
             "each group: " + " / ".join(", ".join(names[i] for i in g) for g in groups)
         )
-    return TournamentResult(
-        names=names,
-        players=players,
-        games_per_table=per_table,
-        seed=int(seed),
-        turn_limit=int(turn_limit),
-        kingdom=fixed,
-        tables=plan.tables,
-        games=g_mat,
-        wins=w_mat,
-        ties=t_mat,
-        truncated=tr_mat,
-        seats=seats,
-        won=won,
-        strength=rated.strength,
-        elo=rated.elo,
-        elo_pm=rated.elo_pm,
-        bt_iterations=rated.iterations,
-        elapsed=elapsed,
-        total_games=total,
-        sampled=plan.sampled,
-        notes=notes,
-        records=kept,
-    )
+    return rated

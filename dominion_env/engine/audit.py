@@ -71,7 +71,6 @@ from ..cards import (
     EFFECT_NONE,
     ESTATE,
     KINGDOM_SIZE,
-    NUM_CARDS,
     TABLE,
     TYPES,
     check_players,
@@ -125,13 +124,13 @@ from .layout import (
     UNIVERSE_LEN,
     ZONE_ANY,
     ZONE_NONE,
+    C,
     new_state,
 )
 from .machine import resolve
 from .mask import write_mask
 from .zones import STREAM_GAME, STREAM_POLICY, seed_game
 
-C = NUM_CARDS
 # the card table as a constant of the frame check: the per-decision checks keep the signature
 # tests call them with (no table); it never changes while a process runs
 _TABLE = TABLE

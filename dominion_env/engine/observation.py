@@ -140,9 +140,9 @@ from .layout import (
     TURN_PLAYER,
     TURNS_TAKEN,
     UNIVERSE_LEN,
+    C,
 )
 
-C = NUM_CARDS
 COST_CAP_SHOWN = 20
 
 

@@ -32,7 +32,8 @@ from ..engine.observation import (
     obs_scale,
     obs_size,
 )
-from ..extras import install_hint
+from ..players import agent_network
+from ..protocols import ObservationPlayer, decides_from_game
 from ..search import parse_search_name
 from ..vector import pool_thresholds
 
@@ -321,23 +322,14 @@ def _is_bot_like(x) -> bool:
     return isinstance(x, Bot)
 
 
-def _load_network(agent: str):
-    """The network of agent ``agent`` guiding a search (``search:AGENT:N``)."""
-    try:
-        from ..train.evaluator import load_network  # the train extra (torch)
-    except ModuleNotFoundError as e:
-        raise ValueError(f"agent {agent!r}: trained agents need {install_hint('torch')}") from e
-    return load_network(agent)
-
-
 def _is_table(x) -> bool:
     return isinstance(x, BotTable)
 
 
 def _as_policy(x, scaled: bool, players: int):
-    if hasattr(x, "act_games"):  # search decides from the game (dominion_env.search)
+    if decides_from_game(x):  # the search (dominion_env.search)
         return x
-    if hasattr(x, "act") and hasattr(x, "scale_observations"):
+    if isinstance(x, ObservationPlayer):
         check_agent_players(x, players, "the env")
         return AgentPolicy(x, scaled, players)
     if callable(x):
@@ -380,7 +372,7 @@ def _items(opponents) -> list:
     return items
 
 
-def check_opponents(opponents, players: int, weights=None) -> None:
+def check_learner_opponents(opponents, players: int, weights=None) -> None:
     """The one check of the opponents argument with ``opponent_weights``, for every learner
     face: without weights, 1 entry (it plays every other seat) or players-1 (one per other
     seat); with weights, compiled bots (``all_bots``) of any number, one weight per bot
@@ -414,8 +406,8 @@ def opponent_list(opponents, players: int, scaled: bool = False, weights=None) -
     entry is a bot name, an ``agents.Bot``, a callable ``policy(observation, action_mask)``
     returning an action index, a model with ``predict`` (``ModelPolicy``) or a trained agent
     (``AgentPolicy``); ``scaled``: whether the env's observations are scaled. A ``BotTable`` of
-    1 or players-1 rows stands for its bots (checked by ``check_opponents``)."""
-    check_opponents(opponents, players, weights)
+    1 or players-1 rows stands for its bots (checked by ``check_learner_opponents``)."""
+    check_learner_opponents(opponents, players, weights)
     if _is_table(opponents):
         entries = [("table", opponents, b) for b in range(opponents.kind.shape[0])]
     else:
@@ -426,7 +418,7 @@ def opponent_list(opponents, players: int, scaled: bool = False, weights=None) -
     for e in entries:
         if isinstance(e, str):
             # "search", "search:N" or "search:AGENT:N"
-            searcher = parse_search_name(e, load_network=_load_network)
+            searcher = parse_search_name(e, load_network=agent_network)
             trained = getattr(searcher, "players", players)
             if trained != players:
                 raise ValueError(

@@ -68,7 +68,7 @@ Options (``common.OPTIONS``, shared with the other faces): ``seed`` seeds the ge
 ``checks.check_generator_seed``); ``vp_shaping=c`` makes the rewards potential-based VP
 shaping (as ``sb3_vec_env``: each game's rewards still sum to its result) and
 ``opponent_weights`` (one weight per bot) makes ``opponents`` a pool of any number of bots that
-each game draws every other seat from, as on the vector envs (``common.check_opponents``),
+each game draws every other seat from, as on the vector envs (``common.check_learner_opponents``),
 both with compiled bot opponents only; ``public_discards=True`` shows every discarded card
 (``VecGame``); ``scale_observations`` divides the observation by fixed per-entry divisors.
 
@@ -107,6 +107,7 @@ from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import card_set
 from ..game import Game
 from ..names import IllegalActionError, action_name
+from ..protocols import decides_from_game
 from ..vector import check_learner_seat
 from . import ENV_ID
 from .common import (
@@ -262,7 +263,7 @@ class DominionEnv(gym.Env):
         else:
             obs = g.observation()
         if self.vp_shaping:  # potential-based: a game's shaped rewards sum to its result
-            reward = float(g._vec.shaped_rewards[0])
+            reward = float(g.vec.shaped_rewards[0])
         info = self._info()
         if g.done:
             info["rewards"] = g.rewards
@@ -317,8 +318,8 @@ class DominionEnv(gym.Env):
             # a policy that fails aborts the episode (over until it has answered): its
             # decision must never pass to the learner's next step
             over, self._over = self._over, True
-            if hasattr(who, "act_games"):  # search decides from the game itself
-                a = int(who.act_games(g._vec, [0])[0])
+            if decides_from_game(who):  # the search decides from the game itself
+                a = int(who.act_games(g.vec, [0])[0])
             else:
                 a = who(g.observation(), g.action_mask.copy())
             g.step(check_action(a, f"the action of the opponent policy at seat {p}"))
@@ -328,7 +329,7 @@ class DominionEnv(gym.Env):
         if self.recorder is None:
             return
         if self.compiled_opponents:  # the bot (table row) the engine seated at each seat
-            rows = self.game._vec.opponent_bots[0]
+            rows = self.game.vec.opponent_bots[0]
             others = iter([self._rows[rows[p]] for p in range(self.players) if rows[p] >= 0])
         else:
             others = iter(self.opponents)

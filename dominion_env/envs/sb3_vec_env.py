@@ -60,7 +60,7 @@ import numpy as np
 from ..checks import check_actions, check_seed
 from ..extras import require
 from .common import SB3, action_space, observation_space, takes_options
-from .vector_env import _learner_vecgame
+from .vector_env import learner_vecgame
 
 VecEnv = require("stable_baselines3.common.vec_env", "DominionVecEnv (the SB3 VecEnv)").VecEnv
 
@@ -72,7 +72,7 @@ class DominionVecEnv(VecEnv):
 
     @takes_options(SB3)
     def __init__(self, opts):
-        self.vec = _learner_vecgame(opts)
+        self.vec = learner_vecgame(opts)
         self.players = self.vec.players
         self.render_mode = None
         self._rng = np.random.default_rng(opts.seed)

@@ -79,7 +79,7 @@ from .common import (
     VECTOR,
     action_space,
     all_bots,
-    check_opponents,
+    check_learner_opponents,
     game_options,
     masked_observation_space,
     observation_space,
@@ -107,7 +107,7 @@ def make_learner_vecgame(
     which checks them."""
     players = check_players(players)
     check_learner_seat(learner_seat, players)
-    check_opponents(opponents, players, opponent_weights)
+    check_learner_opponents(opponents, players, opponent_weights)
     if not all_bots(opponents):
         raise TypeError(
             "the vector envs play compiled bots only: give bot names, Bot "
@@ -127,7 +127,7 @@ def make_learner_vecgame(
     )
 
 
-def _learner_vecgame(opts) -> VecGame:
+def learner_vecgame(opts) -> VecGame:
     """``make_learner_vecgame`` from a vector face's options (``common.takes_options``)."""
     return make_learner_vecgame(
         opts.num_envs,
@@ -167,7 +167,7 @@ class DominionVectorEnv(VectorEnv):
             ) from None
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.mask_in_observation = opts.mask_in_observation
-        self.vec = _learner_vecgame(opts)
+        self.vec = learner_vecgame(opts)
         num_envs, turn_limit, scale_observations = (
             opts.num_envs,
             opts.turn_limit,
