@@ -35,8 +35,8 @@ from dominion_env.analysis.mixed import play_mixed
 from dominion_env.analysis.specialist import KingdomExpert
 from dominion_env.engine.kingdoms import random_kingdom
 from dominion_env.search.network_search import NetworkSearch
-from dominion_env.train.evaluator import load_network
 from dominion_env.train.policy import load_agent
+from dominion_env.train.search_network import load_network
 
 
 class Timed:

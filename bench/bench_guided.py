@@ -32,7 +32,7 @@ from dominion_env.engine.kingdoms import random_kingdom
 from dominion_env.search import DEFAULT_GUIDED_BUDGET
 from dominion_env.search.guided import DEFAULT_DEPTH
 from dominion_env.train import load_agent
-from dominion_env.train.evaluator import guided_search
+from dominion_env.train.search_network import guided_search
 
 
 def _match(player, opponent, games: int, kingdom, seed: int):

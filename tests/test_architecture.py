@@ -208,13 +208,8 @@ def test_no_import_cycle():
 
 # underscore names that are a library's public API (namedtuple's), not a module's private ones
 PUBLIC_UNDERSCORED = {"_fields", "_replace", "_asdict", "_make", "_field_defaults"}
-# (module, private name of another module) reaches left in the search package; each is to
-# become a use of a public accessor (Game.vec for _vec), then leaves this list
-PRIVATE_REACH_ALLOWED = {
-    ("dominion_env.search.guided", "_vec"),  # Game.vec
-    ("dominion_env.search.search", "_vec"),  # Game.vec
-    ("dominion_env.search.playout", "_deal_row"),  # search.rollout's
-}
+# (module, private name of another module) reaches allowed, each with its reason (none now)
+PRIVATE_REACH_ALLOWED: set[tuple[str, str]] = set()
 
 
 def _private(name: str) -> bool:

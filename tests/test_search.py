@@ -461,7 +461,7 @@ def test_a_person_plays_against_search():
 def test_fairness_the_network_search_decides_the_same_for_games_that_differ_in_hidden_cards():
     pytest.importorskip("torch", reason="a trained agent is its base player (the train extra)")
     from dominion_env.search.network_search import NetworkSearch
-    from dominion_env.train.evaluator import load_network
+    from dominion_env.train.search_network import load_network
 
     net = load_network("ppo-pool", "cpu")
     a, b = _twins()
@@ -485,7 +485,7 @@ def test_fairness_the_network_search_decides_the_same_for_games_that_differ_in_h
 def test_the_network_search_keeps_the_networks_action_unless_sure_and_outside_the_endgame():
     pytest.importorskip("torch", reason="a trained agent is its base player (the train extra)")
     from dominion_env.search.network_search import NetworkSearch
-    from dominion_env.train.evaluator import load_network
+    from dominion_env.train.search_network import load_network
 
     net = load_network("ppo-pool", "cpu")
     vec = VecGame(16, 2, "random", autoreset=True)

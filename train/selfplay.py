@@ -95,7 +95,6 @@ from .checkpoint import (
 from .config import MAX_MINUTES, MAX_VP_SHAPING, MIN_MINUTES
 from .device import AUTO, check_device, check_device_name
 from .evaluate import EVAL_SEED
-from .evaluator import NetEvaluator
 from .policy import (
     AGENT_SUFFIX,
     MAX_EMBED,
@@ -109,6 +108,7 @@ from .policy import (
     save_agent,
 )
 from .replay_buffer import Decisions, Window
+from .search_network import NetEvaluator
 from .seats import LIBRARY_BOTS, KingdomExperts
 from .tensorfile import AgentFileError
 

@@ -398,7 +398,7 @@ def _check_against(against, players) -> list:
 # --- the search ----------------------------------------------------------------------------
 
 
-def _check(kingdom, players, minutes, seed, generations, population, games, judge_games):
+def check_settings(kingdom, players, minutes, seed, generations, population, games, judge_games):
     if isinstance(kingdom, str) and kingdom == "random":
         kingdom = random_kingdom(check_seed(seed))
     kingdom = resolve_kingdom(kingdom)
@@ -445,7 +445,7 @@ def optimize(
     ``AGENT_WEIGHT`` of its score (a specialist made to beat that agent on this kingdom); the
     record then has a row per agent. ``progress(row)`` is called after each generation with
     its history row and ``elapsed`` seconds."""
-    kingdom, players, minutes, seed, generations, population, games, judge_games = _check(
+    kingdom, players, minutes, seed, generations, population, games, judge_games = check_settings(
         kingdom, players, minutes, seed, generations, population, games, judge_games
     )
     against = _check_against(against, players)

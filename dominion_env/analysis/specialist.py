@@ -42,10 +42,10 @@ from ..cards import BASIC, NAMES
 from ..checks import check_number, check_seed
 from ..engine.layout import IN_SUPPLY
 from ..engine.observation import obs_scale
-from .optimize import _check, optimize
+from .optimize import check_settings, optimize
 
 DEFAULT_MINUTES = 2.0  # a specialist's making, per kingdom
-DEFAULT_CONFIDENCE = 1.0  # standard errors a specialist must beat the agent by
+SPECIALIST_CONFIDENCE = 1.0  # standard errors a specialist must beat the agent by
 DEFAULT_JUDGE_GAMES = 1000
 _SEARCH_SETTINGS = frozenset({"generations", "population", "games", "leaders", "library"})
 
@@ -76,7 +76,7 @@ class KingdomExpert:
         agent,
         minutes: float = DEFAULT_MINUTES,
         seed: int = 0,
-        confidence: float = DEFAULT_CONFIDENCE,
+        confidence: float = SPECIALIST_CONFIDENCE,
         judge_games: int = DEFAULT_JUDGE_GAMES,
         progress=None,
         **search,
@@ -93,7 +93,7 @@ class KingdomExpert:
                 f"{', '.join(sorted(_SEARCH_SETTINGS))} beside minutes"
             )
         # optimize's own checks, now rather than at the first kingdom met
-        _check("First Game", self.players, minutes, seed, search.get("generations"),
+        check_settings("First Game", self.players, minutes, seed, search.get("generations"),
                search.get("population", 2), search.get("games"), judge_games)  # fmt: skip
         self.minutes = minutes
         self.search = search

@@ -9,7 +9,7 @@ the engine, never the reverse.
     s = Search(budget=800, rollout="auto", seed=0)
     s.analyze(game)  # each legal action's value and simulations, best first
 
-    from dominion_env.train.evaluator import guided_search   # the network adapter (torch)
+    from dominion_env.train.search_network import guided_search   # the network adapter (torch)
     g = guided_search("ppo-pool", budget=256, seed=0)         # plays as "search:ppo-pool:256"
     g.analyze(game)  # each legal action's prior, value, simulations and improved policy
 """

@@ -50,7 +50,7 @@ the time. 4 is the default.
 
 The network is any object with ``name``, ``players``, ``scale_observations`` (whether it reads
 VecGame's scaled observations), ``vp_shaping`` (c above) and ``evaluate(obs, mask) ->
-(logits (N, A), value (N,))``, numpy in and out; ``dominion_env.train.evaluator`` adapts a
+(logits (N, A), value (N,))``, numpy in and out; ``dominion_env.train.search_network`` adapts a
 trained agent (this package imports no network library).
 
 Seeds: decision d's Gumbel draws come from (seed, d) and its simulations' deals from
@@ -120,7 +120,7 @@ def check_network(network) -> None:
     if missing or not callable(network.evaluate):
         raise TypeError(
             "network must have name, players, scale_observations, vp_shaping and "
-            f"evaluate(obs, mask) -> (logits, value) (dominion_env.train.evaluator); "
+            f"evaluate(obs, mask) -> (logits, value) (dominion_env.train.search_network); "
             f"{network!r} lacks {', '.join(missing) or 'a callable evaluate'}"
         )
 
@@ -201,7 +201,7 @@ class GuidedSearch(SearchPlayer):
         simulations and weight. Plays nothing (the decision count advances)."""
         if game.done:
             raise ValueError("the game is over: no decision to analyze")
-        d = self.search(game.state[:1], game.action_mask[None], game._vec.config)
+        d = self.search(game.state[:1], game.action_mask[None], game.vec.config)
         out = [
             GuidedValue(
                 action_name(int(a)),

@@ -1,6 +1,6 @@
 """The flat search around a trained network: its base player is the network, never worse by design.
 
-    from dominion_env.train.evaluator import load_network
+    from dominion_env.train.search_network import load_network
     s = NetworkSearch(load_network("ppo-pool"), budget=200, rollout="network", confidence=2)
 
 Rollout policy improvement (Tesauro and Galperin 1996): at each decision, every legal action is

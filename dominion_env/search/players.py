@@ -11,7 +11,7 @@ envs' opponents) resolves them:
 After ``search:``, a count alone is a budget (``search:200``); anything else names an agent
 (where the face can load agents: ``load_network``), and with a colon AGENT is whatever
 precedes the last one (a file's path keeps its case) and N follows it. A face passes
-``load_network(AGENT) -> network`` (``dominion_env.train.evaluator.load_network``: this package
+``load_network(AGENT) -> network`` (``dominion_env.train.search_network.load_network``: this package
 imports no network library); without it a guided name is refused with what it needs.
 """
 

@@ -36,13 +36,13 @@ from ..engine.layout import DEC_PLAYER, RUNNING, STATUS
 from ..engine.machine import resolve
 from ..engine.observation import write_observation
 from ..engine.zones import next_u64, seed_game
-from .rollout import _deal_row
+from .rollout import deal_row
 
 STREAM_GUMBEL = 18  # beside determinize's STREAM_DEAL and STREAM_ROLLOUT (16, 17)
 
 
 class Playout(NamedTuple):
-    """The rows of a guided simulation, M of them (the fields ``rollout._deal_row`` reads are
+    """The rows of a guided simulation, M of them (the fields ``rollout.deal_row`` reads are
     named as in ``rollout.Rows``)."""
 
     root: np.ndarray  # (M,) int64, the root (a decision being searched) the row starts from
@@ -58,7 +58,7 @@ class Playout(NamedTuple):
 
 @njit
 def _start_row(records, roots_bytes, rows, g, seed, T, cfg):
-    rows.seat[g] = _deal_row(records, roots_bytes, rows, g, seed, cfg)
+    rows.seat[g] = deal_row(records, roots_bytes, rows, g, seed, cfg)
     resolve(records[g], T, cfg, rows.action[g], rows.mask[g], rows.scratch[g])
 
 

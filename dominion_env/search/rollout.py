@@ -61,7 +61,7 @@ class Rows(NamedTuple):
 
 
 @njit
-def _deal_row(records, roots_bytes, rows, g, seed, cfg):
+def deal_row(records, roots_bytes, rows, g, seed, cfg):
     """Row g's record: its root, dealt anew for the root's decider from the row's stream;
     the bots' stream seeded beside it. Returns the decider's seat."""
     src = rows.root[g]
@@ -76,7 +76,7 @@ def _deal_row(records, roots_bytes, rows, g, seed, cfg):
 
 @njit
 def _rollout_row(records, roots_bytes, rows, g, seed, T, cfg, bot_kind, bot_rules):
-    seat = _deal_row(records, roots_bytes, rows, g, seed, cfg)
+    seat = deal_row(records, roots_bytes, rows, g, seed, cfg)
     r = records[g]
     resolve(r, T, cfg, rows.action[g], rows.mask[g], rows.scratch[g])
     bots = BotTable(bot_kind, bot_rules)
@@ -112,7 +112,7 @@ def as_bytes(records: np.ndarray) -> np.ndarray:
 
 @njit
 def _default_row(records, roots_bytes, rows, g, seed, T, cfg, bot_kind, bot_rules):
-    _deal_row(records, roots_bytes, rows, g, seed, cfg)
+    deal_row(records, roots_bytes, rows, g, seed, cfg)
     bots = BotTable(bot_kind, bot_rules)
     rows.action[g] = bot_action(
         records[g], T, bots, rows.bot[g], rows.mask[g], rows.bot_rng, g, rows.scratch[g]

@@ -279,7 +279,7 @@ class Search(SearchPlayer):
             raise ValueError("the game is over: no decision to analyze")
         state = game.state[:1]
         chosen, sums, margins, visits, default = self.search(
-            state, game.action_mask[None], game._vec.config
+            state, game.action_mask[None], game.vec.config
         )
         legal = np.flatnonzero(game.action_mask)
         out = []
