@@ -340,6 +340,9 @@ def test_bad_arguments_are_refused_first(no_games, kwargs, kind, words):
         (["random", "--seed", "-1"], "argument --seed: -1 is out of range"),
         (["random", "--judge-games", "x"], "argument --judge-games: 'x' is not a whole number"),
         (["random", "--out", "best.json"], "argument --out: 'best.json' must end in .toml"),
+        (["random", "--against", "Big Money"], "argument --against: 'Big Money' is not a trained"),
+        (["random", "--against", "nobody"], "argument --against: unknown bot 'nobody'"),
+        (["random", "--against", "ppo-3p"], "argument --against: agent 'ppo-3p' plays 3-player"),
     ],
 )
 def test_cli_errors_exit_2_in_one_line(argv, words, capsys, monkeypatch):
@@ -376,3 +379,11 @@ def test_cli_run_writes_a_bot_the_tournament_reads(tmp_path, capsys):
 def test_describe_keeps_play_rules_as_written():
     bot = Bot("p", ["Gold"], play=["Village", ("Smithy", "actions > 0")])
     assert describe(bot) == "buys Gold at $6+\nplay: Village > Smithy if actions > 0"
+
+
+def test_cli_run_against_an_agent_records_it(capsys):
+    pytest.importorskip("torch", reason="a trained agent (the train extra)")
+    argv = ["optimize", "--kingdom", KINGDOM, "--generations", "1", "--judge-games", "20"]
+    assert cli.main([*argv, "--quiet", "--seed", "3", "--against", "ppo-pool"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("ppo-pool")]
+    assert len(rows) == 1 and rows[0].split()[-1] == "20"

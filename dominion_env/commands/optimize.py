@@ -14,8 +14,10 @@ from ..analysis.executor import add_ray_option
 from ..analysis.optimize import MAX_GAMES_PER_PAIRING, MAX_GENERATIONS, TIME_SHARE, describe
 from ..analysis.optimize import optimize as run_optimize
 from ..arguments import int_in
+from ..checks import check_agent_players
 from ..engine.config import make_setup
 from ..engine.kingdoms import kingdom_arg
+from ..players import resolve_player
 from .options import add_players, add_quiet, add_seed, check_out_file, executor
 
 MAX_OPTIMIZE_MINUTES = 7 * 24 * 60  # a week
@@ -80,6 +82,13 @@ def add_parser(sub) -> None:
         metavar="FILE.toml",
         help="write the best bot as TOML (read by tournament --bots-file)",
     )
+    opt.add_argument(
+        "--against",
+        metavar="AGENT",
+        help="also judge every bot against this trained agent (a shipped agent's name or an "
+        "agent file; the train extra), at half of its score: a specialist made to beat that "
+        "agent on this kingdom; the record gets a row for it",
+    )
     add_quiet(opt)
     add_ray_option(opt)
     opt.set_defaults(run=run, check=check, parser=opt)
@@ -103,6 +112,22 @@ def check(args) -> None:
     if args.minutes is None and args.generations is None:
         args.minutes = 2.0
     check_out_file(args, (".toml",), "(a bot file)")
+    args.against_agents = [] if args.against is None else [_agent(args)]
+
+
+def _agent(args):
+    """The trained agent of ``--against``, loaded and checked before any game."""
+    try:
+        agent = resolve_player(args.against)
+        if getattr(agent, "info", None) is None or not callable(getattr(agent, "act", None)):
+            raise ValueError(
+                f"{args.against!r} is not a trained agent (a shipped agent's name or an agent "
+                "file); a library bot is in the pool already"
+            )
+        check_agent_players(agent, args.players, "this search")
+    except (ValueError, OSError) as e:
+        args.parser.error(f"argument --against: {e}")
+    return agent
 
 
 def run(args) -> int:
@@ -124,6 +149,7 @@ def run(args) -> int:
             args.seed,
             generations=args.generations,
             judge_games=args.judge_games,
+            against=args.against_agents,
             map=work,
             progress=progress,
         )
