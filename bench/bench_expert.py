@@ -34,7 +34,7 @@ from dominion_env.analysis.arena import wilson
 from dominion_env.analysis.mixed import play_mixed
 from dominion_env.analysis.specialist import KingdomExpert
 from dominion_env.engine.kingdoms import random_kingdom
-from dominion_env.search.network_search import NetworkSearch
+from dominion_env.search.network_search import NO_ENDGAME, NetworkSearch
 from dominion_env.train.policy import load_agent
 from dominion_env.train.search_network import load_network
 
@@ -106,8 +106,8 @@ def main(argv=None):
     settings = dict(budget=args.budget, seed=args.seed, confidence=args.confidence)
     searches = {
         "endgame": NetworkSearch(network, endgame=args.endgame, **settings),
-        "network": NetworkSearch(network, **settings),
-        "bots": NetworkSearch(network, rollout="auto", **settings),
+        "network": NetworkSearch(network, endgame=NO_ENDGAME, **settings),
+        "bots": NetworkSearch(network, rollout="auto", endgame=NO_ENDGAME, **settings),
     }
     for name in args.candidates.split(","):
         t = time.perf_counter()

@@ -4,7 +4,8 @@
     resolve_player("bots.toml:My Bot")      a strategy file's bot; "bots.toml" alone plays the
                                             file's bot for ``kingdom`` (``agents.file_bot``)
     resolve_player("search:ppo-pool:256")   a name form of ``NAME_FORMS`` (the search players:
-                                            ``search``, ``search:N``, ``search:AGENT:N``)
+                                            ``search``, ``search:N``, ``search:AGENT:N``,
+                                            ``rollout:AGENT[:N]``)
     resolve_player("ppo-pool")              a trained agent: a shipped agent's name or an agent
                                             file (the train extra)
 
@@ -24,7 +25,7 @@ from typing import NamedTuple
 from .agents import BOTS, file_bot, get_bot, unknown_name
 from .checks import is_agent_file
 from .extras import install_hint
-from .search import GUIDED_FORM, parse_search_name
+from .search import GUIDED_FORM, ROLLOUT_FORM, parse_search_name
 
 
 def agent_network(agent: str):
@@ -57,7 +58,7 @@ def _search(name: str, seed: int):
     return parse_search_name(name, seed=seed, load_network=agent_network)
 
 
-NAME_FORMS: tuple[NameForm, ...] = (NameForm(_search, ("search", GUIDED_FORM)),)
+NAME_FORMS: tuple[NameForm, ...] = (NameForm(_search, ("search", GUIDED_FORM, ROLLOUT_FORM)),)
 
 
 def resolve_player(name: str, *, file_bots=(), kingdom=None, seed: int = 0):

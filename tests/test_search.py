@@ -460,18 +460,21 @@ def test_a_person_plays_against_search():
 
 def test_fairness_the_network_search_decides_the_same_for_games_that_differ_in_hidden_cards():
     pytest.importorskip("torch", reason="a trained agent is its base player (the train extra)")
-    from dominion_env.search.network_search import NetworkSearch
+    from dominion_env.search.network_search import NO_ENDGAME, NetworkSearch
     from dominion_env.train.search_network import load_network
 
     net = load_network("ppo-pool", "cpu")
+    every = dict(endgame=NO_ENDGAME)
     a, b = _twins()
-    ra = NetworkSearch(net, 12, seed=5, confidence=0).analyze(a)
-    rb = NetworkSearch(net, 12, seed=5, confidence=0).analyze(b)
+    ra = NetworkSearch(net, 12, seed=5, confidence=0, **every).analyze(a)
+    rb = NetworkSearch(net, 12, seed=5, confidence=0, **every).analyze(b)
     assert ra == rb and sorted(v.action for v in ra) == ["PASS", "Smithy"]
+    assert sum(v.visits for v in ra) >= 12
     # the network plays every seat of every playout: a twin's playouts are the game's
     g = _midgame("First Game", 2, 12, steps=20)
-    sa, sb = NetworkSearch(net, 8, seed=3), NetworkSearch(net, 8, seed=3, rollout="auto")
-    sc = NetworkSearch(net, 8, seed=3)
+    sa = NetworkSearch(net, 8, seed=3, **every)
+    sb = NetworkSearch(net, 8, seed=3, rollout="auto", **every)
+    sc = NetworkSearch(net, 8, seed=3, **every)
     for k in range(8):
         if g.done:
             break
@@ -494,7 +497,7 @@ def test_the_network_search_keeps_the_networks_action_unless_sure_and_outside_th
     greedy = NetworkSearch(net, 4).network_actions(vec.state, vec.action_mask)
     assert vec.action_mask[rows, greedy].all()
     # never sure (confidence 100): the network's own actions
-    sure = NetworkSearch(net, 16, seed=1, confidence=100.0)
+    sure = NetworkSearch(net, 16, seed=1, confidence=100.0, endgame=-1)
     assert sure.act_games(vec, rows).tolist() == greedy.tolist() and sure.simulations > 0
     # at the start no game is near its end: nothing is simulated, the network plays
     late = NetworkSearch(net, 16, seed=1, confidence=0.0, endgame=2)
@@ -505,3 +508,25 @@ def test_the_network_search_keeps_the_networks_action_unless_sure_and_outside_th
         NetworkSearch(net, endgame=13)
     with pytest.raises(TypeError, match="network must have"):
         NetworkSearch(object())
+    assert late.name == "rollout:ppo-pool:16" and late.with_seed(2).endgame == 2
+
+
+def test_rollout_names_resolve_to_the_network_search_at_its_defaults():
+    from dominion_env.search import ROLLOUT_FORM, NetworkSearch
+
+    class Net:
+        name, players, scale_observations, vp_shaping = "tiny", 2, True, 0.0
+
+        def evaluate(self, obs, mask):
+            return np.where(mask, 0.0, -np.inf), np.zeros(len(obs))
+
+    s = parse_search_name("rollout:tiny", seed=4, load_network=lambda a: Net())
+    assert isinstance(s, NetworkSearch) and s.name == "rollout:tiny:200" and s.seed == 4
+    assert (s.endgame, s.confidence) == (4, 2.0)
+    assert parse_search_name("rollout:tiny:9", load_network=lambda a: Net()).budget == 9
+    for name in ("rollout:tiny:0", "rollout:tiny:x", "rollout::9", "rollout:"):
+        with pytest.raises(ValueError, match=r"rollout:AGENT\[:N\]"):
+            parse_search_name(name, load_network=lambda a: Net())
+    with pytest.raises(ValueError, match="needs the train extra"):
+        parse_search_name("rollout:tiny")
+    assert ROLLOUT_FORM == "rollout:AGENT[:N]"

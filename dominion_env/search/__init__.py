@@ -1,7 +1,9 @@
 """Information-set search as a player (``search.py``: determinize, select, expand, roll out,
 back up, choose; ``rollout.py``: the compiled simulations; ``guided.py``: the search guided
 by a trained network, Gumbel sequential halving, ``playout.py`` its compiled steps;
-``halving.py``: sequential halving's two schedules, shared by both searches; ``qtransform.py``:
+``network_search.py``: the flat search around a trained network, its action the default and
+the network playing every seat of its playouts (``rollout:AGENT``); ``halving.py``: sequential
+halving's two schedules, shared by the searches; ``qtransform.py``:
 mctx's completed q and sigma; ``players.py``: the players' names). Depends on the faces and
 the engine, never the reverse.
 
@@ -15,7 +17,8 @@ the engine, never the reverse.
 """
 
 from .guided import DEFAULT_GUIDED_BUDGET, Decision, GuidedSearch, GuidedValue
-from .players import GUIDED_FORM, parse_search_name
+from .network_search import NetworkSearch
+from .players import GUIDED_FORM, ROLLOUT_FORM, parse_search_name
 from .search import DEFAULT_BUDGET, DEFAULT_EXTEND, ActionValue, Search, determinized
 
 __all__ = [
@@ -27,6 +30,8 @@ __all__ = [
     "GUIDED_FORM",
     "GuidedSearch",
     "GuidedValue",
+    "NetworkSearch",
+    "ROLLOUT_FORM",
     "Search",
     "determinized",
     "parse_search_name",

@@ -34,6 +34,10 @@ from .guided import MAX_DEPTH, GuidedSearch, check_network
 from .search import Search
 
 NO_ENDGAME = -1  # search every decision
+# the defaults of ``rollout:AGENT`` (bench/bench_expert.py; docs/results/search.md)
+DEFAULT_ROLLOUT_BUDGET = 200
+DEFAULT_ENDGAME = 4  # Provinces left
+DEFAULT_ROLLOUT_CONFIDENCE = 2.0
 
 
 class NetworkSearch(Search):
@@ -41,12 +45,22 @@ class NetworkSearch(Search):
     settings are ``Search``'s, ``rollout`` also "network"; ``endgame``: the most Provinces
     left where decisions are searched (-1: every decision)."""
 
-    def __init__(self, network, budget=200, rollout="network", seed=0, endgame=NO_ENDGAME, **kw):
+    def __init__(
+        self,
+        network,
+        budget: int = DEFAULT_ROLLOUT_BUDGET,
+        rollout="network",
+        seed: int = 0,
+        endgame: int = DEFAULT_ENDGAME,
+        confidence: float = DEFAULT_ROLLOUT_CONFIDENCE,
+        **kw,
+    ):
         check_network(network)
         self.network = network
         self.endgame = check_int("endgame", endgame, -1, 12, "Provinces left (-1: always)")
         self._by_network = isinstance(rollout, str) and rollout == "network"
-        super().__init__(budget, "auto" if self._by_network else rollout, seed, **kw)
+        rollout = "auto" if self._by_network else rollout
+        super().__init__(budget, rollout, seed, confidence=confidence, **kw)
         self.players = int(network.players)
         self._playout = GuidedSearch(network, 1, seed, depth=MAX_DEPTH)
 
@@ -59,7 +73,7 @@ class NetworkSearch(Search):
 
     @property
     def name(self) -> str:
-        return f"search:{self.network.name}:{self.budget}"
+        return f"rollout:{self.network.name}:{self.budget}"
 
     def search(self, states, masks, cfg):
         """``Search.search`` on the decisions near the end (``endgame``); the rest get the
@@ -102,4 +116,10 @@ class NetworkSearch(Search):
         return value, np.zeros_like(value)  # no margin: the playout's value is the result
 
 
-__all__ = ["NetworkSearch", "NO_ENDGAME"]
+__all__ = [
+    "DEFAULT_ENDGAME",
+    "DEFAULT_ROLLOUT_BUDGET",
+    "DEFAULT_ROLLOUT_CONFIDENCE",
+    "NO_ENDGAME",
+    "NetworkSearch",
+]
