@@ -90,6 +90,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cards import KINGDOM_SIZE
+from ..checks import MISSING, file_fault
 from ..engine.bots import BotTable
 from ..engine.kingdoms import resolve_kingdom
 from ..game import Game
@@ -831,15 +832,16 @@ def load_bot_file(name) -> list[Bot]:
     able to play some kingdom; ValueError naming the file and what is wrong. Reading the file
     runs no code (TOML is data; each rule is parsed by the strategy language)."""
     path = BOT_FILES.get(name, Path(name))
-    try:
-        is_file = path.is_file()
-    except OSError as e:  # e.g. a name too long for the file system
-        raise ValueError(f"cannot read {str(path)[:200]!r}: {e.strerror}") from None
-    if not is_file:
+    why = file_fault(path)  # named before opening: a named pipe would block the read
+    if why is not None and why.startswith(MISSING):
         raise ValueError(
             f"no strategy file {str(path)!r} (not a file); give a .toml path of "
             f"[[bot]] tables or a shipped file's name ({', '.join(BOT_FILES)})"
         )
+    if why is not None and why.startswith("cannot be read: "):  # e.g. a name too long
+        raise ValueError(f"cannot read {str(path)[:200]!r}: {why[len('cannot be read: ') :]}")
+    if why is not None:
+        raise ValueError(f"strategy file {str(path)[:200]!r} {why}")
     try:
         bots = load_bots(path)
     except OSError as e:

@@ -143,7 +143,14 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0, help="setting i plays the run seeded seed+i")
     p.add_argument("--threads", type=_positive, default=None, help="Numba threads (default all)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = p.parse_args(argv)
+    if args.quick:
+        args.games = min(args.games, 2_000)
     if args.threads:
         if args.threads > numba.config.NUMBA_NUM_THREADS:
             p.error(f"argument --threads: at most {numba.config.NUMBA_NUM_THREADS} on this machine")

@@ -54,7 +54,13 @@ MINION = Bot(
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20000, help="games per window")
-    n = ap.parse_args().games
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
+    args = ap.parse_args()
+    n = 500 if args.quick else args.games
     print(f"whole bot games, 2 players, {os.cpu_count()} cores (best and median of {REPEATS})")
     bmu = BOTS["Big Money Ultimate"]
     for bots in (

@@ -89,7 +89,14 @@ def main(argv=None):
     ap.add_argument("--num-envs", type=int, default=TrainConfig().num_envs)
     ap.add_argument("--seconds", type=float, default=8.0, help="per window")
     ap.add_argument("--windows", type=int, default=3)
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args(argv)
+    if args.quick:
+        args.num_envs, args.seconds, args.windows = 64, 0.5, 1
     n = args.num_envs
     setups = {
         "one bot (Big Money Ultimate)": ({"Big Money Ultimate": 1}, False),

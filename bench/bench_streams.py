@@ -116,7 +116,14 @@ def main(argv=None) -> None:
     ap.add_argument("--deals", type=int, default=128, help="deals per decision and action (a)")
     ap.add_argument("--games", type=int, default=50000, help="games per bot (b)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args(argv)
+    if args.quick:
+        args.decisions, args.deals, args.games = 4, 8, 500
     print(f"kingdom {KINGDOM}, 2 players, seed {args.seed}")
     print("var(paired diff) / var(unpaired diff); 1.0: pairing helps nothing, 0: noise-free")
     for name, shared in (("one shared stream (v5-v7)", True), ("per-seat streams (v8)", False)):

@@ -64,7 +64,14 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=1000, help="games per table")
     ap.add_argument("--windows", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args(argv)
+    if args.quick:
+        args.games, args.windows = 50, 1
     bots = list(BOTS)
     bm = compile_bots("Big Money")
     play_games(bm, 1000, 2, "First Game")  # compile before any clock runs

@@ -85,7 +85,14 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=5.0, help="per figure")
     ap.add_argument("--sb3", action="store_true", help="also time MaskablePPO's loop")
     ap.add_argument("--network", choices=NETWORKS, default=d.network)
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args(argv)
+    if args.quick:
+        args.num_envs, args.seconds = 64, 0.5
     hidden = tuple(int(h) for h in args.hidden.split(","))
     n = args.num_envs
     cfg = TrainConfig(

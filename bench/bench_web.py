@@ -168,7 +168,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=32, help="games at once (client threads)")
     ap.add_argument("--seconds", type=float, default=5.0, help="how long each part runs")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args()
+    if args.quick:
+        args.games, args.seconds = 2, 0.5
     if not (1 <= args.games <= 256 and 0 < args.seconds <= 60):
         ap.error("--games is 1 to 256 and --seconds 0 to 60 (a bounded benchmark)")
     print(f"machine: {os.cpu_count()} cores; {args.games} games at once, {args.seconds} s each")

@@ -42,7 +42,14 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bots", default="", help="comma-separated library names (default: all)")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args()
+    if args.quick:
+        args.games, args.bots = 200, args.bots or "Smithy"
     names = [n.strip() for n in args.bots.split(",") if n.strip()] or list(BOTS)
     bots = [get_bot(n) for n in names]
     opps = [get_bot(n) for n in OPPONENTS]

@@ -144,9 +144,18 @@ def main():
     ap.add_argument("--ref", help="also time the package at this git commit (before)")
     ap.add_argument("--profile", action="store_true", help="per-function compile times")
     ap.add_argument("--repeats", type=int, default=1, help="cold runs per command (best shown)")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args()
+    if args.quick:
+        args.repeats, args.ref = 1, None
     print(f"cores: {os.cpu_count()}; python {sys.version.split()[0]}")
     commands = (("dominion simulate, 1 game", SIMULATE), ("VecGame reset + step", VECGAME))
+    if args.quick:
+        commands = commands[:1]
     if args.ref:
         with checkout(args.ref) as tree:
             for label, cmd in commands:

@@ -93,7 +93,14 @@ def main(argv=None) -> int:
     ap.add_argument("--minutes", type=float, default=5.0, help="the main job's (default 5)")
     ap.add_argument("--eval-games", type=int, default=1000, help="per opponent (default 1000)")
     ap.add_argument("--json", default=None, help="also write the figures to this file")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args(argv)
+    if args.quick:
+        args.cpu, args.seconds, args.minutes, args.eval_games = True, 0.5, 0.05, 50
     if not args.cpu and not torch.cuda.is_available():
         print(
             f"gpu_check: no CUDA device here (torch {torch.__version__}, built with CUDA: "

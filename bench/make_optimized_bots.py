@@ -24,6 +24,7 @@ kingdom that holds them more closely than a bot naming fewer), then by judged sc
 import argparse
 import math
 import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,7 +45,16 @@ def main():
     ap.add_argument("--judge-seed", type=int, default=987_654_321)
     ap.add_argument("--judge-games", type=int, default=2000)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args()
+    if args.quick:
+        args.random, args.generations, args.judge_games = 0, 1, 100
+        if args.out == OUT:  # never the shipped file
+            args.out = Path(tempfile.mkdtemp()) / "optimized.toml"
     kingdoms = [(name, RECOMMENDED[name]) for name in RECOMMENDED]
     kingdoms += [
         (f"random {s}", random_kingdom(s))

@@ -40,7 +40,14 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--judge-seed", type=int, default=987_654_321)
     ap.add_argument("--judge-games", type=int, default=2000)
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args()
+    if args.quick:
+        args.kingdoms, args.generations, args.judge_games = 1, 1, 100
     if args.recommended:
         kingdoms = [(name, RECOMMENDED[name]) for name in RECOMMENDED]
     else:

@@ -19,7 +19,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args()
+    if args.quick:
+        args.games = 20
     r = run_tournament(list(BOTS), games=args.games, seed=args.seed, progress=True)
     order = np.argsort(-r.elo)
     for i in order:

@@ -39,7 +39,14 @@ def main():
     ap.add_argument("--bots", type=int, default=8, help="the first N library bots")
     ap.add_argument("--games", type=int, default=4000, help="games per table")
     ap.add_argument("--workers", default="1,2", help="Ray cluster sizes (CPUs) to time")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args()
+    if args.quick:
+        args.bots, args.games, args.workers = 3, 50, "1"
     bots = list(BOTS)[: args.bots]
     tables = args.bots * (args.bots - 1) // 2
     total = tables * args.games

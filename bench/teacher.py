@@ -53,7 +53,15 @@ def main(argv=None):
     ap.add_argument("--set", action="append", default=[], metavar="KEY=JSON")
     ap.add_argument("--nice", type=int, default=10)
     ap.add_argument("--out", default="runs/teacher")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small, fast run: checks the script works (figures not to cite)",
+    )
     args = ap.parse_args(argv)
+    if args.quick:
+        args.variants, args.seeds, args.steps, args.eval_games = ["defaults"], [0], 2048, 50
+        args.out = str(Path(args.out) / "quick")
     results = []
     for variant in args.variants:
         for seed in args.seeds:

@@ -21,7 +21,9 @@ envs then draw a seed from their generator).
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 import numpy as np
 
@@ -127,6 +129,44 @@ def is_agent_file(name) -> bool:
     (``AGENT_SUFFIXES``); nothing is read. Here, not in ``dominion_env.train``, so that the
     command line tells an agent's file from a bot's name without torch."""
     return isinstance(name, (str, os.PathLike)) and os.fspath(name).endswith(AGENT_SUFFIXES)
+
+
+MISSING = "no such file"
+
+
+def file_fault(path) -> str | None:
+    """Why ``path`` cannot be read as a file of data, in words, or None where it is a regular
+    file (a symbolic link to one included): ``MISSING``, "is a directory", "is a named pipe,
+    not a regular file", "is a symbolic link loop", "is a broken symbolic link ...", ... Nothing
+    is opened: a named pipe would block its reader until something writes to it. Every face
+    that reads an agent, a checkpoint or a strategy file asks this first, so that what is at
+    the path is named rather than reported missing."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "is a symbolic link loop"
+        if e.errno == errno.ENOENT:
+            if os.path.islink(path):
+                return "is a broken symbolic link (its target does not exist)"
+            return MISSING
+        if e.errno == errno.ENOTDIR:
+            return f"{MISSING} (a part of its path is not a directory)"
+        return f"cannot be read: {e.strerror or e}"
+    except ValueError:  # a NUL character, which no file name holds
+        return f"{MISSING} (a file name cannot hold a NUL character)"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a directory"
+    kinds = {
+        stat.S_ISFIFO: "a named pipe",
+        stat.S_ISSOCK: "a socket",
+        stat.S_ISCHR: "a character device",
+        stat.S_ISBLK: "a block device",
+    }
+    kind = next((k for test, k in kinds.items() if test(mode)), "not a file of data")
+    return f"is {kind}, not a regular file"
 
 
 def check_agent_players(policy, players: int, where: str = "") -> None:

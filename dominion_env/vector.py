@@ -16,137 +16,53 @@ Rewards: ``rewards[g, p]`` is nonzero only on the step game g ends: +1 for the s
 0 for players sharing a win, -1 for everyone else; the rules' tie-break (fewer turns) applies.
 A game stopped by ``turn_limit`` is ``truncated`` with zero rewards, never a win.
 
-Autoreset (default on): when a game ends on a step, that step's rewards/terminated/truncated
-describe the finished game, and the observation, mask and current player already belong to the
-next game in that row (same-step autoreset). The finished game's last state is not kept.
+Autoreset (default on): on the step a game ends, rewards/terminated/truncated describe it and
+the observation, mask and current player already belong to the next game in that row;
+``final_observation[g]`` holds the finished game's last observation (the view of the player who
+acted last). An action of -1 skips a game for that step (it waits, unchanged). Arrays returned
+are read-only views of the VecGame's own buffers, overwritten by the next call: copy what you
+keep (a write raises ValueError: a mask written to would let an illegal action through).
 
-An action of -1 skips a game for that step (it waits, unchanged), so callers can step a
-subset of games, e.g. when different policies play different seats.
+Learner mode (``opponents=`` a compiled ``BotTable``, e.g. ``agents.compile_bots('Big
+Money')``): one seat per game is the learner's (``learner_seat``: fixed, or drawn per game)
+and compiled bots play every other seat inside the step kernel, so reset and step return only
+at the learner's decisions; ``learner_rewards[g]`` is its reward in the game that ended on
+this step. The table's 1 bot plays every other seat, or its players-1 bots play them in seat
+order, or with ``opponent_weights`` (an opponent pool) every new game draws each other seat's
+bot in proportion to its weight, from the row's own stream (the same draws for a seed whatever
+the batch size or thread count); ``opponent_bots`` / ``finished_opponent_bots`` say who sat
+where, for results per opponent. Mixed batches: ``row_kingdoms`` (a kingdom per row),
+``row_opponents`` (a row's bots) and ``reset(seeds, first_index=(N,))`` (a row's deal): row g
+plays exactly the game a batch of its own plays, so a tournament's tables or a pool of bots
+each on its own kingdom step as one batch, with the same games.
 
-Arrays returned are read-only views of the VecGame's own buffers, overwritten by the next
-call: copy what you keep (a write raises ValueError: a mask written to would let an illegal
-action through).
-``final_observation[g]`` holds the finished game's last observation on the step row g ends
-(from the view of the player who acted last; the learner's in learner mode).
-
-Learner mode (``opponents=`` a compiled ``BotTable``, e.g.
-``dominion_env.agents.compile_bots('Big Money')``): one seat per game is the learner's
-(``learner_seat``: a fixed seat, or a random seat drawn per game) and compiled bots play every
-other seat inside the step kernel, so reset and step return only at the learner's decisions:
-``current_player[g] == learner_seat[g]`` in every running game, and the observation and mask
-are the learner's. ``learner_rewards[g]`` is the learner's reward in the game that ended on this
-step (taken before autoreset deals a new game, whose learner seat may differ). Who plays the
-other seats: the table's 1 bot plays them all, or its players-1 bots play them in seat order;
-or, with ``opponent_weights`` (K,) for a table of K bots (an opponent pool), every new game
-(reset, autoreset) draws each non-learner seat's bot independently with probability
-proportional to its weight, from the row's own opponents' stream (the same draws for a reset
-seed whatever the batch size or thread count). ``opponent_bots[g, p]`` is the bot id at seat p
-of the game now in row g (-1: the learner's seat); ``finished_opponent_bots[g]`` keeps the bots
-of the game that ended in row g on this step (-1 elsewhere), for results per opponent.
-
-Mixed batches: ``row_kingdoms`` (one kingdom per row, each 'random', a recommended set or 10
-card names) gives every row its own kingdom, and ``row_opponents`` ((N,) one bot per row, or
-(N, P-1) each other seat's bot in seat order, ids into ``opponents``) its own bots in learner
-mode; ``reset(seeds, first_index=(N,) game numbers)`` its own deal. Row g then plays exactly
-the game a batch of its own (that kingdom, those bots, that seed and game number) plays, so
-callers that used to step one batch per kingdom or per opponent (a tournament's tables, a pool
-of library bots each on its own kingdom, an evaluation per random kingdom) step one, with the
-same games. Equal kingdoms share one entry of the setup's table (``engine.config``).
-
-Learning aids (both off by default; ``dominion_env.train`` turns them on):
-``scale_observations=True`` divides every observation entry by a fixed scale from the layout
-(``engine.observation.SCALES``: the Supply by pile size, counts and counters by small
-constants) in the kernel that writes it; ``obs_bounds`` gives true bounds, raw or scaled.
-``vp_shaping=c`` (learner mode) makes ``shaped_rewards`` the learner's reward plus the change
-of a potential c x (its VP - the best other VP) since its previous decision, the potential 0 at
-a game's start and end (``dominion_env.shaping``): each game's shaped rewards sum to exactly
-its result (+1/0/-1; 0 for a truncated game). ``scores`` gives every player's VP now.
+Learning aids (off by default; ``dominion_env.train`` turns them on): ``scale_observations``
+divides every entry by a fixed scale from the layout (``engine.observation.SCALES``) in the
+kernel that writes it (``obs_bounds``: true bounds, raw or scaled); ``vp_shaping=c`` (learner
+mode) makes ``shaped_rewards`` the reward plus the change of the potential c x (own VP - best
+other VP), 0 at a game's start and end (``dominion_env.shaping``), so each game's shaped
+rewards sum to its result. ``scores`` gives every player's VP now.
 
 Illegal actions: ``step`` checks every action in one compiled pass before any game moves and
-raises ``names.IllegalActionError`` (a ValueError) naming the game, the action, the player,
-the decision and the legal actions; Game and the envs go through this one check.
+raises ``names.IllegalActionError`` (a ValueError) naming the game, action, player, decision
+and legal actions; Game and the envs go through this one check. Expert actions:
+``bot_actions(table, bots)`` gives the action a compiled bot would take at every pending
+decision, changing no game; its random bots draw from a per-row stream that reset seeds as the
+arena seeds its bots for game g (``analysis.arena.play_games``), so answering every seat of a
+plain VecGame (``first_player=0``) with it plays exactly ``play_games``'s games for the seed.
 
-Expert actions: ``bot_actions(table, bots)`` gives, for every game, the action compiled bot
-``bots[g]`` of ``table`` would take at its pending decision, whoever decides (learner mode or
-not), in one compiled call that changes no game; -1 for a finished game (no autoreset). Random
-bots draw from a per-row stream that reset seeds as the arena seeds its bots for game g
-(``analysis.arena.play_games``), so answering every seat of a plain VecGame (``first_player=0``)
-with ``bot_actions`` plays exactly the games ``play_games`` plays for the same seed.
-
-Save and restore (``dominion_env.snapshot``): ``snapshot()`` returns a read-only ``Snapshot``
-of everything later steps depend on (records, every RNG stream, learner and opponent seats,
-the step's outputs, shaping, a Game's log); ``restore(snapshot)`` puts it back, after which
-the same actions give the same results bit for bit, and refuses (changing nothing) a snapshot
-of a VecGame made with other settings. ``clone()`` (and ``copy.deepcopy``) gives an
-independent VecGame sharing only the fixed tables. Pickles hold a Game's written log rows,
-not its log's whole room. ``restore`` also refuses games no play can reach (the audit's
-checks); ``save(path)`` / ``load(path)`` keep a snapshot in a file whose loading runs no code
-(an .npz without pickle); a pickle runs code when loaded: only from trusted sources.
+Save and restore (``dominion_env.snapshot``): ``snapshot()`` / ``restore()`` (same actions,
+same results bit for bit; a snapshot of other settings or of a game no play reaches is
+refused, changing nothing), ``clone()`` (and ``copy.deepcopy``), ``save(path)`` / ``load(path)``
+(an .npz whose loading runs no code; a pickle runs code: only from trusted sources).
 
 Limits: at most ``MAX_GAMES`` (2**20) games, ``turn_limit`` 1..100000, ``vp_shaping`` 0..1,
-``opponent_weights`` finite and >= 0 (weights whose sum overflows float64 are divided by the
-largest first; each positive weight must be at least 2**-53 of the sum to be drawn at all).
-``step``, ``random_actions``, ``bot_actions`` and ``scores`` before ``reset`` raise.
+``opponent_weights`` finite and >= 0 (each positive weight at least 2**-53 of the sum to be
+drawn at all). ``step``, ``random_actions``, ``bot_actions`` and ``scores`` before ``reset``
+raise.
 
-Version history
-    v1  the whole game: turn structure, all 64 cards (Base 2nd edition, the six 1st-edition
-        Base cards, Intrigue 1st edition), 2-6 players, every decision of every player.
-    v2  learner mode (compiled bot opponents inside the step), final_observation,
-        learner_seat, learner_rewards; action -1 skips a game. The observation gains the
-        ``known_top`` piece (the viewer's known top-of-deck cards), so obs_size grows by 64.
-        Games and rewards are unchanged from v1.
-    v3  speed (batches of 4,096 games): the state record holds each draw pile's
-        composition (``deck_count``), card counts are int8 and card ids uint8, hot fields
-        come first; the step prefetches the records a few games ahead; reset and step are one
-        kernel. ``Game.set_scenario`` refuses a game with more than 127 copies of a card.
-        Games, observations, masks and rewards are unchanged from v2, bit for bit; a saved v2
-        state does not load into v3's record.
-    v4  training: ``opponents`` takes compiled tables only (the faces no longer import the bot
-        library; ``agents.compile_bots`` names them), ``opponent_weights`` (a pool drawn per
-        game), ``bot_actions`` (batched expert), ``scale_observations``, ``vp_shaping`` and
-        ``shaped_rewards``, ``scores``, ``decision_kind``, ``turn_number``; illegal actions
-        raise ``IllegalActionError``. Games, observations, masks and rewards for a seed are
-        unchanged from v3, bit for bit (hashed before and after).
-    v5  nothing silent, game records and the ecosystem's conventions. Every game for a
-        seed changes: each (seed, game index) gets its own streams through a mixing
-        function (``zones.seed_game``; before, game i+k's stream was game i's shifted by k
-        draws, so neighbouring games were correlated), and the random policy, the bots and
-        the opponents draw from streams of their own for the same (seed, index) instead of
-        salted seeds. The observation appends ``public_hand`` and ``public_top`` (cards every
-        player knows in each seat's hand and on top of its deck: revealed hands, Bureaucrat,
-        Spy, Scout, Wishing Well ...), so obs_size grows by 2 x P x 64; the log's events
-        carry who sees their card (5 columns) and answered decisions (``EV_DECIDE``).
-        ``reset(seed, first_index, *, mask)``: seeds per row, game numbers from
-        ``first_index``, only the masked rows dealt anew. Returned arrays are read-only
-        views; actions, seeds and options are checked strictly (``checks``); ``snapshot`` /
-        ``restore`` / ``clone``. Masks, zones and the v4 part of the observation follow the
-        same rules as v4 (hashed through the merges that did not change the streams).
-    v6  what the rules keep hidden stays hidden: a discard of several cards
-        (Cellar, Militia's and Torturer's victims, Secret Chamber, Poacher, Sentry) shows the
-        others its count and its top card only, and Scout's put-back order is its owner's
-        (``engine/zones.py``). Games, masks, rewards and the observation's layout are those of
-        v5, bit for bit; ``public_hand`` and ``public_top`` know less where they claimed more
-        than the rules show (a known card of a hand discarding several, a Scout's put-back of
-        two kinds or more), and so do the other players' logs. ``VecGame(...,
-        public_discards=True)`` (and ``Game``'s) shows every discarded card, as v5 did, as some
-        online play shows them; the default follows the rulebooks. Records of v5 games replay
-        (``records.SAME_GAMES``).
-    v7  the record keeps, per seat, the cards every player saw go into its discard pile
-        (``pub_discard``: gains, cards shown, clean-up's cards in play and known hand cards;
-        emptied by its shuffle; ``engine/zones.py`` states the rule), so the search's deals
-        keep them there. Games, masks, rewards and the observation are those of v6, bit for
-        bit; a v6 snapshot does not load into v7's record; records of v5 and v6 games replay.
-    v8  each seat shuffles from its own stream: the record's ``rng`` holds the game's stream
-        (the kingdom, as v7 drew it, then the first player) and one stream per seat, started
-        from the game's (``zones.seed_seats``), so one seat's choices (a card drawn before its
-        reshuffle, a card trashed) no longer move the other seats' shuffles; the search's
-        determinized copies get fresh seat streams the same way. Every game for a seed changes
-        (its shuffles and who starts), and so do search choices; kingdoms, masks, rewards and
-        the observation's layout follow the same rules as v7. A v7 snapshot does not load
-        into v8's record; records of v5, v6 and v7 games replay, with the one shared stream
-        (``Config.shared_stream``). Mixed batches: ``row_kingdoms``, ``row_opponents`` and
-        per-row game numbers (``reset(seeds, first_index=(N,))``); a row plays the game a
-        batch of its own plays.
+Version 8 (``VERSION``, kept in every game record as ``engine_version``); what changed in
+each version: ``docs/changelog.md``.
 """
 
 from __future__ import annotations

@@ -193,7 +193,15 @@ def test_shipped_agents_play_as_in_format_1():
         saved, _ = tensorfile.read(shipped_agents()[name], "agent")
         assert conv.weights_digest(saved) == want["weights_sha256"]
         obs, mask = conv.probe_batch(want["players"])
-        assert agent.act(obs, mask).tolist() == want["greedy_actions"]
+        got, recorded = agent.act(obs, mask), np.array(want["greedy_actions"])
+        # recorded on one CPU: another's float kernels round the last bits otherwise, which may
+        # turn a near tie the other way, and only that is let through
+        rows = np.flatnonzero(got != recorded)
+        assert len(rows) <= 2, rows
+        if len(rows):
+            logits = agent.net(torch.from_numpy(obs), torch.from_numpy(mask))[0].detach().numpy()
+            best, old = logits[rows, got[rows]], logits[rows, recorded[rows]]
+            assert np.all(best - old <= 1e-4 * np.maximum(1.0, np.abs(best))), (rows, best, old)
 
 
 def test_convert_a_format_1_agent_and_checkpoint(tmp_path):

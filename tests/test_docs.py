@@ -43,6 +43,7 @@ PAGES = [
     "results/speed/index.html",
     "safety/index.html",
     "architecture/index.html",
+    "changelog/index.html",
     "api/game/index.html",
     "api/vector/index.html",
     "api/envs/index.html",

@@ -223,7 +223,7 @@ def test_a_bad_strategy_file_is_refused_before_any_work(tmp_path, monkeypatch, t
 
 def test_a_folder_or_an_impossible_name_is_no_strategy_file(tmp_path):
     (tmp_path / "dir.toml").mkdir()
-    with pytest.raises(ValueError, match="no strategy file"):
+    with pytest.raises(ValueError, match="dir.toml' is a directory$"):
         load_bot_file(str(tmp_path / "dir.toml"))
     with pytest.raises(ValueError, match="cannot read 'aaa.*': File name too long"):
         load_bot_file("a" * 5000 + ".toml")

@@ -1,6 +1,7 @@
 """The training recipe's pieces, each checked; a smoke run of the trainer (seconds, not strength).
 
-Strength is measured by ``bench/train_seeds.py`` and reported, never asserted here.
+Strength is measured (``dominion evaluate``, ``dominion scorecard``) and reported, never
+asserted here.
 """
 
 from __future__ import annotations

@@ -205,6 +205,47 @@ def test_a_body_past_the_limit_is_refused_before_it_is_read(client):
     assert answer.startswith("HTTP/1.1 413") and "at most 16384" in answer, answer
 
 
+def _send_then_read(url: str, head: bytes, body) -> bytes:
+    """A client that sends the whole request before it reads (as urllib does): everything
+    the server answers, up to its close; an OSError if the connection is reset."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(head)
+        for piece in body:
+            sock.sendall(piece)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize("framing", ["content-length", "chunked"])
+def test_a_10_mb_body_gets_a_413_it_can_read_then_a_close(framing):
+    size, piece = 10 * 2**20, b" " * 2**16
+    head = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    head += b"Connection: close\r\n"  # the server closes after its answer: unread bytes reset
+    if framing == "chunked":
+        head += b"Transfer-Encoding: chunked\r\n\r\n"
+        body = [*[b"10000\r\n" + piece + b"\r\n"] * (size // len(piece)), b"0\r\n\r\n"]
+    else:
+        head += f"Content-Length: {size}\r\n\r\n".encode()
+        body = [piece] * (size // len(piece))
+    with running(create_app(resolve_player, KNOWN)) as url:
+        answer = _send_then_read(url, head, body).decode()
+        headers, _, text = answer.partition("\r\n\r\n")
+        assert headers.startswith("HTTP/1.1 413") and "connection: close" in headers.lower()
+        assert "at most 16384" in json.loads(text)["error"]
+        # and a keep-alive client is told the connection closes, and it does
+        head = head.replace(b"Connection: close\r\n", b"")
+        assert _send_then_read(url, head, body).startswith(b"HTTP/1.1 413")
+        # a body within the limit is read as before, the connection kept
+        ok = json.dumps(NEW).encode()
+        head = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        head += f"Content-Length: {len(ok)}\r\nConnection: close\r\n\r\n".encode()
+        answer = _send_then_read(url, head, [ok]).decode()
+        assert answer.startswith("HTTP/1.1 200") and "connection: close" in answer.lower()
+
+
 @pytest.mark.parametrize(
     ("body", "words"),
     [

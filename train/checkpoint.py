@@ -29,7 +29,7 @@ from pathlib import Path
 import torch
 
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
-from ..checks import is_int
+from ..checks import MISSING, file_fault, is_int
 from ..engine.observation import obs_size
 from ..extras import require
 from . import tensorfile
@@ -84,8 +84,9 @@ def open_checkpoint(path: Path, kind: str, keys) -> tuple:
     """(tensors, metadata, fail) of the checkpoint file ``path`` of ``kind`` (``tensorfile``:
     reading runs no code) whose metadata has exactly ``keys``; ``fail(why)`` makes the
     ``AgentFileError`` naming the file that the reader raises for what it checks next."""
-    if not path.is_file():
-        raise AgentFileError(path, "no such file (nothing to resume)")
+    why = file_fault(path)
+    if why is not None:
+        raise AgentFileError(path, f"{why} (nothing to resume)" if why == MISSING else why)
     tensors, doc = tensorfile.read(path, kind)
 
     def fail(why):
@@ -312,6 +313,9 @@ def saved_config(out) -> dict:
     read without running code (``read_checkpoint``); a ValueError naming the file if there is
     none or it is not a checkpoint. The CLI compares them with what ``--resume`` is given."""
     path = run_file(out, "checkpoint")
-    if not path.is_file():
+    why = file_fault(path)
+    if why is not None and why.startswith(MISSING):
         raise ValueError(f"no run to resume in {out}: {path} does not exist")
+    if why is not None:
+        raise AgentFileError(path, f"{why}: no run to resume in {out}")
     return asdict(read_checkpoint(path)["config"])

@@ -47,6 +47,7 @@ under either name. Any safetensors reader opens an agent file::
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -56,7 +57,7 @@ import torch
 from torch import nn
 
 from ..cards import MAX_PLAYERS, MIN_PLAYERS, NUM_CARDS
-from ..checks import AGENT_SUFFIXES, is_int
+from ..checks import AGENT_SUFFIXES, MISSING, file_fault, is_int
 from ..checks import is_agent_file as is_agent_file  # one test for every face
 from ..engine.layout import NUM_ACTIONS
 from ..engine.observation import CARD_SET_SIZE, card_set_layout, card_set_sizes, obs_size
@@ -329,7 +330,7 @@ def run_file(folder, stem: str) -> Path:
     (a run not saved yet)."""
     path = Path(folder) / f"{stem}{AGENT_SUFFIX}"
     older = path.with_suffix(OLDER_SUFFIX)
-    if not path.is_file() and older.is_file():
+    if not os.path.lexists(path) and older.is_file():
         if older.resolve() not in _NOTED:
             _NOTED.add(older.resolve())
             print(f"note: reading {older} (an older run's name for {path.name})", file=sys.stderr)
@@ -343,7 +344,10 @@ def load_agent(name_or_path, greedy: bool = True) -> Agent:
     ``AgentFileError`` (a ValueError) naming the file and the fault."""
     shipped = shipped_agents()
     path = shipped.get(str(name_or_path), Path(name_or_path))
-    if not path.is_file():
+    why = file_fault(path)
+    if why is not None and not why.startswith(MISSING):
+        raise AgentFileError(path, why)
+    if why is not None:
         raise ValueError(
             f"no agent {name_or_path!r}: not a file, and not a shipped agent "
             f"({', '.join(shipped) or 'none'})"

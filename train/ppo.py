@@ -96,6 +96,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -616,7 +617,8 @@ def train(cfg: TrainConfig, progress=None, resume: bool = False) -> Trainer:
     """Train (or resume, from ``cfg.out``) and save; returns the Trainer. Ctrl-C during PPO
     saves the run so far (the weights as they are: the steps of the last whole rollout, plus
     at most one minibatch update under way) and raises ``Interrupted``."""
-    if resume and run_file(cfg.out, "checkpoint").is_file():
+    # whatever is there (a directory, a pipe ...) is read, or named by the error
+    if resume and os.path.lexists(run_file(cfg.out, "checkpoint")):
         t = Trainer.resume(cfg.out, cfg.steps, progress, cfg.minutes, cfg.device)
     else:
         # the agent to start from, checked before the games are built and the kernels compile

@@ -44,6 +44,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from ..checks import file_fault
+
 # the format_version written; bump when the layout or the JSON document changes
 FILE_FORMAT_VERSION = 2
 KINDS = ("agent", "checkpoint", "selfplay")  # selfplay: ``selfplay``'s checkpoint
@@ -118,6 +120,9 @@ def read(path, kind: str) -> tuple[dict, dict]:
     to check."""
     path = Path(path)
     fail = partial(AgentFileError, path)
+    why = file_fault(path)  # before opening: a named pipe would block the read
+    if why is not None:
+        raise fail(why)
     try:  # the header first: a large file that is not ours is refused without reading it
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size

@@ -49,36 +49,8 @@ the learner its own seat's reward.
 The Gymnasium registration below is cheap: entry points are strings, so neither pettingzoo
 nor stable_baselines3 (nor this package's env modules) is imported until an env is made.
 
-Version history
-    v0  first release: Dominion-v0 (Gymnasium single agent and vector), dominion_v0 (AEC),
-        DominionVecEnv (SB3); all 64 cards, 2-6 players.
-    v1  Dominion-v1, dominion_v1 and DominionVecEnv v2, on VecGame v5: every episode for a
-        seed changes (independent random streams) and the observation grows by the public
-        pieces (``public_hand``, ``public_top``). Gymnasium: ``mask_in_observation``,
-        ``autoreset_mode`` (NEXT_STEP, DISABLED), ``reset_mask``, per-env seed lists;
-        finished masks all True; a failing Python-policy opponent aborts the episode; strict
-        actions and seeds; ``record_dir``. PettingZoo: ``state()``, ``record_dir``.
-        ``gymnasium.make("Dominion-v0")`` says to use v1.
-        Since 0.6.0 on VecGame v6: the same episodes and observation layout; what the rules
-        keep hidden (the cards under the top one of a multi-card discard, Scout's put-back
-        order) leaves the public pieces (``public_discards=True`` shows them as before). A
-        leak fixed, not a new task, so the id stays v1. Constructors check ``opponents``,
-        ``record_dir`` and PettingZoo's step before reset at once.
-    v2  Dominion-v2 (the games and observations of v1): ``make_vec`` autoresets on the next
-        step by default (gymnasium's default, which its vector wrappers need; was SAME_STEP);
-        ``info["action_mask"]`` is int8 (was bool). Every face takes its options from one
-        table (``common.OPTIONS``): ``seed``, ``public_discards`` and ``scale_observations``
-        everywhere, ``opponent_weights`` and ``vp_shaping`` on DominionEnv too. PettingZoo's
-        ``action_masks()``. dominion_v1 and DominionVecEnv v2 keep their ids: their games,
-        observations and defaults do not change. ``gymnasium.make("Dominion-v1")`` says to
-        use v2.
-        Since 0.9.0 (VecGame v7, the same episodes): ``opponent_weights`` on the single env as
-        on the vector envs (one check for every face), generator seeds of any size >= 0
-        (constructor ``seed``; the single-game envs' ``reset(seed=...)``), ``record_dir``
-        probed when the env is made; ``render_mode`` only where a face renders.
-        Since 0.10.0 (VecGame v8): every episode for a seed changes (each seat shuffles from
-        its own stream); the task, observations, masks and rewards follow the same rules, so
-        the id stays v2.
+Versions: ``Dominion-v2`` (Gymnasium, single and vector), ``dominion_v1`` (PettingZoo),
+``DominionVecEnv`` v2 (SB3), each module's ``VERSION``; what changed: ``docs/changelog.md``.
 """
 
 from __future__ import annotations

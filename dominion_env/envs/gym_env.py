@@ -81,17 +81,7 @@ This env runs one game in Python between decisions; for training use the vector 
 (``vector_env.DominionVectorEnv``, ``sb3_vec_env.DominionVecEnv``), which step N games and
 play the bots inside the compiled step.
 
-Version history
-    v0  first release: all 64 cards, 2-6 players, learner against bots and policies.
-    v1  Dominion-v1 on VecGame v5 (every episode for a seed changes; the observation gains
-        the public pieces); ``mask_in_observation``; the mask of a finished episode is all
-        True (was all False); a failing Python-policy opponent aborts the episode.
-        Added later, same version (no episode or observation changes): ``render_mode="rgb_array"``.
-    v2  Dominion-v2: ``info["action_mask"]`` is int8 (was bool; ``action_masks()`` stays
-        bool); options ``seed``, ``vp_shaping``, ``opponent_weights``, ``public_discards``
-        (``common.OPTIONS``).
-        Added later, same version (the default observation is unchanged): option
-        ``observation="cards"``.
+Version 2 (``VERSION``: ``Dominion-v2``); what changed: ``docs/changelog.md``.
 """
 
 from __future__ import annotations

@@ -57,14 +57,7 @@ generator a ``reset()`` without a seed draws from, ``scale_observations``,
 seat whose view an agent's observation is, so a film of a game shows each decision as its
 decider saw it; once the game is over, nobody's hand and the full log.
 
-Version history
-    v0  first release: all 64 cards, 2-6 players, every decision of every player an agent step.
-    v1  dominion_v1 on VecGame v5 (every game for a seed changes; the observation gains the
-        public pieces); ``state()`` and ``state_space`` (the joint view).
-        Added later, same version (no game or observation changes): ``render_mode="rgb_array"``.
-        Since Dominion-v2: options from ``common.OPTIONS`` (``seed``, ``scale_observations``,
-        ``public_discards``) and ``action_masks()``; the same games and defaults, so the id
-        stays dominion_v1.
+Version 1 (``VERSION``: ``dominion_v1``); what changed: ``docs/changelog.md``.
 """
 
 from __future__ import annotations

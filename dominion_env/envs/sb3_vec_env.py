@@ -42,15 +42,7 @@ constructor's ``seed`` (any int >= 0: it seeds numpy's generator); the seeds of 
 Gymnasium vector env checks them (``vector_env``): an (N,) int array of legal indices, else an
 error before any game moves (``names.IllegalActionError``, a ValueError, for illegal ones).
 
-Version history
-    v0  first release (VecGame v2 learner mode).
-    v1  ``margin_reward`` (a VP-margin bonus at the end: it taught "lose by less") is gone;
-        ``scale_observations``, ``vp_shaping`` (potential-based) and ``opponent_weights``
-        instead; the Box bounds are the engine's true bounds (``obs_bounds``).
-    v2  VecGame v5: every game for a seed changes (independent streams), the observation
-        gains the public pieces; actions and seeds are checked strictly (never reshaped).
-        Since Dominion-v2: options from ``common.OPTIONS`` (``public_discards`` added); the
-        same games and defaults, so the version stays.
+Version 2 (``VERSION``); what changed: ``docs/changelog.md``.
 """
 
 from __future__ import annotations

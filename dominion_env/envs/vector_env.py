@@ -54,14 +54,7 @@ TypeError for what is not an int array (floats, bools, strings), ValueError for 
 (-1 included: VecGame's skip is not an env action) or not legal now (a row showing a finished
 game takes any index 0..70 and ignores it).
 
-Version history
-    v0  first release (VecGame v2 learner mode).
-    v1  ``autoreset_mode`` (NEXT_STEP, DISABLED beside SAME_STEP), ``mask_in_observation``,
-        ``reset_mask`` and per-row seeds in reset; on VecGame v5 (every game for a seed
-        changes; the observation gains the public pieces).
-    v2  Dominion-v2: ``autoreset_mode`` NEXT_STEP by default (was SAME_STEP);
-        ``infos["action_mask"]`` int8 (was bool); options from ``common.OPTIONS`` (``seed``,
-        ``public_discards``, ``opponent_weights``).
+Version 2 (``VERSION``: ``Dominion-v2``); what changed: ``docs/changelog.md``.
 """
 
 from __future__ import annotations

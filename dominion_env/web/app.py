@@ -15,7 +15,11 @@ shipped in ``static/`` (nothing fetched from elsewhere: it works offline).
 Errors are JSON {"error": message} with a 4xx status, and change nothing. A body is
 at most ``MAX_BODY`` bytes (413: refused by its Content-Length, or as it streams in, before
 the rest is read), and JSON too deeply nested or with an integer of more than ``MAX_DIGITS``
-digits is a 400. Bots and agents
+digits is a 400. An answer sent before its request's body was read (a 413, a refused Host)
+says ``Connection: close`` and is sent whole, then the rest of the body is read and dropped
+(``DrainBody``: up to ``DRAIN_BYTES`` or ``DRAIN_SECONDS``, as nginx's lingering close) before
+the server closes: closing on unread bytes would reset the connection, and a client still
+sending would never read the answer. Bots and agents
 answer in a worker thread (``run_in_threadpool``), so a slow agent holds up only its own game.
 Another site's page in the user's browser gets nowhere: POST bodies must be application/json
 (which a cross-site request cannot send without a preflight this server never grants), and a
@@ -26,6 +30,7 @@ machine (no DNS rebinding: ``allowed_hosts``). ``serve`` binds another address o
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ipaddress
 import json
@@ -53,6 +58,11 @@ from starlette.staticfiles import StaticFiles  # noqa: E402
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16_384  # bytes: every request body is a few small fields
 MAX_DIGITS = 30  # digits of a JSON integer in a body
+# the rest of a refused body read and dropped, at most this much and this long (nginx's
+# lingering close reads for up to 30 s, waiting at most 5 s for each read)
+DRAIN_BYTES = 64 * 2**20
+DRAIN_SECONDS = 30.0
+DRAIN_WAIT = 5.0
 # the page loads only what the server ships: no remote script, style, font or image
 PAGE_CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
 
@@ -91,6 +101,61 @@ async def _read_body(request: Request) -> bytes:
         if len(raw) > MAX_BODY:
             raise WebError(413, f"the body is over {MAX_BODY} bytes; at most {MAX_BODY}")
     return bytes(raw)
+
+
+class DrainBody:
+    """ASGI middleware: an answer sent while its request's body is still unread goes out whole
+    with ``Connection: close``; then the rest of the body is read and dropped (at most
+    ``DRAIN_BYTES``, ``DRAIN_SECONDS``, ``DRAIN_WAIT`` for each read) before the answer ends
+    and the server closes the connection. A server that closes with unread bytes makes the
+    kernel reset the connection, and a client still sending then gets the reset, not the
+    answer (seen with a 10 MB body and ``Connection: close``)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        # a request without Content-Length or Transfer-Encoding has no body (RFC 9112, 6.3)
+        unread = [b"transfer-encoding" in headers or headers.get(b"content-length", b"0") != b"0"]
+
+        async def tracked():
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                unread[0] = False
+            return message
+
+        async def sending(message):
+            if not unread[0]:
+                await send(message)
+            elif message["type"] == "http.response.start":
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"connection"]
+                await send({**message, "headers": [*kept, (b"connection", b"close")]})
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                await send({**message, "more_body": True})  # the answer whole, the end held
+                await self._drain(tracked, unread)
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            else:
+                await send(message)
+
+        await self.app(scope, tracked, sending)
+
+    @staticmethod
+    async def _drain(receive, unread) -> None:
+        loop = asyncio.get_running_loop()
+        end, read = loop.time() + DRAIN_SECONDS, 0
+        while unread[0] and read <= DRAIN_BYTES:
+            wait = min(DRAIN_WAIT, end - loop.time())
+            if wait <= 0:
+                return
+            try:
+                message = await asyncio.wait_for(receive(), wait)
+            except asyncio.TimeoutError:
+                return
+            read += len(message.get("body", b""))
 
 
 def _json_int(text: str) -> int:
@@ -213,7 +278,10 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={WebError: web_error, HTTPException: http_error},
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else [],
+        middleware=[
+            Middleware(DrainBody),  # outermost: every early answer drains its request
+            *([Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []),
+        ],
         lifespan=lifespan,
     )
     app.state.tables = tables
