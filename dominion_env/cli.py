@@ -61,6 +61,7 @@ from .cards import COST, MAX_PLAYERS, NAMES, SETS, TABLE, types_of
 from .checks import AGENT_SUFFIXES, check_agent_players, is_agent_file
 from .engine.config import make_setup
 from .engine.kingdoms import RECOMMENDED, is_implemented, kingdom_arg
+from .envs.ismcts import ISMCTS_FORM, parse_ismcts_name
 from .extras import install_hint
 from .names import printable
 from .search import (
@@ -123,6 +124,9 @@ def resolve_player(name: str, file_bots=(), kingdom=None):
     searcher = parse_search_name(name, load_network=_load_network)
     if searcher is not None:
         return searcher
+    ismcts = parse_ismcts_name(name)  # "ismcts" or "ismcts:N": OpenSpiel's ISMCTS
+    if ismcts is not None:
+        return ismcts
     agents, load_agent = _agents()
     if is_agent_file(name):
         if load_agent is None:
@@ -132,7 +136,7 @@ def resolve_player(name: str, file_bots=(), kingdom=None):
         if a.casefold() == key:
             return load_agent(a)
     known = [b.name for b in file_bots] + list(BOTS) + list(agents)
-    known += ["search", GUIDED_FORM, "FILE.toml:BOT"]
+    known += ["search", GUIDED_FORM, ISMCTS_FORM, "FILE.toml:BOT"]
     raise ValueError(unknown_name("bot", name, known))
 
 

@@ -153,6 +153,9 @@ LAZY_ALLOWED = {
     # an env opponent named search:AGENT:N loads the agent's network (the `train` extra); the
     # envs need no torch otherwise
     ("dominion_env.envs.common", "dominion_env.train"),
+    # a player named ismcts[:N] is OpenSpiel's ISMCTS (the `openspiel` extra); the name is
+    # parsed, and a missing extra named, without it
+    ("dominion_env.envs.ismcts", "dominion_env.envs.openspiel_game"),
 }
 
 

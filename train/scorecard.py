@@ -9,9 +9,10 @@
     card = scorecard(load_agent("ppo-pool"), quick=True)   # a dict, as --json prints it
 
 The player is a trained agent (a shipped agent's name or an agent file), a library bot, a bot
-of a strategy file (``FILE.toml`` with one bot, or ``FILE.toml:NAME``) or a search player
-(``search[:N]``). Everything else is fixed by the protocol (``PROTOCOL``; its version is in
-every output, and a change to anything below that moves a figure bumps it):
+of a strategy file (``FILE.toml`` with one bot, or ``FILE.toml:NAME``), a search player
+(``search[:N]``, ``search:AGENT:N``) or OpenSpiel's ISMCTS (``ismcts[:N]``, the openspiel
+extra). Everything else is fixed by the protocol (``PROTOCOL``; its version is in every
+output, and a change to anything below that moves a figure bumps it):
 
 1. ``money``: 2 players, random kingdoms (a random seat per game), against Big Money, Big
    Money Ultimate and the strongest library bot whose cards are in each kingdom (10 games
@@ -41,8 +42,10 @@ from ..analysis.arena import wilson
 from ..analysis.executor import local_map
 from ..analysis.tournament import run_tournament
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
+from ..envs.ismcts import parse_ismcts_name
 from ..search import parse_search_name
 from .evaluate import EVAL_SEED, STRONGEST, evaluate
+from .evaluator import load_network
 from .policy import is_agent_file, load_agent, shipped_agents
 
 PROTOCOL = 1
@@ -83,9 +86,12 @@ def resolve(name: str):
     strategy file) or a search player; a ValueError naming it and what is allowed otherwise."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"player must be a non-empty name, got {name!r}")
-    search = parse_search_name(name, seed=SEED)
+    search = parse_search_name(name, seed=SEED, load_network=load_network)
     if search is not None:
         return search
+    ismcts = parse_ismcts_name(name, seed=SEED)  # OpenSpiel's ISMCTS (the openspiel extra)
+    if ismcts is not None:
+        return ismcts
     from_file = file_bot(name)  # FILE.toml:BOT, or a file of one bot
     if from_file is not None:
         return from_file
@@ -96,7 +102,8 @@ def resolve(name: str):
     except ValueError as e:
         raise ValueError(
             f"{e}; a scorecard's player is a library bot, a shipped agent "
-            f"({', '.join(shipped_agents())}), an agent file, FILE.toml[:BOT] or search[:N]"
+            f"({', '.join(shipped_agents())}), an agent file, FILE.toml[:BOT], search[:N] or "
+            "ismcts[:N]"
         ) from None
 
 
