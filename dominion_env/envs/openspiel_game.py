@@ -345,7 +345,8 @@ pyspiel.register_game(GAME_TYPE, DominionGame)
 
 DEFAULT_SIMULATIONS = 100  # ismcts: decision time near search:800's (docs/results/openspiel.md)
 MAX_SIMULATIONS = 1 << 20
-DEFAULT_UCT_C = 2.0  # OpenSpiel's examples' exploration constant for returns in [-1, 1]
+DEFAULT_UCT_C = 2.0  # PUCT's exploration constant (returns in [-1, 1])
+PRIOR_ON_BOT = 0.5  # the prior's weight on the rollout bot's own action
 _ROLLOUTS_PER_DECISION = 1 << 24  # a leaf rollout's stream index: decision x this + rollout
 
 
@@ -408,8 +409,14 @@ class BotRolloutEvaluator(mcts.Evaluator):
         return record["reward"][0, : vec.players].astype(np.float64)
 
     def prior(self, state: DominionState) -> list[tuple[int, float]]:
+        """``PRIOR_ON_BOT`` on the rollout bot's own action here, the rest spread evenly over
+        the legal actions (ISMCTS reads it with PUCT: the bot's choice is tried most unless
+        its value falls behind)."""
         legal = state.legal_actions()
-        return [(a, 1.0 / len(legal)) for a in legal]
+        vec = state._vec
+        a = int(vec.bot_actions(self._table, self._bot(vec.state))[0])
+        rest = (1.0 - PRIOR_ON_BOT) / len(legal)
+        return [(x, rest + PRIOR_ON_BOT * (x == a)) for x in legal]
 
 
 class ISMCTSPlayer:
@@ -473,18 +480,10 @@ class ISMCTSPlayer:
         """The action ISMCTS takes in ``state`` (a ``python_dominion`` state, not over)."""
         d = self._decisions
         self._decisions += 1
-        rs = np.random.RandomState(np.random.SeedSequence((self.seed, d)).generate_state(4))
         self._evaluator.start(self.seed, d)
-        bot = ismcts.ISMCTSBot(
-            state.get_game(),
-            self._evaluator,
-            self.uct_c,
-            self.simulations,
-            random_state=rs,
-            # a seat's legal actions follow from its observation; kept safe all the same
-            allow_inconsistent_action_sets=True,
+        bot = make_ismcts_bot(
+            state.get_game(), self.simulations, (self.seed, d), self.uct_c, self._evaluator
         )
-        bot.set_resampler(lambda s, p: s.resample_from_infostate(p, rs.uniform))
         return int(bot.step(state))
 
     def act_games(self, vec: VecGame, rows) -> np.ndarray:
@@ -493,3 +492,61 @@ class ISMCTSPlayer:
         game = self.game_for(vec)
         rows = np.asarray(rows, np.int64)
         return np.array([self.step(game.state_of(vec, int(r))) for r in rows], np.int64)
+
+
+class _ISMCTSBot(ismcts.ISMCTSBot):
+    """ISMCTSBot, which searches each decision afresh, as a bot of ``evaluate_bots`` (it asks
+    every bot to restart at the first state and hears every action)."""
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+
+def make_ismcts_bot(
+    game: DominionGame,
+    simulations: int = DEFAULT_SIMULATIONS,
+    seed=0,
+    uct_c: float = DEFAULT_UCT_C,
+    evaluator: BotRolloutEvaluator | None = None,
+):
+    """OpenSpiel's ``ISMCTSBot`` for ``game`` as ``ismcts:N`` plays: ``simulations`` per
+    decision, PUCT over a prior on the rollout bot's action, leaves valued by
+    ``BotRolloutEvaluator``'s rollouts, worlds from ``resample_from_infostate`` on the bot's
+    own stream (``seed``: an int or a tuple of ints)."""
+    rs = np.random.RandomState(np.random.SeedSequence(seed).generate_state(4))
+    bot = _ISMCTSBot(
+        game,
+        evaluator or BotRolloutEvaluator(),
+        uct_c,
+        simulations,
+        random_state=rs,
+        # a seat's legal actions follow from its observation; kept safe all the same
+        allow_inconsistent_action_sets=True,
+        child_selection_policy=ismcts.ChildSelectionPolicy.PUCT,
+    )
+    bot.set_resampler(lambda s, p: s.resample_from_infostate(p, rs.uniform))
+    return bot
+
+
+class LibraryBot(pyspiel.Bot):
+    """A library bot (a name or an ``agents.Bot``) as an OpenSpiel bot, for OpenSpiel's own
+    tools (``evaluate_bots``, an opponent in an ``rl_environment`` loop): ``step(state)`` is
+    the bot's action at a ``python_dominion`` state, from its compiled table as in every
+    command (a random choice draws from the game's own bot stream)."""
+
+    def __init__(self, bot):
+        pyspiel.Bot.__init__(self)
+        self.bot = as_bot(bot)
+        self._table = compile_bots(self.bot)
+
+    def step(self, state: DominionState) -> int:
+        return int(state._vec.bot_actions(self._table, 0)[0])
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
