@@ -160,7 +160,8 @@ def check_params(params: dict | None) -> dict:
             f"kingdom must be 'random', a recommended set's name or 10 card names joined by "
             f"commas, got {kingdom!r}"
         )
-    return out
+    # as OpenSpiel's parameters hold them (a numpy int would not pass to C++)
+    return {k: str(v) if k == "kingdom" else int(v) for k, v in out.items()}
 
 
 def kingdom_argument(kingdom: str):
