@@ -101,11 +101,11 @@ def made_for(bot) -> list[str]:
     return [w.strip() for w in words.split(",")]
 
 
-def optimized_rows(games: int) -> list[dict]:
-    """Each optimizer's bot on its own kingdom against the kingdom's strongest library bot
-    and Big Money Ultimate."""
+def optimized_rows(games: int, bots=None) -> list[dict]:
+    """Each optimizer's bot (``bots``, default: every bot of agents/optimized.toml) on its own
+    kingdom against the kingdom's strongest library bot and Big Money Ultimate."""
     rows = []
-    for bot in load_bot_file("optimized"):
+    for bot in load_bot_file("optimized") if bots is None else bots:
         kingdom = made_for(bot)
         best = strongest_bot_for(kingdom).name
         player = BotPlayer(bot)
