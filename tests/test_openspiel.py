@@ -224,7 +224,7 @@ def test_ismcts_sits_at_a_table_by_name():
         with pytest.raises(ValueError, match=f"player '{bad}': ismcts's budget"):
             parse_ismcts_name(bad)
     assert cli.resolve_player("ismcts:8").name == "ismcts:8"
-    vec = VecGame(2, 2, "First Game", autoreset=False)
+    vec = VecGame(2, 2, "First Game", autoreset=False, first_player=0)  # as simulate deals
     vec.reset(0)
     actions = player.act_games(vec, [0, 1])
     assert all(vec.action_mask[g, a] for g, a in enumerate(actions))

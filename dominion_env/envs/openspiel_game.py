@@ -108,9 +108,10 @@ DEFAULTS = {"players": 2, "kingdom": "random", "turn_limit": 100, "seed": 0}
 # decisions one turn may take, for OpenSpiel's max_game_length: far above any turn of random
 # play (the most in 300 random games of 2 to 6 players, random kingdoms: 95)
 DECISIONS_PER_TURN = 1000
-# the rules options a game of this face has (VecGame's defaults): another VecGame's rows are
-# read as this game's only with the same ones (ISMCTSPlayer.act_games)
-_RULES = {"autoplay_treasures": 1, "auto_resolve": 1, "first_player": -1, "public_discards": 0}
+# the rules options of this face's games (VecGame's defaults) that play on after the deal:
+# another VecGame's rows are read as this game's only with the same ones (state_of; who plays
+# first was settled by the deal, so first_player may differ)
+_RULES = {"autoplay_treasures": 1, "auto_resolve": 1, "public_discards": 0, "shared_stream": 0}
 _STREAM_ISMCTS = 18  # the leaf rollouts' bot stream, beside determinize's STREAM_* (16, 17)
 
 
