@@ -28,6 +28,10 @@ EXTRAS: dict[str, tuple[str, str | None]] = {
     "ray": ("ray", "ray"),
     "starlette": ("starlette", "web"),
     "uvicorn": ("uvicorn", "web"),
+    # the OpenSpiel game and its ISMCTS player (envs/openspiel_game.py): one distribution,
+    # two import names
+    "pyspiel": ("open-spiel", "openspiel"),
+    "open_spiel": ("open-spiel", "openspiel"),
     "matplotlib": ("matplotlib", None),
     # gymnasium's RecordVideo imports it to film render_mode="rgb_array" (envs/render.py)
     "moviepy": ("moviepy", "dev"),

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from .agents import BOTS, file_bot, get_bot, unknown_name
 from .checks import is_agent_file
+from .envs.ismcts import ISMCTS_FORM, parse_ismcts_name
 from .extras import install_hint
 from .search import GUIDED_FORM, ROLLOUT_FORM, parse_search_name
 
@@ -58,7 +59,10 @@ def _search(name: str, seed: int):
     return parse_search_name(name, seed=seed, load_network=agent_network)
 
 
-NAME_FORMS: tuple[NameForm, ...] = (NameForm(_search, ("search", GUIDED_FORM, ROLLOUT_FORM)),)
+NAME_FORMS: tuple[NameForm, ...] = (
+    NameForm(_search, ("search", GUIDED_FORM, ROLLOUT_FORM)),
+    NameForm(parse_ismcts_name, (ISMCTS_FORM,)),  # OpenSpiel's ISMCTS (the openspiel extra)
+)
 
 
 def resolve_player(name: str, *, file_bots=(), kingdom=None, seed: int = 0):

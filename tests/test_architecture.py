@@ -165,6 +165,9 @@ LAZY_ALLOWED = {
     # a player named search:AGENT:N or a trained agent's name loads the agent (the `train`
     # extra); resolving the other names needs no torch
     ("dominion_env.players", "dominion_env.train"),
+    # a player named ismcts[:N] is OpenSpiel's ISMCTS (the `openspiel` extra); the name is
+    # parsed, and a missing extra named, without it
+    ("dominion_env.envs.ismcts", "dominion_env.envs.openspiel_game"),
 }
 
 
@@ -281,7 +284,6 @@ MAX_MODULE_LINES = 800
 LONG_MODULES = {
     "dominion_env.agents.library": "the bot library's data, one entry per bot",
     "dominion_env.engine.base_cards": "the Base set's card effects, one kernel per card",
-    "dominion_env.vector": "its docstring's version history moves to the changelog",
     "dominion_env.train.selfplay": "the Expert Iteration loop, to be split",
 }
 

@@ -311,3 +311,60 @@ def test_unimplemented_kingdom_card(card, only_vanilla):
         Game(KINGDOM[:9] + [card])
     with pytest.raises(NotImplementedError, match=f"not implemented yet: {card}"):
         VecGame(2, kingdom=[card] + KINGDOM[1:])
+
+
+# ---------------------------------------------------------------------------------------------
+# The OpenSpiel game and its ISMCTS player (the openspiel extra)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        ({"players": 7}, r"players must be an int 2..6 \(seats at the table\), got 7"),
+        ({"players": 1}, r"players must be an int 2..6 \(seats at the table\), got 1"),
+        ({"kingdom": ",".join(KINGDOM[:9])}, "a kingdom has 10 cards, got 9"),
+        ({"kingdom": "Atlantis"}, "unknown kingdom 'Atlantis'"),
+        ({"kingdom": ""}, "kingdom must be 'random', a recommended set's name or 10 card"),
+        ({"turn_limit": 0}, r"turn_limit must be an int 1..100000 \(turns per player\), got 0"),
+        ({"seed": -5}, "seed must be an int 0..2147483647"),
+        ({"speed": 2}, "python_dominion has no parameter 'speed'; its parameters: players"),
+    ],
+)
+def test_openspiel_bad_parameter(params, match):
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra")
+    from dominion_env.envs.openspiel_game import DominionGame
+
+    with pytest.raises(ValueError, match=match):
+        DominionGame(params)
+    if "speed" not in params:  # (OpenSpiel refuses an unknown parameter itself, in its words)
+        with pytest.raises(ValueError, match=match):
+            pyspiel.load_game("python_dominion", params)
+
+
+def test_openspiel_illegal_action_names_the_legal_ones():
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra")
+    import dominion_env.envs.openspiel_game  # noqa: F401 (registers python_dominion)
+
+    state = pyspiel.load_game("python_dominion", {"kingdom": "First Game"}).new_initial_state()
+    legal = [state.action_to_string(a) for a in state.legal_actions()]
+    with pytest.raises(ValueError, match="'Province'|Province") as e:
+        state.apply_action(5)  # Province: never affordable at the first decision
+    assert "is not legal for player" in str(e.value) and str(legal) in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "name,match",
+    [
+        ("ismcts:", "ismcts's budget must be simulations per decision, an int 1..1048575"),
+        ("ismcts:0", "got '0'"),
+        ("ismcts:-3", "got '-3'"),
+        ("ismcts:lots", "got 'lots'"),
+        ("ismcts:99999999", "got '99999999'"),
+    ],
+)
+def test_bad_ismcts_name(name, match):
+    from dominion_env.envs.ismcts import parse_ismcts_name
+
+    with pytest.raises(ValueError, match=match):
+        parse_ismcts_name(name)

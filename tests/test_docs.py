@@ -40,6 +40,8 @@ PAGES = [
     "results/agents/index.html",
     "results/training/index.html",
     "results/search/index.html",
+    "results/openspiel/index.html",
+    "results/leaderboard-quick/index.html",
     "results/speed/index.html",
     "safety/index.html",
     "architecture/index.html",

@@ -351,3 +351,39 @@ def test_every_face_checks_every_option(face, option, value):
         FACES[face](**{option: value})
     except (TypeError, ValueError) as e:
         raised_by_us(e)
+
+
+# -- the OpenSpiel game (the openspiel extra) ------------------------------------------------
+
+
+@given(
+    players=st.one_of(scalars, st.integers(2, 6)),
+    kingdom=st.one_of(scalars, st.sampled_from(["random", "First Game", ",".join(KINGDOM)])),
+    turn_limit=st.one_of(scalars, st.integers(1, 50)),
+    seed=seeds,
+)
+def test_openspiel_game_parameters(players, kingdom, turn_limit, seed):
+    og = pytest.importorskip("dominion_env.envs.openspiel_game", reason="the openspiel extra")
+    params = {"players": players, "kingdom": kingdom, "turn_limit": turn_limit, "seed": seed}
+    try:
+        game = og.DominionGame(params)
+    except (TypeError, ValueError) as e:
+        raised_by_us(e)
+        return
+    assert game.num_players() == players and not game.new_initial_state().is_terminal()
+
+
+@given(action=st.one_of(st.integers(-3, NUM_ACTIONS + 2), st.integers(-(2**31), 2**31 - 1)))
+def test_openspiel_apply_action(action):
+    og = pytest.importorskip("dominion_env.envs.openspiel_game", reason="the openspiel extra")
+    state = og.DominionGame({"kingdom": ",".join(KINGDOM), "seed": 5}).new_initial_state()
+    if action == -1:  # OpenSpiel's kInvalidAction: OpenSpiel refuses it before the game sees it
+        with pytest.raises(og.pyspiel.SpielError, match="kInvalidAction"):
+            state.apply_action(action)
+        assert state.history() == []
+        return
+    attempt(
+        lambda: state.apply_action(action),
+        lambda: [state._vec.state.copy(), list(state.history())],
+        lambda: state.apply_action(state.legal_actions()[0]),
+    )

@@ -53,3 +53,14 @@ def test_rllib_recipe():
     if steps is None:
         steps = result["env_runners"]["num_env_steps_sampled_lifetime"]
     assert steps >= 400
+
+
+def test_openspiel_recipes():
+    pytest.importorskip("pyspiel", reason="OpenSpiel not installed (the openspiel extra)")
+    r = recipe("openspiel_bots")
+    assert r["returns"].shape == (20, 2) and set(r["returns"].ravel()) <= {-1.0, 0.0, 1.0}
+    assert r["returns"][:, 0].mean() > 0  # Big Money Ultimate beats Big Money on the whole
+    assert len(r["ismcts_returns"]) == 1
+    pytest.importorskip("torch", reason="OpenSpiel's PyTorch learners")
+    r = recipe("openspiel_pg")
+    assert r["games"] >= 1 and 0.0 <= r["wins"] <= 1.0
