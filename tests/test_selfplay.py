@@ -274,3 +274,18 @@ def test_check_config_names_the_setting(tiny, tmp_path):
     for field, bad in (("window", 0), ("lr", float("nan")), ("sample_moves", -1)):
         with pytest.raises((ValueError, TypeError), match=field):
             selfplay(dataclasses.replace(cfg, **{field: bad}))
+
+
+def test_the_command_loads_the_init_once_and_reads_a_checkpoint_once(tiny, tmp_path, monkeypatch):
+    loads, reads = [], []
+    load, read = selfplay_module.load_agent, selfplay_module.read_checkpoint
+    monkeypatch.setattr(selfplay_module, "load_agent", lambda *a: loads.append(a) or load(*a))
+    monkeypatch.setattr(selfplay_module, "read_checkpoint", lambda p: reads.append(p) or read(p))
+    out = str(tmp_path / "run")
+    argv = ["selfplay", "--out", out, "--init", tiny, "--games", "2", "--batch", "2"]
+    argv += ["--budget", "2", "--depth", "1", "--league", "0", "--eval-games", "2", "--quiet"]
+    assert cli.main([*argv, "--generations", "1", "--device", "cpu"]) == 0
+    assert len(loads) == 1 and reads == []
+    assert cli.main(["selfplay", "--out", out, "--resume", "--generations", "2", "--quiet"]) == 0
+    assert len(loads) == 1 and len(reads) == 1
+    assert read(tmp_path / "run" / "checkpoint.safetensors")["generation"] == 2

@@ -84,7 +84,7 @@ from ..engine.observation import obs_size
 from ..search.guided import DEFAULT_DEPTH, MAX_DEPTH, GuidedSearch
 from ..search.search import MAX_BUDGET
 from ..vector import VecGame
-from . import PASSIVE_POOLS, tensorfile
+from . import tensorfile
 from .checkpoint import (
     check_history,
     open_checkpoint,
@@ -92,9 +92,9 @@ from .checkpoint import (
     optimizer_state,
     write_csv,
 )
-from .config import MAX_MINUTES, MAX_VP_SHAPING, MIN_MINUTES
 from .device import AUTO, check_device, check_device_name
 from .evaluate import EVAL_SEED
+from .opponents import LIBRARY_BOTS, KingdomExperts
 from .policy import (
     AGENT_SUFFIX,
     MAX_EMBED,
@@ -109,8 +109,9 @@ from .policy import (
 )
 from .replay_buffer import Decisions, Window
 from .search_network import NetEvaluator
-from .seats import LIBRARY_BOTS, KingdomExperts
+from .settings import MAX_MINUTES, MAX_VP_SHAPING, MIN_MINUTES
 from .tensorfile import AgentFileError
+from .threads import PASSIVE_POOLS
 
 # what a run writes in ``out`` besides progress.csv (the safetensors layout: ``tensorfile``)
 AGENT_FILE = f"agent{AGENT_SUFFIX}"
@@ -648,11 +649,13 @@ class SelfPlay:
         minutes: float | None = None,
         device: str | None = None,
         progress=None,
+        checkpoint: dict | None = None,
     ) -> SelfPlay:
         """Continue the run saved in ``out``: ``generations`` and ``minutes`` are new totals,
-        ``device`` moves it. The checkpoint is checked whole first (``read_checkpoint``); the
-        run saves into ``out``, never where its config says it once was."""
-        c = read_checkpoint(Path(out) / CHECKPOINT_FILE)
+        ``device`` moves it. The checkpoint is checked whole first (``read_checkpoint``; or
+        ``checkpoint``, what it returned for ``out`` already: a file is read once); the run
+        saves into ``out``, never where its config says it once was."""
+        c = read_checkpoint(Path(out) / CHECKPOINT_FILE) if checkpoint is None else checkpoint
         cfg = c["config"]
         cfg.out = str(out)
         if generations is not None:
@@ -837,13 +840,18 @@ def _numbered(tensors: dict, j: int) -> dict:
     return {k[len(f"{j}.") :]: v for k, v in tensors.items() if k.startswith(f"{j}.")}
 
 
-def saved_config(out) -> dict:
-    """The settings of the self-play run saved in ``out``, read and checked
-    (``read_checkpoint``); a ValueError naming the file otherwise."""
+def saved_checkpoint(out) -> dict:
+    """The self-play checkpoint saved in ``out``, read and checked (``read_checkpoint``); a
+    ValueError naming the file otherwise."""
     path = Path(out) / CHECKPOINT_FILE
     if not path.is_file():
         raise ValueError(f"no run to resume in {out}: {path} does not exist")
-    return asdict(read_checkpoint(path)["config"])
+    return read_checkpoint(path)
+
+
+def saved_config(out) -> dict:
+    """The settings of the self-play run saved in ``out`` (``saved_checkpoint``)."""
+    return asdict(saved_checkpoint(out)["config"])
 
 
 class Interrupted(KeyboardInterrupt):
@@ -861,14 +869,24 @@ def saved_text(loop: SelfPlay) -> str:
     return f"{loop.saved} generation(s){more}"
 
 
-def selfplay(cfg: SelfPlayConfig, progress=None, resume: bool = False) -> SelfPlay:
+def selfplay(
+    cfg: SelfPlayConfig,
+    progress=None,
+    resume: bool = False,
+    *,
+    init: Agent | None = None,
+    checkpoint: dict | None = None,
+) -> SelfPlay:
     """Run (or resume, from ``cfg.out``) the loop, saving after every generation; returns it.
-    ``progress(loop)`` is called as it moves (``loop.phase``, ``loop.phase_done``)."""
-    if resume and (Path(cfg.out) / CHECKPOINT_FILE).is_file():
-        loop = SelfPlay.resume(cfg.out, cfg.generations, cfg.minutes, cfg.device, progress)
-    else:
-        check_config(cfg)
-        loop = SelfPlay(cfg, check_init(cfg), progress)
+    ``progress(loop)`` is called as it moves (``loop.phase``, ``loop.phase_done``). A caller
+    that has loaded the init agent (``check_init``) or read the checkpoint to resume
+    (``saved_checkpoint``) passes it as ``init`` or ``checkpoint``: each is loaded once."""
+    if resume and (checkpoint is not None or (Path(cfg.out) / CHECKPOINT_FILE).is_file()):
+        loop = SelfPlay.resume(
+            cfg.out, cfg.generations, cfg.minutes, cfg.device, progress, checkpoint
+        )
+    else:  # SelfPlay checks the settings
+        loop = SelfPlay(cfg, check_init(cfg) if init is None else init, progress)
     try:
         return loop.run()
     except KeyboardInterrupt:

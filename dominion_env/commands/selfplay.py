@@ -6,6 +6,7 @@ run's folder work as ``train``'s (``runs``)."""
 from __future__ import annotations
 
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from tqdm import tqdm
@@ -108,8 +109,14 @@ def add_parser(sub) -> None:
 def check(args) -> None:
     given = {f: getattr(args, f) for f in (*SETTING_OPTIONS, "init", "seed", "name")}
     given = {f: v for f, v in given.items() if v not in (None, "")}
+    args.checkpoint = args.init_agent = None
+
+    def saved_config(out):  # the checkpoint is read once: here, and handed to the run
+        args.checkpoint = sp.saved_checkpoint(out)
+        return asdict(args.checkpoint["config"])
+
     if args.resume:
-        cfg = sp.SelfPlayConfig(**saved_settings(args, sp.saved_config, given))
+        cfg = sp.SelfPlayConfig(**saved_settings(args, saved_config, given))
     else:
         check_new_folder(args)
         cfg = sp.SelfPlayConfig(**{"name": Path(args.out).name or "selfplay", **given})
@@ -124,7 +131,7 @@ def check(args) -> None:
         args.parser.error(str(e))
     if not args.resume:
         try:
-            sp.check_init(cfg)
+            args.init_agent = sp.check_init(cfg)  # loaded once: the run starts from it
         except (ValueError, OSError) as e:
             args.parser.error(f"argument --init: {e}")
     args.cfg = cfg
@@ -151,7 +158,9 @@ def run(args) -> int:
 
         try:
             with terminate_as_interrupt(stopped):
-                loop = sp.selfplay(cfg, progress=progress, resume=args.resume)
+                loop = sp.selfplay(
+                    cfg, progress, args.resume, init=args.init_agent, checkpoint=args.checkpoint
+                )
         except sp.Interrupted as e:
             bar.close()
             how = "terminated (SIGTERM)" if stopped else "interrupted"
