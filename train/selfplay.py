@@ -83,6 +83,7 @@ from ..checks import check_int, check_number, check_seed, is_int
 from ..engine.observation import obs_size
 from ..search.guided import DEFAULT_DEPTH, MAX_DEPTH, GuidedSearch
 from ..search.search import MAX_BUDGET
+from ..shaping import vp_margin
 from ..vector import VecGame
 from . import tensorfile
 from .checkpoint import (
@@ -500,10 +501,7 @@ class SelfPlay:
                 early = moves[rows, seat[rows]] < cfg.sample_moves
                 actions[rows] = np.where(early, drawn, chosen)
                 moves[rows, seat[rows]] += 1
-                vp = vec.scores[rows].astype(np.float64)  # every seat's VP as it decides
-                own = vp[np.arange(len(rows)), seat[rows]]
-                vp[np.arange(len(rows)), seat[rows]] = -np.inf
-                margin = own - vp.max(axis=1)
+                margin = vp_margin(vec.scores[rows], seat[rows])  # as it decides
                 parts.append(
                     Decisions.of(
                         vec.observation[rows],

@@ -71,6 +71,7 @@ from ..engine.batch import scores_kernel
 from ..engine.layout import DEC_PLAYER, NUM_ACTIONS, PLAYERS, RUNNING, STATUS, new_log
 from ..engine.observation import obs_offsets, obs_scale
 from ..names import action_name
+from ..shaping import vp_potential
 from . import halving, qtransform
 from .playout import Playout, gumbel_kernel, observe_kernel, start_kernel, step_kernel
 from .rollout import as_bytes
@@ -360,11 +361,7 @@ class GuidedSearch(SearchPlayer):
     def _expected(self, value, scores, seat) -> np.ndarray:
         """The seat's expected result from the value head's shaped return-to-go: value +
         phi, phi = vp_shaping x (its VP - the best other VP), clipped to [-1, 1]."""
-        rows = np.arange(scores.shape[0])
-        others = scores.astype(np.float64)
-        own = others[rows, seat].copy()
-        others[rows, seat] = -np.inf
-        phi = float(self.network.vp_shaping) * (own - others.max(axis=1))
+        phi = vp_potential(scores, seat, float(self.network.vp_shaping))
         return np.clip(np.asarray(value, np.float64) + phi, -1.0, 1.0)
 
     def _evaluate(self, obs, mask):
