@@ -42,7 +42,7 @@ written to a new file in the temporary folder and that is said.
 Who answers each seat (bots with their compiled code, agents with their network on their own
 honest observation, the search from the game) is ``dominion_env.seats``, shared with ``dominion
 serve``; this module is the terminal's face. Nothing here imports torch: the command line
-resolves agents (``cli.resolve_player``) before calling ``play``.
+resolves agents (``players.resolve_player``) before calling ``play``.
 """
 
 from __future__ import annotations

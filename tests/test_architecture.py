@@ -16,7 +16,13 @@ Layers, lowest first (a module may import its own layer or a lower one, never a 
 
 ``dominion_env/__init__.py`` is the package's front door and may import from every layer.
 Imports of the package's own modules sit at module top (none inside a function, where they
-would hide a cycle); functions may import optional third-party libraries lazily.
+would hide a cycle; ``LAZY_ALLOWED`` lists the optional extras' few); functions may import
+optional third-party libraries lazily. No import circle anywhere: a submodule that imports a
+name from its own package's ``__init__`` while the package imports the submodule is one.
+
+No module reaches a private name (``_x``) another module defines; no module is over
+``MAX_MODULE_LINES`` lines and no public name is defined in two modules, but for the lists
+below, each entry with its reason.
 """
 
 from __future__ import annotations
