@@ -420,12 +420,7 @@ def optimize(
                        **run)  # fmt: skip
         played += n
         now = _weigh(res.mean(axis=2), len(pool_library))
-        base = now[[_key(b) for b in scored].index(_key(anchor))]
-        for b, x in zip(scored, now, strict=True):
-            t = tally.setdefault(_key(b), [0.0, 0])
-            t[0] += float(x - base)
-            t[1] += 1
-        scores = np.array([tally[_key(b)][0] / tally[_key(b)][1] for b in scored])
+        scores = _advantages(scored, now, anchor, tally)
         order = np.argsort(-scores, kind="stable")
         best = scored[int(order[0])]
         # a leader joins once: a bot that stays the best is not its own opponent many times
@@ -445,15 +440,7 @@ def optimize(
         if progress is not None:
             progress({**history[-1], "elapsed": time.perf_counter() - start})
         elite = [scored[int(i)] for i in order[:n_elite]]
-        pop = list(elite)
-        keys = {_key(b) for b in pop} | {_key(anchor)}
-        for c in range(population - len(elite)):
-            for _ in range(20):  # a copy of a member would replay its very games
-                child = mutate(elite[int(rng.integers(len(elite)))], rng, cards, f"g{gen + 1}c{c}")
-                if _key(child) not in keys:
-                    break
-            keys.add(_key(child))
-            pop.append(child)
+        pop = _breed(elite, population, anchor, rng, cards, gen + 1)
         gen += 1
 
     # the playoff: the best of the last population (by all their games), the last leaders and
@@ -465,15 +452,8 @@ def optimize(
         finalists, pool_library, kingdom, players, final_games, _run_seed(seed, _PLAYOFF), **run
     )
     played += n
-    per_game = res.mean(axis=1)  # (finalists, games): the mean over the library opponents
     lib = [_key(f) in library_keys for f in finalists]
-    # a library bot stays unless a finalist beats the best of them by more than the standard
-    # error of its paired difference (the same games: a near copy is measured finely)
-    best_lib = int(np.argmax(np.where(lib, per_game.mean(axis=1), -np.inf)))
-    diff = per_game - per_game[best_lib]
-    margin = diff.std(axis=1) / math.sqrt(final_games)
-    gain = np.where(lib, -np.inf, diff.mean(axis=1) - margin)
-    best_bot = finalists[int(np.argmax(gain)) if gain.max() > 0 else best_lib]
+    best_bot = finalists[_playoff_winner(res.mean(axis=1), lib, final_games)]
     best_bot = dataclasses.replace(
         best_bot,
         **{key: [_written(r) for r in best_bot.parsed[key]] for key in RULE_SECTIONS},
@@ -495,6 +475,44 @@ def optimize(
         games=played,
         seconds=time.perf_counter() - start,
     )
+
+
+def _advantages(scored: list, now: np.ndarray, anchor: Bot, tally: dict) -> np.ndarray:
+    """Each scored bot's mean advantage over ``anchor`` across the generations it was scored
+    in (``tally``: bot key -> [sum of its advantages, generations], updated with ``now``)."""
+    base = now[[_key(b) for b in scored].index(_key(anchor))]
+    for b, x in zip(scored, now, strict=True):
+        t = tally.setdefault(_key(b), [0.0, 0])
+        t[0] += float(x - base)
+        t[1] += 1
+    return np.array([tally[_key(b)][0] / tally[_key(b)][1] for b in scored])
+
+
+def _breed(elite: list, population: int, anchor: Bot, rng, cards, gen: int) -> list:
+    """The next population: ``elite``, then mutants of its members, none a copy of another
+    member or of ``anchor``."""
+    pop = list(elite)
+    keys = {_key(b) for b in pop} | {_key(anchor)}
+    for c in range(population - len(elite)):
+        for _ in range(20):  # a copy of a member would replay its very games
+            child = mutate(elite[int(rng.integers(len(elite)))], rng, cards, f"g{gen}c{c}")
+            if _key(child) not in keys:
+                break
+        keys.add(_key(child))
+        pop.append(child)
+    return pop
+
+
+def _playoff_winner(per_game: np.ndarray, lib: list, games: int) -> int:
+    """The playoff's winner among finalists with results ``per_game`` (finalists, games; the
+    mean over the library opponents): the best library bot (``lib``) stays unless a finalist
+    beats it by more than the standard error of its paired difference (the same games: a
+    near copy is measured finely)."""
+    best_lib = int(np.argmax(np.where(lib, per_game.mean(axis=1), -np.inf)))
+    diff = per_game - per_game[best_lib]
+    margin = diff.std(axis=1) / math.sqrt(games)
+    gain = np.where(lib, -np.inf, diff.mean(axis=1) - margin)
+    return int(np.argmax(gain)) if gain.max() > 0 else best_lib
 
 
 def _key(bot: Bot) -> tuple:
