@@ -67,7 +67,7 @@ from .names import action_name, decision_text, describe_action, log_lines, print
 from .seats import YOU, check_opponents, seat_players
 
 DEFAULT_RECORD = "dominion_game.json"
-MAX_DIGITS = 6  # longer numbers name no choice (and int() of 4,300+ digits raises)
+MAX_ANSWER_DIGITS = 6  # longer numbers name no choice (and int() of 4,300+ digits raises)
 HELP = (
     "Answer with a number or a name from the list (PASS is 0); 'help CARD' or '? CARD': what "
     "a card does; 'log': the public events so far; 'quit': leave."
@@ -399,7 +399,7 @@ def parse_answer(text: str, numbered: list, game: Game):
         return "\n".join(game.log(YOU))
     span = f"{numbered[0][0]}..{numbered[-1][0]}"
     if text.isascii() and text.isdigit():
-        if len(text) <= MAX_DIGITS:
+        if len(text) <= MAX_ANSWER_DIGITS:
             for k, (a, _) in numbered:
                 if k == int(text):
                     return a

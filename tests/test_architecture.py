@@ -324,7 +324,6 @@ SHARED_NAMES = {
     "saved_config": "the trainer's and self-play's checkpoints (selfplay)",
     "write_progress": "the trainer's and self-play's progress logs (selfplay)",
     "MAX_GAMES": "the CLI's games per run and the games the web server holds (web)",
-    "MAX_DIGITS": "the terminal's and the web page's typed numbers (web)",
     "Table": "the terminal's and the web server's game at a table (web)",
     "bot_action": "a bot's action by name (agents) and the engine's kernel",
     "describe": "a bot in words (optimize) and a device in words (train.device)",
