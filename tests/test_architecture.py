@@ -304,6 +304,18 @@ def test_no_module_is_too_long():
     assert set(LONG_MODULES) <= long, f"short now, drop them: {set(LONG_MODULES) - long}"
 
 
+MAX_COMMAND_LINES = 400
+
+
+def test_every_command_module_is_short_and_says_what_it_is_for():
+    found = {m: path for m, path in KNOWN.items() if m.startswith("dominion_env.commands")}
+    assert len(found) > 10
+    for module, path in found.items():
+        text = path.read_text()
+        assert len(text.splitlines()) <= MAX_COMMAND_LINES, module
+        assert ast.get_docstring(ast.parse(text)), f"{module} has no docstring"
+
+
 # every subcommand's module has the same three functions (dominion_env.commands)
 COMMAND_INTERFACE = {"add_parser", "check", "run"}
 # public names defined at the top of several modules, each with its reason; a new one is the
