@@ -386,14 +386,7 @@ def optimize(
     kingdom, players, minutes, seed, generations, population, games, judge_games = _check(
         kingdom, players, minutes, seed, generations, population, games, judge_games
     )
-    leaders = check_int("leaders", leaders, 0, MAX_POPULATION)
-    library = check_int("library", library, 1, len(BOTS))
-    turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
-    if not callable(map) or (progress is not None and not callable(progress)):
-        what = "map" if not callable(map) else "progress"
-        raise TypeError(f"{what} must be callable, got {locals()[what]!r}")
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"name (the best bot's) must be a non-empty string, got {name!r}")
+    leaders, library, turn_limit = _check_search(leaders, library, turn_limit, map, progress, name)
     start = time.perf_counter()
     deadline = None if minutes is None else start + TIME_SHARE * 60 * minutes
     rng = np.random.default_rng(np.random.SeedSequence([seed, _MUTATE]))
@@ -405,7 +398,96 @@ def optimize(
     n_elite = max(2, population // 4)
 
     anchor = pool_library[0]  # scored every generation: the yardstick of every other bot
-    pop = _distinct(fits + templates_for(kingdom))
+    pop, leader_bots, history, played, gen = _evolve(
+        _distinct(fits + templates_for(kingdom)),
+        anchor,
+        pool_library,
+        kingdom=kingdom,
+        players=players,
+        seed=seed,
+        games=games,
+        population=population,
+        leaders=leaders,
+        generations=generations,
+        deadline=deadline,
+        rng=rng,
+        cards=cards,
+        run=run,
+        progress=progress,
+        start=start,
+    )
+
+    # the playoff: the best of the last population (by all their games), the last leaders and
+    # the library pool itself (a search that found nothing better returns the best library
+    # bot), on games of their own against the library
+    finalists = _distinct(pop[:n_elite] + leader_bots[::-1][: max(leaders, 1)] + pool_library)
+    final_games = max(PLAYOFF * games, PLAYOFF_MIN)
+    res, n = score(
+        finalists, pool_library, kingdom, players, final_games, _run_seed(seed, _PLAYOFF), **run
+    )
+    played += n
+    lib = [_key(f) in library_keys for f in finalists]
+    best_bot = finalists[_playoff_winner(res.mean(axis=1), lib, final_games)]
+    best_bot = dataclasses.replace(
+        best_bot,
+        **{key: [_written(r) for r in best_bot.parsed[key]] for key in RULE_SECTIONS},
+        name=name,
+        source=f"dominion optimize: kingdom {', '.join(kingdom)}; {players} players; "
+        f"seed {seed}; {gen} generations",
+    )
+    record = judge(best_bot, fits, kingdom, players, judge_games, seed, **run)
+    played += judge_games * len(fits)
+    return Result(
+        kingdom=kingdom,
+        players=players,
+        seed=seed,
+        best=best_bot,
+        record=record,
+        strongest=fits[0].name,
+        history=history,
+        generations=gen,
+        games=played,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _check_search(leaders, library, turn_limit, map, progress, name) -> tuple[int, int, int]:
+    """``optimize``'s other arguments checked: (leaders, library, turn_limit)."""
+    leaders = check_int("leaders", leaders, 0, MAX_POPULATION)
+    library = check_int("library", library, 1, len(BOTS))
+    turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
+    if not callable(map) or (progress is not None and not callable(progress)):
+        what = "map" if not callable(map) else "progress"
+        raise TypeError(f"{what} must be callable, got {locals()[what]!r}")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name (the best bot's) must be a non-empty string, got {name!r}")
+    return leaders, library, turn_limit
+
+
+def _evolve(
+    pop,
+    anchor,
+    pool_library,
+    *,
+    kingdom,
+    players,
+    seed,
+    games,
+    population,
+    leaders,
+    generations,
+    deadline,
+    rng,
+    cards,
+    run,
+    progress,
+    start,
+):
+    """The generations: each population scored against the library pool and the leaders,
+    the best joining the leaders, the elite bred. Returns (the last population, the leaders,
+    the history, games played, generations)."""
+    library_keys = {_key(b) for b in pool_library}
+    n_elite = max(2, population // 4)
     leader_bots: list[Bot] = []
     history: list[dict] = []
     tally: dict = {}  # bot key -> [sum of its advantages over the anchor, generations]
@@ -442,39 +524,7 @@ def optimize(
         elite = [scored[int(i)] for i in order[:n_elite]]
         pop = _breed(elite, population, anchor, rng, cards, gen + 1)
         gen += 1
-
-    # the playoff: the best of the last population (by all their games), the last leaders and
-    # the library pool itself (a search that found nothing better returns the best library
-    # bot), on games of their own against the library
-    finalists = _distinct(pop[:n_elite] + leader_bots[::-1][: max(leaders, 1)] + pool_library)
-    final_games = max(PLAYOFF * games, PLAYOFF_MIN)
-    res, n = score(
-        finalists, pool_library, kingdom, players, final_games, _run_seed(seed, _PLAYOFF), **run
-    )
-    played += n
-    lib = [_key(f) in library_keys for f in finalists]
-    best_bot = finalists[_playoff_winner(res.mean(axis=1), lib, final_games)]
-    best_bot = dataclasses.replace(
-        best_bot,
-        **{key: [_written(r) for r in best_bot.parsed[key]] for key in RULE_SECTIONS},
-        name=name,
-        source=f"dominion optimize: kingdom {', '.join(kingdom)}; {players} players; "
-        f"seed {seed}; {gen} generations",
-    )
-    record = judge(best_bot, fits, kingdom, players, judge_games, seed, **run)
-    played += judge_games * len(fits)
-    return Result(
-        kingdom=kingdom,
-        players=players,
-        seed=seed,
-        best=best_bot,
-        record=record,
-        strongest=fits[0].name,
-        history=history,
-        generations=gen,
-        games=played,
-        seconds=time.perf_counter() - start,
-    )
+    return pop, leader_bots, history, played, gen
 
 
 def _advantages(scored: list, now: np.ndarray, anchor: Bot, tally: dict) -> np.ndarray:
