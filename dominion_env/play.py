@@ -42,7 +42,7 @@ written to a new file in the temporary folder and that is said.
 Who answers each seat (bots with their compiled code, agents with their network on their own
 honest observation, the search from the game) is ``dominion_env.seats``, shared with ``dominion
 serve``; this module is the terminal's face. Nothing here imports torch: the command line
-resolves agents (``cli.resolve_player``) before calling ``play``.
+resolves agents (``players.resolve_player``) before calling ``play``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ from .names import action_name, decision_text, describe_action, log_lines, print
 from .seats import YOU, check_opponents, seat_players
 
 DEFAULT_RECORD = "dominion_game.json"
-MAX_DIGITS = 6  # longer numbers name no choice (and int() of 4,300+ digits raises)
+MAX_ANSWER_DIGITS = 6  # longer numbers name no choice (and int() of 4,300+ digits raises)
 HELP = (
     "Answer with a number or a name from the list (PASS is 0); 'help CARD' or '? CARD': what "
     "a card does; 'log': the public events so far; 'quit': leave."
@@ -192,24 +192,7 @@ def play(
     at their defaults here), the opponents too (a table's own; a record's are checked).
     ``files``: per opponent, the agent file it was loaded from, or None (``Table``)."""
     read = read_line if read is None else read
-    if resume_from is not None:
-        asked = {"kingdom": kingdom, "seed": seed, "turn_limit": turn_limit, "files": files}
-        default = {"kingdom": "random", "seed": 0, "turn_limit": 100, "files": None}
-        given = [
-            k
-            for k, v in asked.items()
-            if not (v is default[k] or (type(v) is type(default[k]) and v == default[k]))
-        ]
-        if given:
-            raise ValueError(
-                f"{', '.join(given)} cannot be given with resume_from: the record fixes them"
-            )
-        table = resume_from if isinstance(resume_from, Table) else resume(resume_from, opponents)
-    else:
-        opponents = check_opponents(opponents)
-        files = check_files(files, len(opponents))
-        game = Game(kingdom, players=len(opponents) + 1, seed=seed, turn_limit=turn_limit)
-        table = Table(game, opponents, files)
+    table = _table(opponents, kingdom, seed, turn_limit, resume_from, files)
     game, names = table.game, table.names
     if resume_from is None:
         head = f"P{game.turn_player} starts"
@@ -249,6 +232,28 @@ def play(
             path = save_record(table, record, write)
             write(f"Record: {path}")
     return game
+
+
+def _table(opponents, kingdom, seed, turn_limit, resume_from, files) -> Table:
+    """The game and its seats: a new one, or the ``resume_from`` record's (which fixes the
+    kingdom, seed, turn limit and files: giving them too is a ValueError)."""
+    if resume_from is None:
+        opponents = check_opponents(opponents)
+        files = check_files(files, len(opponents))
+        game = Game(kingdom, players=len(opponents) + 1, seed=seed, turn_limit=turn_limit)
+        return Table(game, opponents, files)
+    asked = {"kingdom": kingdom, "seed": seed, "turn_limit": turn_limit, "files": files}
+    default = {"kingdom": "random", "seed": 0, "turn_limit": 100, "files": None}
+    given = [
+        k
+        for k, v in asked.items()
+        if not (v is default[k] or (type(v) is type(default[k]) and v == default[k]))
+    ]
+    if given:
+        raise ValueError(
+            f"{', '.join(given)} cannot be given with resume_from: the record fixes them"
+        )
+    return resume_from if isinstance(resume_from, Table) else resume(resume_from, opponents)
 
 
 class _Shield:
@@ -394,7 +399,7 @@ def parse_answer(text: str, numbered: list, game: Game):
         return "\n".join(game.log(YOU))
     span = f"{numbered[0][0]}..{numbered[-1][0]}"
     if text.isascii() and text.isdigit():
-        if len(text) <= MAX_DIGITS:
+        if len(text) <= MAX_ANSWER_DIGITS:
             for k, (a, _) in numbered:
                 if k == int(text):
                     return a

@@ -124,10 +124,10 @@ def test_mutants_change_play_rules_and_guard_the_last_province():
     parent = BOTS["Minion/Chapel"]
     rng = np.random.default_rng(3)
     kids = [mutate(parent, rng, cards, f"m{i}") for i in range(60)]
-    plays = [k for k in kids if any(k.parsed[s] != parent.parsed[s] for s in opt.SECTIONS[1:])]
+    plays = [k for k in kids if any(k.parsed[s] != parent.parsed[s] for s in opt.RULE_SECTIONS[1:])]
     assert len(plays) >= 5
     for k in plays:  # what changed is a threshold: the same rules, the same targets
-        for s in opt.SECTIONS[1:]:
+        for s in opt.RULE_SECTIONS[1:]:
             assert [r.target for r in k.parsed[s]] == [r.target for r in parent.parsed[s]]
         (back,) = bots_from_toml(tomllib.loads(k.to_toml()))
         assert back == k

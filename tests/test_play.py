@@ -204,7 +204,7 @@ def test_every_card_has_a_text_agreeing_with_its_row():
         (["play", "--turn-limit", "inf"], "argument --turn-limit: 'inf' is not a whole number"),
         (["play", "--turn-limit", "0"], "argument --turn-limit: 0 is out of range"),
         (["play", "--turn-limit", "9" * 30], "argument --turn-limit: 999,999,999,999,999"),
-        (["play", "--opponent", ""], "argument --opponent: unknown bot ''"),
+        (["play", "--opponent", ""], "argument --opponent: player must be a non-empty name"),
         (["play", "--kingdom", "Cellar,nan"], "argument --kingdom:"),
         (["play", "--record", "a\x00b.json"], "cannot write 'a\\x00b.json': it holds a NUL"),
         (

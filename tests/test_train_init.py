@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch", reason="the train extra (torch) is not inst
 from test_training_loop import read_without, tiny_config  # noqa: E402  (shared with it)
 
 from dominion_env.cli import main as cli  # noqa: E402
-from dominion_env.train import config, ppo  # noqa: E402
+from dominion_env.train import ppo, settings  # noqa: E402
 from dominion_env.train.policy import load_agent  # noqa: E402
 from dominion_env.train.ppo import PHASES, Trainer, train  # noqa: E402
 
@@ -51,8 +51,8 @@ def test_a_run_from_an_agent_trains_and_saves_where_it_was_started(tmp_path, tin
 
 def test_a_run_reads_the_agent_it_starts_from_once(tmp_path, tiny_agent, monkeypatch):
     loads = []
-    real = config.load_agent
-    monkeypatch.setattr(config, "load_agent", lambda name: loads.append(name) or real(name))
+    real = settings.load_agent
+    monkeypatch.setattr(settings, "load_agent", lambda name: loads.append(name) or real(name))
     train(tiny_config(tmp_path, init=str(tiny_agent), bc_steps=0, steps=256))
     assert loads == [str(tiny_agent)]  # checked before the games are built, then used as is
 

@@ -125,52 +125,17 @@ def scorecard(player, quick: bool = False, sections=SECTIONS, map=local_map, pro
                 out["skipped"][s] = f"{name} plays {sizes[0]}-player games only"
     if two and "money" in sections:
         step("against Big Money, Big Money Ultimate and the strongest bot")
-        rows = evaluate(scored, list(MONEY), games=games["money"], seed=SEED, map=map)
-        out["money"] = {
-            r["opponent"]: {
-                **_rate(r["wins"], r["games"], r["ties"]),
-                "vp_margin": r["mean_vp_margin"],
-                "buys_per_game": r["buys_per_game"],
-            }
-            for r in rows
-        }
+        out["money"] = _money(scored, games["money"], map)
     if two and ("h2h" in sections or "tournament" in sections):
         step("the all-bots tournament (head to head on each bot's kingdom)")
         field = [player, *(b for b in BOTS.values() if b.name.casefold() != name.casefold())]
         res = run_tournament(field, games["h2h"], 2, None, H2H_SEED, map=map)
-        me = res.index(name)
         if "h2h" in sections:
-            h2h = {}
-            for j, other in enumerate(res.names):
-                if j != me and res.games[me, j]:
-                    g, w, t = int(res.games[me, j]), int(res.wins[me, j]), int(res.ties[me, j])
-                    h2h[other] = _rate(w, g, t)
-            out["h2h"] = dict(sorted(h2h.items(), key=lambda kv: -kv[1]["win_rate"]))
+            out["h2h"] = _head_to_head(res, res.index(name))
         if "tournament" in sections:
-            overall = res.overall
-            lo, hi = res.overall_ci(me)
-            out["tournament"] = {
-                "players": len(res.names),  # plain ints and floats: --json
-                "rank_by_score": 1 + int((overall > overall[me]).sum()),
-                "rank_by_elo": 1 + int(list(res.order).index(me)),
-                "score": float(overall[me]),
-                "ci": [float(lo), float(hi)],
-                "elo": float(res.elo[me]),
-                "first": res.names[int(overall.argmax())],
-            }
+            out["tournament"] = _standing(res, res.index(name))
     if "multiplayer" in sections:
-        multi = {}
-        for p in (s for s in sizes if s > 2):
-            step(f"{p} players against Big Money Ultimate in every other seat")
-            (r,) = evaluate(
-                scored,
-                [MULTI_OPPONENT],
-                games=games["multiplayer"],
-                players=p,
-                seed=MULTI_SEED + p,
-                map=map,
-            )
-            multi[str(p)] = {**_rate(r["wins"], r["games"], r["ties"]), "fair_share": 1 / p}
+        multi = _multiplayer(scored, sizes, games["multiplayer"], map, step)
         if multi:
             out["multiplayer"] = multi
         else:
@@ -222,3 +187,59 @@ def format_scorecard(card: dict) -> str:
     for section, why in card["skipped"].items():
         lines.append(f"({section}: not played: {why})")
     return "\n".join(lines)
+
+
+def _money(scored, games: int, map) -> dict:
+    """Against each of ``MONEY`` on random kingdoms: rates, VP margin, buys."""
+    rows = evaluate(scored, list(MONEY), games=games, seed=SEED, map=map)
+    return {
+        r["opponent"]: {
+            **_rate(r["wins"], r["games"], r["ties"]),
+            "vp_margin": r["mean_vp_margin"],
+            "buys_per_game": r["buys_per_game"],
+        }
+        for r in rows
+    }
+
+
+def _head_to_head(res, me: int) -> dict:
+    """The player's record against each bot of the tournament ``res``, best first."""
+    h2h = {}
+    for j, other in enumerate(res.names):
+        if j != me and res.games[me, j]:
+            g, w, t = int(res.games[me, j]), int(res.wins[me, j]), int(res.ties[me, j])
+            h2h[other] = _rate(w, g, t)
+    return dict(sorted(h2h.items(), key=lambda kv: -kv[1]["win_rate"]))
+
+
+def _standing(res, me: int) -> dict:
+    """The player's place in the tournament ``res``: ranks, score with its interval, Elo."""
+    overall = res.overall
+    lo, hi = res.overall_ci(me)
+    return {
+        "players": len(res.names),  # plain ints and floats: --json
+        "rank_by_score": 1 + int((overall > overall[me]).sum()),
+        "rank_by_elo": 1 + int(list(res.order).index(me)),
+        "score": float(overall[me]),
+        "ci": [float(lo), float(hi)],
+        "elo": float(res.elo[me]),
+        "first": res.names[int(overall.argmax())],
+    }
+
+
+def _multiplayer(scored, sizes, games: int, map, step) -> dict:
+    """At each table size 3 to 6 the player plays: its wins against ``MULTI_OPPONENT`` in
+    every other seat, and the fair share."""
+    multi = {}
+    for p in (s for s in sizes if s > 2):
+        step(f"{p} players against Big Money Ultimate in every other seat")
+        (r,) = evaluate(
+            scored,
+            [MULTI_OPPONENT],
+            games=games,
+            players=p,
+            seed=MULTI_SEED + p,
+            map=map,
+        )
+        multi[str(p)] = {**_rate(r["wins"], r["games"], r["ties"]), "fair_share": 1 / p}
+    return multi

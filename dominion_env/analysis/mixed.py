@@ -77,7 +77,7 @@ def play_mixed(
         game_numbers = check_per_row("game_numbers", game_numbers, n_games, "game numbers")
     bots = [k for k, p in enumerate(players) if isinstance(p, Bot)]
     table = compile_bots([players[k] for k in bots]) if bots else None
-    bot_row = np.full(len(players), -1, np.int64)
+    bot_row = np.full(len(players), -1, np.int64)  # player id -> its row of table
     bot_row[bots] = np.arange(len(bots))
     scale = obs_scale(n_players)
     reward = np.zeros((n_games, n_players), np.float32)
@@ -100,21 +100,7 @@ def play_mixed(
             if not live.any():
                 break
             owner = np.where(live, seats[rows, np.maximum(vec.current_player, 0)], -1)
-            actions[:] = -1
-            if table is not None:
-                by_bot = np.isin(owner, bots)
-                if by_bot.any():
-                    ids = np.where(by_bot, bot_row[np.maximum(owner, 0)], 0)
-                    actions[by_bot] = vec.bot_actions(table, ids)[by_bot]
-            for k, p in enumerate(players):
-                mine = np.flatnonzero(owner == k)
-                if len(mine) and decides_from_game(p):
-                    actions[mine] = p.act_games(vec, mine)
-                elif len(mine) and not isinstance(p, Bot):
-                    obs = vec.observation[mine]
-                    actions[mine] = p.act(
-                        obs / scale if p.scale_observations else obs, vec.action_mask[mine]
-                    )
+            _answer(vec, owner, players, table, bot_row, scale, actions)
             if watch is not None:
                 watch(vec, start, actions)
             vec.step(actions)
@@ -124,3 +110,23 @@ def play_mixed(
         if progress is not None:
             progress(n)
     return GameResults(seat_player, reward, turns, status)
+
+
+def _answer(vec, owner, players, table, bot_row, scale, actions) -> None:
+    """Each running row's action into ``actions`` (-1 where the game is over), from the player
+    ``owner`` names: compiled bots in one call, then each policy on its rows."""
+    actions[:] = -1
+    if table is not None:
+        by_bot = (owner >= 0) & (bot_row[np.maximum(owner, 0)] >= 0)
+        if by_bot.any():
+            ids = np.where(by_bot, bot_row[np.maximum(owner, 0)], 0)
+            actions[by_bot] = vec.bot_actions(table, ids)[by_bot]
+    for k, p in enumerate(players):
+        mine = np.flatnonzero(owner == k)
+        if len(mine) and decides_from_game(p):
+            actions[mine] = p.act_games(vec, mine)
+        elif len(mine) and not isinstance(p, Bot):
+            obs = vec.observation[mine]
+            actions[mine] = p.act(
+                obs / scale if p.scale_observations else obs, vec.action_mask[mine]
+            )

@@ -448,15 +448,8 @@ def optimize(
     kingdom, players, minutes, seed, generations, population, games, judge_games = check_settings(
         kingdom, players, minutes, seed, generations, population, games, judge_games
     )
+    leaders, library, turn_limit = _check_search(leaders, library, turn_limit, map, progress, name)
     against = _check_against(against, players)
-    leaders = check_int("leaders", leaders, 0, MAX_POPULATION)
-    library = check_int("library", library, 1, len(BOTS))
-    turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
-    if not callable(map) or (progress is not None and not callable(progress)):
-        what = "map" if not callable(map) else "progress"
-        raise TypeError(f"{what} must be callable, got {locals()[what]!r}")
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"name (the best bot's) must be a non-empty string, got {name!r}")
     start = time.perf_counter()
     deadline = None if minutes is None else start + TIME_SHARE * 60 * minutes
     rng = np.random.default_rng(np.random.SeedSequence([seed, _MUTATE]))
@@ -468,63 +461,25 @@ def optimize(
     n_elite = max(2, population // 4)
 
     anchor = pool_library[0]  # scored every generation: the yardstick of every other bot
-    pop = _distinct(fits + templates_for(kingdom))
-    leader_bots: list[Bot] = []
-    history: list[dict] = []
-    tally: dict = {}  # bot key -> [sum of its advantages over the anchor, generations]
-    played = 0
-    gen = 0
-    while (generations is None or gen < generations) and (
-        deadline is None or gen == 0 or time.perf_counter() < deadline
-    ):
-        pool = pool_library + leader_bots[-leaders:] if leaders else pool_library
-        scored = _distinct(pop + [anchor])
-        res, n = score(scored, pool, kingdom, players, games, _run_seed(seed, _GENERATION, gen),
-                       **run)  # fmt: skip
-        played += n
-        now = _weigh(res.mean(axis=2), len(pool_library))
-        if against:
-            agent_res, n = score_against(
-                scored, against, kingdom, players, games, _run_seed(seed, _AGENTS, 2 * gen),
-                turn_limit=turn_limit,
-            )  # fmt: skip
-            played += n
-            now = (1 - AGENT_WEIGHT) * now + AGENT_WEIGHT * agent_res.mean(axis=(1, 2))
-        base = now[[_key(b) for b in scored].index(_key(anchor))]
-        for b, x in zip(scored, now, strict=True):
-            t = tally.setdefault(_key(b), [0.0, 0])
-            t[0] += float(x - base)
-            t[1] += 1
-        scores = np.array([tally[_key(b)][0] / tally[_key(b)][1] for b in scored])
-        order = np.argsort(-scores, kind="stable")
-        best = scored[int(order[0])]
-        # a leader joins once: a bot that stays the best is not its own opponent many times
-        # over, and a library bot of the pool is in it already
-        if _key(best) not in library_keys | {_key(x) for x in leader_bots}:
-            leader_bots.append(dataclasses.replace(best, name=f"leader {gen}"))
-        history.append(
-            {
-                "generation": gen,
-                "games": n,
-                "best_score": float(now[order[0]]),
-                "mean_score": float(now.mean()),
-                "best_advantage": float(scores[order[0]]),
-                "best": best.describe(),
-            }
-        )
-        if progress is not None:
-            progress({**history[-1], "elapsed": time.perf_counter() - start})
-        elite = [scored[int(i)] for i in order[:n_elite]]
-        pop = list(elite)
-        keys = {_key(b) for b in pop} | {_key(anchor)}
-        for c in range(population - len(elite)):
-            for _ in range(20):  # a copy of a member would replay its very games
-                child = mutate(elite[int(rng.integers(len(elite)))], rng, cards, f"g{gen + 1}c{c}")
-                if _key(child) not in keys:
-                    break
-            keys.add(_key(child))
-            pop.append(child)
-        gen += 1
+    pop, leader_bots, history, played, gen = _evolve(
+        _distinct(fits + templates_for(kingdom)),
+        anchor,
+        pool_library,
+        kingdom=kingdom,
+        players=players,
+        seed=seed,
+        games=games,
+        population=population,
+        leaders=leaders,
+        generations=generations,
+        deadline=deadline,
+        rng=rng,
+        cards=cards,
+        run=run,
+        progress=progress,
+        start=start,
+        against=against,
+    )
 
     # the playoff: the best of the last population (by all their games), the last leaders and
     # the library pool itself (a search that found nothing better returns the best library
@@ -536,24 +491,15 @@ def optimize(
     )
     played += n
     parts = [res.mean(axis=1)]  # (finalists, games): the mean over the library opponents
-    weights = [1.0]
     if against:
         agent_res, n = score_against(
             finalists, against, kingdom, players, final_games, _run_seed(seed, _AGENTS, 1),
             turn_limit=turn_limit,
         )  # fmt: skip
         played += n
-        parts.append(agent_res.mean(axis=1))
-        weights = [1 - AGENT_WEIGHT, AGENT_WEIGHT]
+        parts.append(agent_res.mean(axis=1))  # and over the agents
     lib = [_key(f) in library_keys for f in finalists]
-    # a library bot stays unless a finalist beats the best of them by more than the standard
-    # error of its paired difference (the same games: a near copy is measured finely)
-    mean = sum(w * p.mean(axis=1) for w, p in zip(weights, parts, strict=True))
-    best_lib = int(np.argmax(np.where(lib, mean, -np.inf)))
-    diffs = [p - p[best_lib] for p in parts]
-    var = sum(w**2 * d.var(axis=1) / d.shape[1] for w, d in zip(weights, diffs, strict=True))
-    gain = np.where(lib, -np.inf, mean - mean[best_lib] - np.sqrt(var))
-    best_bot = finalists[int(np.argmax(gain)) if gain.max() > 0 else best_lib]
+    best_bot = finalists[_playoff_winner(parts, lib)]
     best_bot = dataclasses.replace(
         best_bot,
         **{key: [_written(r) for r in best_bot.parsed[key]] for key in RULE_SECTIONS},
@@ -579,6 +525,139 @@ def optimize(
         games=played,
         seconds=time.perf_counter() - start,
     )
+
+
+def _check_search(leaders, library, turn_limit, map, progress, name) -> tuple[int, int, int]:
+    """``optimize``'s other arguments checked: (leaders, library, turn_limit)."""
+    leaders = check_int("leaders", leaders, 0, MAX_POPULATION)
+    library = check_int("library", library, 1, len(BOTS))
+    turn_limit = check_int("turn_limit", turn_limit, 1, MAX_TURN_LIMIT)
+    if not callable(map) or (progress is not None and not callable(progress)):
+        what = "map" if not callable(map) else "progress"
+        raise TypeError(f"{what} must be callable, got {locals()[what]!r}")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name (the best bot's) must be a non-empty string, got {name!r}")
+    return leaders, library, turn_limit
+
+
+def _evolve(
+    pop,
+    anchor,
+    pool_library,
+    *,
+    kingdom,
+    players,
+    seed,
+    games,
+    population,
+    leaders,
+    generations,
+    deadline,
+    rng,
+    cards,
+    run,
+    progress,
+    start,
+    against=(),
+):
+    """The generations: each population scored against the library pool and the leaders
+    (and the agents of ``against``, at ``AGENT_WEIGHT``), the best joining the leaders, the
+    elite bred. Returns (the last population, the leaders, the history, games played,
+    generations)."""
+    library_keys = {_key(b) for b in pool_library}
+    n_elite = max(2, population // 4)
+    leader_bots: list[Bot] = []
+    history: list[dict] = []
+    tally: dict = {}  # bot key -> [sum of its advantages over the anchor, generations]
+    played = 0
+    gen = 0
+    while (generations is None or gen < generations) and (
+        deadline is None or gen == 0 or time.perf_counter() < deadline
+    ):
+        pool = pool_library + leader_bots[-leaders:] if leaders else pool_library
+        scored = _distinct(pop + [anchor])
+        res, n = score(scored, pool, kingdom, players, games, _run_seed(seed, _GENERATION, gen),
+                       **run)  # fmt: skip
+        played += n
+        now = _weigh(res.mean(axis=2), len(pool_library))
+        if against:
+            agent_res, n_agents = score_against(
+                scored, against, kingdom, players, games, _run_seed(seed, _AGENTS, 2 * gen),
+                turn_limit=run["turn_limit"],
+            )  # fmt: skip
+            played += n_agents
+            now = (1 - AGENT_WEIGHT) * now + AGENT_WEIGHT * agent_res.mean(axis=(1, 2))
+        scores = _advantages(scored, now, anchor, tally)
+        order = np.argsort(-scores, kind="stable")
+        best = scored[int(order[0])]
+        # a leader joins once: a bot that stays the best is not its own opponent many times
+        # over, and a library bot of the pool is in it already
+        if _key(best) not in library_keys | {_key(x) for x in leader_bots}:
+            leader_bots.append(dataclasses.replace(best, name=f"leader {gen}"))
+        history.append(
+            {
+                "generation": gen,
+                "games": n,
+                "best_score": float(now[order[0]]),
+                "mean_score": float(now.mean()),
+                "best_advantage": float(scores[order[0]]),
+                "best": best.describe(),
+            }
+        )
+        if progress is not None:
+            progress({**history[-1], "elapsed": time.perf_counter() - start})
+        elite = [scored[int(i)] for i in order[:n_elite]]
+        pop = _breed(elite, population, anchor, rng, cards, gen + 1)
+        gen += 1
+    return pop, leader_bots, history, played, gen
+
+
+def _advantages(scored: list, now: np.ndarray, anchor: Bot, tally: dict) -> np.ndarray:
+    """Each scored bot's mean advantage over ``anchor`` across the generations it was scored
+    in (``tally``: bot key -> [sum of its advantages, generations], updated with ``now``)."""
+    base = now[[_key(b) for b in scored].index(_key(anchor))]
+    for b, x in zip(scored, now, strict=True):
+        t = tally.setdefault(_key(b), [0.0, 0])
+        t[0] += float(x - base)
+        t[1] += 1
+    return np.array([tally[_key(b)][0] / tally[_key(b)][1] for b in scored])
+
+
+def _breed(elite: list, population: int, anchor: Bot, rng, cards, gen: int) -> list:
+    """The next population: ``elite``, then mutants of its members, none a copy of another
+    member or of ``anchor``."""
+    pop = list(elite)
+    keys = {_key(b) for b in pop} | {_key(anchor)}
+    for c in range(population - len(elite)):
+        for _ in range(20):  # a copy of a member would replay its very games
+            child = mutate(elite[int(rng.integers(len(elite)))], rng, cards, f"g{gen}c{c}")
+            if _key(child) not in keys:
+                break
+        keys.add(_key(child))
+        pop.append(child)
+    return pop
+
+
+def _playoff_winner(parts: list, lib: list) -> int:
+    """The playoff's winner among finalists with results ``parts``: (finalists, games) arrays,
+    the mean over the library opponents, then over the agents where there are any (weighed
+    ``1 - AGENT_WEIGHT`` and ``AGENT_WEIGHT``). The best library bot (``lib``) stays unless a
+    finalist beats it by more than the standard error of its paired difference (the same
+    games: a near copy is measured finely)."""
+    if len(parts) == 1:
+        (per_game,) = parts
+        best_lib = int(np.argmax(np.where(lib, per_game.mean(axis=1), -np.inf)))
+        diff = per_game - per_game[best_lib]
+        gain = diff.mean(axis=1) - diff.std(axis=1) / math.sqrt(per_game.shape[1])
+    else:
+        weights = [1 - AGENT_WEIGHT, AGENT_WEIGHT]
+        mean = sum(w * p.mean(axis=1) for w, p in zip(weights, parts, strict=True))
+        best_lib = int(np.argmax(np.where(lib, mean, -np.inf)))
+        diffs = [p - p[best_lib] for p in parts]
+        var = sum(w**2 * d.var(axis=1) / d.shape[1] for w, d in zip(weights, diffs, strict=True))
+        gain = mean - mean[best_lib] - np.sqrt(var)
+    gain = np.where(lib, -np.inf, gain)
+    return int(np.argmax(gain)) if gain.max() > 0 else best_lib
 
 
 def _key(bot: Bot) -> tuple:
