@@ -1,8 +1,8 @@
 """The leaderboard: ``dominion scorecard`` for every kind of player (the shipped agents, the
 library's strongest bots, the search at its default budget, the search guided by ppo-pool,
-OpenSpiel's ISMCTS) and the optimizer's bots on the kingdoms they were made for, written as a
-docs page (docs/results/leaderboard.md; ``--quick``: docs/results/leaderboard-quick.md) and
-as JSON beside it.
+the search around ppo-pool, OpenSpiel's ISMCTS) and the optimizer's bots on the kingdoms they
+were made for, written as a docs page (docs/results/leaderboard.md; ``--quick``:
+docs/results/leaderboard-quick.md) and as JSON beside it.
 
     python bench/leaderboard.py                     # the full protocol (a long run)
     python bench/leaderboard.py --quick             # the quick protocol, its own page
@@ -40,7 +40,7 @@ from dominion_env.train.scorecard import SECTIONS, SEED, BotPlayer, resolve, sco
 # the library's strongest bots by the all-bots tournament, and the two money baselines
 BOTS = ("Workshop/Gardens", "Double Witch", "Single Witch", "Big Money Ultimate", "Big Money")
 # the players that search: at their default budgets
-SEARCHES = ("search", f"search:ppo-pool:{DEFAULT_GUIDED_BUDGET}", "ismcts")
+SEARCHES = ("search", f"search:ppo-pool:{DEFAULT_GUIDED_BUDGET}", "rollout:ppo-pool", "ismcts")
 TIMING_GAMES = {"full": 100, "quick": 20}  # games against Big Money that time a player
 OPTIMIZED_GAMES = {"full": 2000, "quick": 200}  # per optimized bot and opponent
 OPTIMIZED_SEED = SEED + 3_000_000
