@@ -22,13 +22,13 @@ spec.loader.exec_module(lb)
 
 
 def test_the_default_field_holds_every_kind_of_player():
-    assert set(lb.SEARCHES) == {"search", "search:ppo-pool:256", "ismcts"}
+    assert set(lb.SEARCHES) == {"search", "search:ppo-pool:256", "rollout:ppo-pool", "ismcts"}
     kinds = set()
     for name in lb.SEARCHES:
         if name == "ismcts" and importlib.util.find_spec("pyspiel") is None:
             continue
         kinds.add(type(lb.resolve(name)).__name__)
-    assert {"Search", "GuidedSearch"} <= kinds
+    assert {"Search", "GuidedSearch", "NetworkSearch"} <= kinds
 
 
 def test_each_optimized_bot_plays_the_kingdom_it_was_made_for():
