@@ -56,7 +56,7 @@ def shared_modules(root: Path) -> set[str]:
     }
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # optional: xdist's hook
 def pytest_xdist_make_scheduler(config, log):
     """xdist's "load" scheduling (every test its own unit), but a module in ``shared_modules``
     one unit: its tests run on one worker, one after another, and its shared fixture is made
