@@ -28,7 +28,7 @@ import numpy as np
 
 from dominion_env import Game
 from dominion_env.agents import compile_bots
-from dominion_env.analysis.arena import play_chunk
+from dominion_env.analysis.arena import chunk_piece, play_chunk
 from dominion_env.engine.config import make_config, make_setup
 from dominion_env.engine.layout import TERMINATED
 from dominion_env.search import Search
@@ -101,9 +101,9 @@ def judge_ratio(games: int, seed: int, shared: bool) -> float:
     for b in (0, 1):
         seat_bot = np.full((games, 2), 2, np.int64)
         seat_bot[k, k % 2] = b
-        reward, _, status = play_chunk(
-            (0, seat_bot), bot_table=table, cfg=cfg, setup=setup, seed=seed
-        )
+        seeds, numbers = np.full(games, seed, np.int64), np.arange(games, dtype=np.int64)
+        piece = chunk_piece(setup, seeds, numbers, seat_bot, 0, games)
+        reward, _, status = play_chunk(piece, bot_table=table, cfg=cfg, setup=setup)
         mine = reward[k, k % 2]
         results.append((mine == 1) + 0.5 * ((mine == 0) & (status == TERMINATED)))
     r1, r2 = results

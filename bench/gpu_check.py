@@ -19,7 +19,8 @@ plus the engine alone at the largest size. Then the main job as ``dominion train
 runs it on this machine (device auto, the sizes it picks), and its agent against Big Money,
 Big Money Ultimate and the strongest bot per random kingdom on unseen games.
 
-Without CUDA it stops with status 2 before any work, unless ``--cpu`` asks for the CPU path.
+Without CUDA it stops with status 2 before any work, unless ``--cpu`` asks for the CPU path
+(every set-up at 64 games; the main job two rollouts, a budget of steps, not ``--minutes``).
 """
 
 from __future__ import annotations
@@ -157,10 +158,15 @@ def main(argv=None) -> int:
     # the main job, as `dominion train --minutes M` runs it here
     sizes = sizes_for("auto", ())
     cfg = TrainConfig(minutes=args.minutes, out=out + "/main", **sizes)
-    if args.cpu:
-        cfg = replace(cfg, device="cpu", num_envs=SMALL_GAMES, bc_steps=2048)
+    budget = f"{args.minutes:g} minutes"
+    if args.cpu:  # two rollouts, by steps: on a loaded machine a time budget may end first
+        steps = 2 * SMALL_GAMES * cfg.rollout
+        cfg = replace(
+            cfg, device="cpu", num_envs=SMALL_GAMES, bc_steps=2048, minutes=None, steps=steps
+        )
+        budget = f"{steps:,} learner steps"
     say(
-        f"\nthe main job: {args.minutes:g} minutes, device {describe(cfg.device)}, "
+        f"\nthe main job: {budget}, device {describe(cfg.device)}, "
         f"{cfg.num_envs} games, minibatch {cfg.minibatch}"
     )
     t0 = time.perf_counter()
@@ -177,7 +183,7 @@ def main(argv=None) -> int:
     )
     say(format_table(rows))
     result["main job"] = {
-        "minutes": args.minutes,
+        "minutes": None if args.cpu else args.minutes,
         "steps": trainer.steps,
         "num_envs": cfg.num_envs,
         "minibatch": cfg.minibatch,

@@ -6,12 +6,13 @@
   clone). Nothing happens in a run on one process (``-n 0``, ``-p no:xdist``): it compiles
   what it uses, as before.
 * A module whose tests share a module-scoped fixture (a trained agent, a built site, a long
-  differential run) runs on one worker (``--dist loadgroup``, the group named for the
-  module), so the fixture is made once per run, not once per worker.
+  differential run) runs on one worker (``pytest_xdist_make_scheduler``), so the fixture is
+  made once per run, not once per worker; every other test is scheduled on its own.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-SHARED_SCOPES = ("module", "package", "session")
+SHARED_FIXTURE = re.compile(r"@pytest\.fixture\([^)]*scope=\"(module|package|session)\"")
 
 
 def _workers(config) -> int:
@@ -45,14 +46,31 @@ def pytest_configure(config):
         print(f"kernels warmed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        module = item.nodeid.split("::")[0]
-        for defs in info.name2fixturedefs.values():
-            if any(d.scope in SHARED_SCOPES and d.baseid.startswith(module) for d in defs):
-                item.add_marker(pytest.mark.xdist_group(module))
-                break
+def shared_modules(root: Path) -> set[str]:
+    """The test modules (as node ids name them) that define a fixture shared beyond one test:
+    scope "module", "package" or "session"."""
+    return {
+        path.relative_to(root).as_posix()
+        for path in HERE.glob("test_*.py")
+        if SHARED_FIXTURE.search(path.read_text(encoding="utf-8"))
+    }
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # optional: xdist's hook
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's "load" scheduling (every test its own unit), but a module in ``shared_modules``
+    one unit: its tests run on one worker, one after another, and its shared fixture is made
+    once. (xdist's own ``--dist loadgroup`` renames the test ids to group them, which pytest
+    9 no longer lets a plugin do.)"""
+    if config.getvalue("dist") != "load":
+        return None  # another --dist asked for: xdist's own
+    from xdist.scheduler import LoadScopeScheduling
+
+    shared = shared_modules(config.rootpath)
+
+    class SharedModulesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in shared else nodeid
+
+    return SharedModulesTogether(config, log)
