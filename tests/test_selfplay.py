@@ -289,3 +289,13 @@ def test_the_command_loads_the_init_once_and_reads_a_checkpoint_once(tiny, tmp_p
     assert cli.main(["selfplay", "--out", out, "--resume", "--generations", "2", "--quiet"]) == 0
     assert len(loads) == 1 and len(reads) == 1
     assert read(tmp_path / "run" / "checkpoint.safetensors")["generation"] == 2
+
+
+def test_a_checkpoint_that_is_not_a_regular_file_is_named(tiny, tmp_path, capsys):
+    out = tmp_path / "run"
+    (out / "checkpoint.safetensors").mkdir(parents=True)
+    with pytest.raises(AgentFileError, match="is a directory"):
+        selfplay(_cfg(tiny, tmp_path), resume=True)  # not a fresh run in its place
+    with pytest.raises(SystemExit) as e:
+        cli.main(["selfplay", "--out", str(out), "--resume"])
+    assert e.value.code == 2 and "is a directory" in capsys.readouterr().err

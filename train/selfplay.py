@@ -79,7 +79,7 @@ import torch
 from ..agents import BOTS, compile_bots, kingdom_for, load_bot_file
 from ..analysis.mixed import play_mixed
 from ..cards import MAX_PLAYERS, MIN_PLAYERS
-from ..checks import check_int, check_number, check_seed, is_int
+from ..checks import MISSING, check_int, check_number, check_seed, file_fault, is_int
 from ..engine.observation import obs_size
 from ..search.guided import DEFAULT_DEPTH, MAX_DEPTH, GuidedSearch
 from ..search.search import MAX_BUDGET
@@ -842,9 +842,14 @@ def saved_checkpoint(out) -> dict:
     """The self-play checkpoint saved in ``out``, read and checked (``read_checkpoint``); a
     ValueError naming the file otherwise."""
     path = Path(out) / CHECKPOINT_FILE
-    if not path.is_file():
+    if _missing(path):
         raise ValueError(f"no run to resume in {out}: {path} does not exist")
-    return read_checkpoint(path)
+    return read_checkpoint(path)  # a path that is not a regular file is named for what it is
+
+
+def _missing(path) -> bool:
+    why = file_fault(path)
+    return why is not None and why.startswith(MISSING)
 
 
 def saved_config(out) -> dict:
@@ -879,7 +884,7 @@ def selfplay(
     ``progress(loop)`` is called as it moves (``loop.phase``, ``loop.phase_done``). A caller
     that has loaded the init agent (``check_init``) or read the checkpoint to resume
     (``saved_checkpoint``) passes it as ``init`` or ``checkpoint``: each is loaded once."""
-    if resume and (checkpoint is not None or (Path(cfg.out) / CHECKPOINT_FILE).is_file()):
+    if resume and (checkpoint is not None or not _missing(Path(cfg.out) / CHECKPOINT_FILE)):
         loop = SelfPlay.resume(
             cfg.out, cfg.generations, cfg.minutes, cfg.device, progress, checkpoint
         )
