@@ -82,7 +82,10 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=50, help="games per match-up")
     ap.add_argument("--seed", type=int, default=7_000_000)
     ap.add_argument("--json", default="", help="write the rows here too")
+    ap.add_argument("--quick", action="store_true", help="ismcts:4 and search:20, 2 games each")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.players, args.games = ["ismcts:4", "search:20"], 2
     if args.games < 1:
         ap.error(f"argument --games: must be a positive int, got {args.games}")
     for name in args.players:

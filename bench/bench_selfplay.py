@@ -62,7 +62,13 @@ def main():
         "--read", action="store_true", help="measure the genK.safetensors files in --out"
     )
     ap.add_argument("--plot", default=None, help="also draw the figures as a curve (a PNG)")
+    ap.add_argument(
+        "--quick", action="store_true", help="1 generation of 8 games, budget 4, 8 deals measured"
+    )
     a = ap.parse_args()
+    if a.quick:
+        a.generations, a.games, a.batch, a.budget, a.depth, a.eval = 1, 8, 8, 4, 1, 8
+        a.league = 0.5
     out = Path(a.out)
     if not a.read:
         cfg = SelfPlayConfig(

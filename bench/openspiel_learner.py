@@ -35,7 +35,10 @@ def main(argv=None) -> int:
     ap.add_argument("--opponent", default="Big Money")
     ap.add_argument("--kingdom", default="First Game")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--quick", action="store_true", help="a few seconds of training, 10 games")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.minutes, args.games = 0.05, 10
     game = pyspiel.load_game("python_dominion", {"kingdom": args.kingdom, "seed": args.seed})
     env = rl_environment.Environment(game, seed=args.seed)
     learner, opponent = 0, LibraryBot(args.opponent)

@@ -17,7 +17,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py"))
 # scripts that take no --quick yet (bench_selfplay.py sizes its run by --generations)
-WITHOUT_QUICK = {"bench_selfplay.py"}
 
 
 def options(path: pathlib.Path) -> set[str]:
@@ -45,8 +44,6 @@ def test_bench_holds_only_python_scripts():
 def test_a_bench_script_takes_quick(name):
     opts = options(BENCH / name)
     assert opts, f"bench/{name} parses no arguments"
-    if name in WITHOUT_QUICK:
-        pytest.skip(f"bench/{name} takes no --quick yet")
     assert "--quick" in opts, f"bench/{name} has no --quick"
 
 
