@@ -41,9 +41,10 @@ sum is 2 - P, and shared wins change it again: ``GENERAL_SUM``. The registered t
 general-sum (the 2..6 player game); a 2-player game's own ``get_type()`` says zero-sum.
 
 Deals: ``new_initial_state()`` deals game number k of the run seeded ``seed`` (k = 0, 1, 2 ...
-counted by the Game object), the game a ``Game(kingdom, players, seed, game_index=k)`` deals.
-OpenSpiel's sampled-stochastic games draw their states' randomness from the game object in
-the same way; two Game objects with one seed deal the same games in the same order.
+counted by the Game object), the game a ``Game(kingdom, players, seed, game_index=k)`` deals:
+two Game objects with one seed deal the same games in the same order. The Game cannot hand
+that count to OpenSpiel's C++ side (``GetRNGState`` is not open to python games), so
+``pyspiel.random_sim_test`` runs with ``serialize=False``.
 
 Information state: the engine's observation is what the seat knows now, not the whole history
 of what it saw (its own past choices are not all in it), so it is not a perfect-recall
@@ -59,11 +60,14 @@ from ``sampler``: the result depends only on what ``player`` knows and the sampl
 so OpenSpiel's ISMCTS plays fairly with it.
 
 The player: ``ISMCTSPlayer`` (``ismcts:N`` wherever a player name is accepted: the parser is
-``dominion_env.envs.ismcts``) seats OpenSpiel's ``ISMCTSBot`` with N simulations per
-decision, the tree keyed by the decider's information state, and an evaluator that plays a
-leaf out to the end with the strongest library bot for the kingdom in every seat (compiled:
-the search's rollout policy) instead of random moves, which in Dominion rarely end a game.
-Strength and decision time beside ``search:N``: docs/results/openspiel.md.
+``dominion_env.envs.ismcts``) seats OpenSpiel's ``ISMCTSBot`` (``make_ismcts_bot``) with N
+simulations per decision, the tree keyed by the decider's information state, PUCT over a
+prior with ``PRIOR_ON_BOT`` on the rollout bot's own action, and an evaluator
+(``BotRolloutEvaluator``) that plays a leaf out to the end with the strongest library bot for
+the kingdom in every seat (compiled: the search's rollout policy) instead of random moves,
+which in Dominion rarely end a game. ``LibraryBot`` seats a library bot in OpenSpiel's own
+tools (``evaluate_bots``, an ``rl_environment`` loop). Strength and decision time beside
+``search:N``: docs/results/openspiel.md.
 """
 
 from __future__ import annotations
