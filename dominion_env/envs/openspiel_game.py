@@ -447,6 +447,9 @@ class ISMCTSPlayer:
         self._games: dict[tuple[int, int], DominionGame] = {}
         self._decisions = 0
 
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_games": {}}  # (a Ray task's copy: games rebuilt on use)
+
     @property
     def name(self) -> str:
         return f"ismcts:{self.simulations}"
