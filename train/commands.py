@@ -43,6 +43,7 @@ from ..analysis.arena import MAX_GAMES
 from ..analysis.executor import add_ray_option, executor_for
 from ..arguments import GAMES, PLAYERS, SEED, check_kingdom, int_in, number_in, writable_dir
 from ..engine.kingdoms import kingdom_arg
+from ..envs.ismcts import parse_ismcts_name
 from ..names import printable
 from ..search import parse_search_name
 from ..search.search import MAX_BUDGET
@@ -600,7 +601,8 @@ def add_evaluate_parser(sub) -> None:
     )
     p.add_argument(
         "agent",
-        help="an agent file, a shipped agent, search[:N] or search:AGENT:N (see: dominion bots)",
+        help="an agent file, a shipped agent, search[:N], search:AGENT:N or ismcts[:N] (see: "
+        "dominion bots)",
     )
     p.add_argument(
         "--opponent",
@@ -629,6 +631,7 @@ def add_evaluate_parser(sub) -> None:
 def _check_evaluate(args) -> None:
     try:  # search (any player count), guided search or a trained agent (their agent's)
         search = parse_search_name(args.agent, seed=args.seed, load_network=load_network)
+        search = search or parse_ismcts_name(args.agent, seed=args.seed)  # OpenSpiel's ISMCTS
         args.agent_resolved = agent = search or load_agent(args.agent)
     except (ValueError, OSError) as e:
         args.parser.error(f"argument agent: {e}")
