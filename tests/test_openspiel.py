@@ -239,3 +239,16 @@ def test_ismcts_sits_at_a_table_by_name():
     assert all(vec.action_mask[g, a] for g, a in enumerate(used.act_games(vec, [0, 1])))
     with pytest.raises(TypeError, match="decides from the game"):
         player.act(np.zeros((1, 3)), np.ones((1, 3), bool))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["evaluate", "ismcts:zz"], ["scorecard", "ismcts:0"], ["simulate", "ismcts:", "Big Money"]],
+)
+def test_every_command_refuses_a_bad_ismcts_name_naming_it(argv, capsys):
+    pytest.importorskip("torch", reason="evaluate and scorecard are the train extra's")
+    with pytest.raises(SystemExit) as e:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "Traceback" not in err
+    assert f"player '{argv[1]}': ismcts's budget must be simulations per decision" in err
