@@ -165,10 +165,11 @@ def page(
 ) -> str:
     """The page of ``cards`` (scorecards with their ``decision_time``) and ``optimized``
     (``optimized_rows``); ``command``: the command that made it (default: the plain one);
-    ``left_out``: players of the default field this run did not play."""
+    ``left_out``: players of the default field this run did not play. A page may join runs:
+    ``command`` is then markdown naming each (``merge``)."""
     mode = "quick" if quick else "full"
     flag = " --quick" if quick else ""
-    command = command or f"python bench/leaderboard.py{flag}"
+    command = command or f"`python bench/leaderboard.py{flag}`"
     g = cards[0]["games"] if cards else {"money": 0, "h2h": 0, "multiplayer": 0}
     protocol = cards[0]["protocol"] if cards else "-"
     timing = TIMING_GAMES[mode]
@@ -185,7 +186,7 @@ def page(
     lines += [
         f"Every kind of player, measured by `dominion scorecard` (protocol {protocol}, {mode}:"
         f" {g['money']:,} games against each money bot, {g['h2h']:,} per head-to-head table,"
-        f" {g['multiplayer']:,} per table size). Made by `{command}`;"
+        f" {g['multiplayer']:,} per table size). Made by {command};"
         f" each row is `dominion scorecard PLAYER{flag}`. Intervals are 95% Wilson. ms/decision:"
         f" the player's wall time per decision in {timing} games against Big Money (a batched"
         " player's share of a batch; ISMCTS one game at a time), on the machine of the run.",
@@ -300,13 +301,36 @@ def main(argv=None) -> int:
     out = Path(args.out or default)
     given = {n.casefold() for n in args.players or ()}
     left_out = [n for n in field if args.players and n.casefold() not in given]
-    command = " ".join(["python bench/leaderboard.py", *map(shlex.quote, argv or sys.argv[1:])])
+    command = (
+        f"`{' '.join(['python bench/leaderboard.py', *map(shlex.quote, argv or sys.argv[1:])])}`"
+    )
     text = page(cards, args.quick, optimized, tuple(args.sections), command, left_out)
     out.write_text(text)
     data = {"cards": cards, "optimized": optimized}
     out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
     print(f"wrote {out} and {out.with_suffix('.json')}")
     return 0
+
+
+def merge(runs: list[tuple[str, str, str]], quick: bool, out: Path) -> str:
+    """One page of several runs' JSON files: ``runs`` is [(JSON path, the command that made
+    it, what it holds), ...]; every player of the default field in none of them is listed as
+    left out."""
+    cards, optimized, said = [], [], []
+    for path, command, what in runs:
+        data = json.loads(Path(path).read_text())
+        cards += data["cards"]
+        optimized += data["optimized"]
+        said.append(f"`{command}` ({what})")
+    played = {c["player"].casefold() for c in cards}
+    names = {n: resolve(n).name.casefold() for n in [*shipped_agents(), *BOTS, *SEARCHES]}
+    left_out = [n for n, name in names.items() if name not in played]
+    page_text = page(cards, quick, optimized, SECTIONS, " and ".join(said), left_out)
+    out.write_text(page_text)
+    out.with_suffix(".json").write_text(
+        json.dumps({"cards": cards, "optimized": optimized}, indent=1) + "\n"
+    )
+    return page_text
 
 
 if __name__ == "__main__":
