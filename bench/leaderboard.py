@@ -20,7 +20,8 @@ decision is a batch's share; ISMCTS answers one game at a time. The optimizer's 
 (agents/optimized.toml) play on the kingdom each was made for (its ``source``), against that
 kingdom's strongest library bot and Big Money Ultimate, seats random, ``OPTIMIZED_GAMES``
 games each (``dominion evaluate "optimized:NAME" --kingdom ... --opponent BOT``'s games).
-``--sections`` keeps some of the scorecard's sections (a partial board says which).
+``--sections`` keeps some of the scorecard's sections (a partial board says which);
+``merge`` joins the JSON of several runs into one page, naming each run's command.
 """
 
 from __future__ import annotations
