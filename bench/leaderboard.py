@@ -20,13 +20,15 @@ decision is a batch's share; ISMCTS answers one game at a time. The optimizer's 
 (agents/optimized.toml) play on the kingdom each was made for (its ``source``), against that
 kingdom's strongest library bot and Big Money Ultimate, seats random, ``OPTIMIZED_GAMES``
 games each (``dominion evaluate "optimized:NAME" --kingdom ... --opponent BOT``'s games).
-``--sections`` keeps some of the scorecard's sections (a partial board says which).
+``--sections`` keeps some of the scorecard's sections (a partial board says which);
+``merge`` joins the JSON of several runs into one page, naming each run's command.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -35,7 +37,14 @@ from dominion_env.agents import Bot, load_bot_file, strongest_bot_for
 from dominion_env.search import DEFAULT_GUIDED_BUDGET
 from dominion_env.train.evaluate import evaluate
 from dominion_env.train.policy import shipped_agents
-from dominion_env.train.scorecard import SECTIONS, SEED, BotPlayer, resolve, scorecard
+from dominion_env.train.scorecard import (
+    SECTIONS,
+    SEED,
+    BotPlayer,
+    resolve,
+    scorecard,
+    table_sizes,
+)
 
 # the library's strongest bots by the all-bots tournament, and the two money baselines
 BOTS = ("Workshop/Gardens", "Double Witch", "Single Witch", "Big Money Ultimate", "Big Money")
@@ -80,13 +89,13 @@ class TimedPolicy(Timed):
 
 def decision_time(player, games: int) -> dict:
     """Milliseconds per decision of ``player`` (a resolved player) over ``games`` games
-    against Big Money (2 players, random kingdoms; seed ``SEED``), after one game to warm
-    up (compiling)."""
+    against Big Money (2 players, or the table size of an agent trained for another; random
+    kingdoms; seed ``SEED``), after one game to warm up (compiling)."""
     scored = BotPlayer(player) if isinstance(player, Bot) else player
-    evaluate(scored, ["Big Money"], games=1, seed=SEED + 999_999)
+    players = table_sizes(player)[0] if 2 not in table_sizes(player) else 2
+    evaluate(scored, ["Big Money"], games=1, players=players, seed=SEED + 999_999)
     clock = {"seconds": 0.0, "decisions": 0}
     wrap = TimedGames if hasattr(scored, "act_games") else TimedPolicy
-    players = getattr(getattr(scored, "info", None), "players", 2)
     evaluate(wrap(scored, clock), ["Big Money"], games=games, players=players, seed=SEED)
     return {
         "ms": 1000 * clock["seconds"] / max(clock["decisions"], 1),
@@ -147,9 +156,21 @@ def ms(card: dict) -> str:
     return f"{v:.3f}" if v < 0.1 else f"{v:.2f}" if v < 10 else f"{v:.0f}"
 
 
-def page(cards: list[dict], quick: bool, optimized: list[dict], sections=SECTIONS) -> str:
+def page(
+    cards: list[dict],
+    quick: bool,
+    optimized: list[dict],
+    sections=SECTIONS,
+    command: str | None = None,
+    left_out=(),
+) -> str:
+    """The page of ``cards`` (scorecards with their ``decision_time``) and ``optimized``
+    (``optimized_rows``); ``command``: the command that made it (default: the plain one);
+    ``left_out``: players of the default field this run did not play. A page may join runs:
+    ``command`` is then markdown naming each (``merge``)."""
     mode = "quick" if quick else "full"
     flag = " --quick" if quick else ""
+    command = command or f"`python bench/leaderboard.py{flag}`"
     g = cards[0]["games"] if cards else {"money": 0, "h2h": 0, "multiplayer": 0}
     protocol = cards[0]["protocol"] if cards else "-"
     timing = TIMING_GAMES[mode]
@@ -166,7 +187,7 @@ def page(cards: list[dict], quick: bool, optimized: list[dict], sections=SECTION
     lines += [
         f"Every kind of player, measured by `dominion scorecard` (protocol {protocol}, {mode}:"
         f" {g['money']:,} games against each money bot, {g['h2h']:,} per head-to-head table,"
-        f" {g['multiplayer']:,} per table size). Made by `python bench/leaderboard.py{flag}`;"
+        f" {g['multiplayer']:,} per table size). Made by {command};"
         f" each row is `dominion scorecard PLAYER{flag}`. Intervals are 95% Wilson. ms/decision:"
         f" the player's wall time per decision in {timing} games against Big Money (a batched"
         " player's share of a batch; ISMCTS one game at a time), on the machine of the run.",
@@ -174,6 +195,12 @@ def page(cards: list[dict], quick: bool, optimized: list[dict], sections=SECTION
     ]
     if tuple(sections) != SECTIONS:
         lines += [f"Sections played: {', '.join(sections)} (the others: not in this run).", ""]
+    if left_out:
+        lines += [
+            f"Not in this run (the default field holds them): {', '.join(left_out)}; "
+            f"`python bench/leaderboard.py{flag}` plays them all.",
+            "",
+        ]
     lines += [
         "## 2 players",
         "",
@@ -254,7 +281,8 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--out", default=None, help="default: the docs page of the mode")
     args = ap.parse_args(argv)
-    names = args.players or [*shipped_agents(), *BOTS, *SEARCHES]
+    field = [*shipped_agents(), *BOTS, *SEARCHES]
+    names = args.players or field
     players = []
     for name in names:
         try:
@@ -272,11 +300,38 @@ def main(argv=None) -> int:
     optimized = [] if args.no_optimized else optimized_rows(OPTIMIZED_GAMES[mode])
     default = "docs/results/leaderboard-quick.md" if args.quick else "docs/results/leaderboard.md"
     out = Path(args.out or default)
-    out.write_text(page(cards, args.quick, optimized, tuple(args.sections)))
+    given = {n.casefold() for n in args.players or ()}
+    left_out = [n for n in field if args.players and n.casefold() not in given]
+    command = (
+        f"`{' '.join(['python bench/leaderboard.py', *map(shlex.quote, argv or sys.argv[1:])])}`"
+    )
+    text = page(cards, args.quick, optimized, tuple(args.sections), command, left_out)
+    out.write_text(text)
     data = {"cards": cards, "optimized": optimized}
     out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
     print(f"wrote {out} and {out.with_suffix('.json')}")
     return 0
+
+
+def merge(runs: list[tuple[str, str, str]], quick: bool, out: Path) -> str:
+    """One page of several runs' JSON files: ``runs`` is [(JSON path, the command that made
+    it, what it holds), ...]; every player of the default field in none of them is listed as
+    left out."""
+    cards, optimized, said = [], [], []
+    for path, command, what in runs:
+        data = json.loads(Path(path).read_text())
+        cards += data["cards"]
+        optimized += data["optimized"]
+        said.append(f"`{command}` ({what})")
+    played = {c["player"].casefold() for c in cards}
+    names = {n: resolve(n).name.casefold() for n in [*shipped_agents(), *BOTS, *SEARCHES]}
+    left_out = [n for n, name in names.items() if name not in played]
+    page_text = page(cards, quick, optimized, SECTIONS, " and ".join(said), left_out)
+    out.write_text(page_text)
+    out.with_suffix(".json").write_text(
+        json.dumps({"cards": cards, "optimized": optimized}, indent=1) + "\n"
+    )
+    return page_text
 
 
 if __name__ == "__main__":

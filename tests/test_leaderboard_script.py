@@ -6,6 +6,7 @@ out. The figures themselves are the docs' (never asserted here)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,7 @@ def test_each_optimized_bot_plays_the_kingdom_it_was_made_for():
     assert all(r["games"] == 4 for r in row["against"].values())
 
 
-def test_a_row_says_its_decision_time_and_a_partial_board_says_so():
+def test_a_row_says_its_decision_time_and_a_partial_board_says_so(tmp_path):
     bot = get_bot("Big Money")
     t = lb.decision_time(bot, 2)
     assert t["games"] == 2 and t["decisions"] > 20 and 0 < t["ms"] < 1000
@@ -52,3 +53,14 @@ def test_a_row_says_its_decision_time_and_a_partial_board_says_so():
     assert "(quick)" in text.splitlines()[0] and "Sections played: money" in text
     row = next(line for line in text.splitlines() if line.startswith("| Big Money |"))
     assert row.split("|")[2].strip() == lb.ms(card) != "-"
+    # a page joining runs names each run's command, and the default field's players in none
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({"cards": [card], "optimized": []}))
+    merged = lb.merge(
+        [(str(path), "python bench/leaderboard.py --x", "bots")], True, tmp_path / "p.md"
+    )
+    assert "Made by `python bench/leaderboard.py --x` (bots);" in merged
+    left = next(line for line in merged.splitlines() if line.startswith("Not in this run"))
+    assert all(n in left for n in ("ppo-pool", "Double Witch", "search:ppo-pool:256", "ismcts"))
+    assert "Big Money," not in left and not left.endswith("Big Money")
+    assert (tmp_path / "p.json").is_file() and "| Big Money |" in (tmp_path / "p.md").read_text()

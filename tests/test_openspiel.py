@@ -6,6 +6,8 @@ and reveals no hidden card, clones and resamples, and ISMCTS decides from what i
 
 from __future__ import annotations
 
+import pickle
+
 import gymnasium
 import numpy as np
 import pytest
@@ -230,5 +232,23 @@ def test_ismcts_sits_at_a_table_by_name():
     assert all(vec.action_mask[g, a] for g, a in enumerate(actions))
     with pytest.raises(ValueError, match="auto_resolve=1"):
         player.act_games(VecGame(1, 2, auto_resolve=False), [0])
+    fresh = player.with_seed(2)
+    copy = pickle.loads(pickle.dumps(fresh))  # a Ray task's copy decides as the player does
+    assert copy.act_games(vec, [0, 1]).tolist() == fresh.act_games(vec, [0, 1]).tolist()
+    used = pickle.loads(pickle.dumps(player))  # its games (OpenSpiel objects) are rebuilt
+    assert all(vec.action_mask[g, a] for g, a in enumerate(used.act_games(vec, [0, 1])))
     with pytest.raises(TypeError, match="decides from the game"):
         player.act(np.zeros((1, 3)), np.ones((1, 3), bool))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["evaluate", "ismcts:zz"], ["scorecard", "ismcts:0"], ["simulate", "ismcts:", "Big Money"]],
+)
+def test_every_command_refuses_a_bad_ismcts_name_naming_it(argv, capsys):
+    pytest.importorskip("torch", reason="evaluate and scorecard are the train extra's")
+    with pytest.raises(SystemExit) as e:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "Traceback" not in err
+    assert f"player '{argv[1]}': ismcts's budget must be simulations per decision" in err

@@ -13,8 +13,7 @@ from ..analysis.executor import add_ray_option, executor_for
 from ..arguments import check_kingdom_option
 from ..engine.kingdoms import kingdom_arg
 from ..names import printable
-from ..players import agent_network
-from ..search import parse_search_name
+from ..players import NAME_FORMS
 from ..train.device import check_device
 from ..train.evaluate import EVAL_SEED, evaluate, format_table
 from ..train.policy import load_agent
@@ -32,7 +31,8 @@ def add_parser(sub) -> None:
     )
     p.add_argument(
         "agent",
-        help="an agent file, a shipped agent, search[:N] or search:AGENT:N (see: dominion bots)",
+        help="an agent file, a shipped agent, search[:N], search:AGENT[:N], rollout:AGENT[:N] "
+        "or ismcts[:N] (see: dominion bots)",
     )
     p.add_argument(
         "--opponent",
@@ -67,8 +67,9 @@ def check(args) -> None:
 
 def _check_agent(args) -> None:
     """The agent (or search) resolved onto --device, and --players checked against it."""
-    try:  # search (any player count), guided search or a trained agent (their agent's)
-        search = parse_search_name(args.agent, seed=args.seed, load_network=agent_network)
+    try:  # a player of a name form (the searches, ISMCTS) or a trained agent
+        forms = (form.parse(args.agent, args.seed) for form in NAME_FORMS)
+        search = next((p for p in forms if p is not None), None)
         args.agent_resolved = agent = search or load_agent(args.agent)
     except (ValueError, OSError) as e:
         args.parser.error(f"argument agent: {e}")

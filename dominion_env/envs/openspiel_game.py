@@ -41,9 +41,10 @@ sum is 2 - P, and shared wins change it again: ``GENERAL_SUM``. The registered t
 general-sum (the 2..6 player game); a 2-player game's own ``get_type()`` says zero-sum.
 
 Deals: ``new_initial_state()`` deals game number k of the run seeded ``seed`` (k = 0, 1, 2 ...
-counted by the Game object), the game a ``Game(kingdom, players, seed, game_index=k)`` deals.
-OpenSpiel's sampled-stochastic games draw their states' randomness from the game object in
-the same way; two Game objects with one seed deal the same games in the same order.
+counted by the Game object), the game a ``Game(kingdom, players, seed, game_index=k)`` deals:
+two Game objects with one seed deal the same games in the same order. The Game cannot hand
+that count to OpenSpiel's C++ side (``GetRNGState`` is not open to python games), so
+``pyspiel.random_sim_test`` runs with ``serialize=False``.
 
 Information state: the engine's observation is what the seat knows now, not the whole history
 of what it saw (its own past choices are not all in it), so it is not a perfect-recall
@@ -59,11 +60,14 @@ from ``sampler``: the result depends only on what ``player`` knows and the sampl
 so OpenSpiel's ISMCTS plays fairly with it.
 
 The player: ``ISMCTSPlayer`` (``ismcts:N`` wherever a player name is accepted: the parser is
-``dominion_env.envs.ismcts``) seats OpenSpiel's ``ISMCTSBot`` with N simulations per
-decision, the tree keyed by the decider's information state, and an evaluator that plays a
-leaf out to the end with the strongest library bot for the kingdom in every seat (compiled:
-the search's rollout policy) instead of random moves, which in Dominion rarely end a game.
-Strength and decision time beside ``search:N``: docs/results/openspiel.md.
+``dominion_env.envs.ismcts``) seats OpenSpiel's ``ISMCTSBot`` (``make_ismcts_bot``) with N
+simulations per decision, the tree keyed by the decider's information state, PUCT over a
+prior with ``PRIOR_ON_BOT`` on the rollout bot's own action, and an evaluator
+(``BotRolloutEvaluator``) that plays a leaf out to the end with the strongest library bot for
+the kingdom in every seat (compiled: the search's rollout policy) instead of random moves,
+which in Dominion rarely end a game. ``LibraryBot`` seats a library bot in OpenSpiel's own
+tools (``evaluate_bots``, an ``rl_environment`` loop). Strength and decision time beside
+``search:N``: docs/results/openspiel.md.
 """
 
 from __future__ import annotations
@@ -106,7 +110,7 @@ SHORT_NAME = "python_dominion"
 MAX_PARAM_INT = 2**31 - 1  # OpenSpiel's game parameters hold a C++ int
 DEFAULT_PARAMETERS = {"players": 2, "kingdom": "random", "turn_limit": 100, "seed": 0}
 # decisions one turn may take, for OpenSpiel's max_game_length: far above any turn of random
-# play (the most in 300 random games of 2 to 6 players, random kingdoms: 95)
+# play (the most in 300 random games of 2 to 6 players, random kingdoms, 60 each: 21)
 DECISIONS_PER_TURN = 1000
 # the rules options of this face's games (VecGame's defaults) that play on after the deal:
 # another VecGame's rows are read as this game's only with the same ones (state_of; who plays
@@ -443,6 +447,9 @@ class ISMCTSPlayer:
         self._evaluator = BotRolloutEvaluator()
         self._games: dict[tuple[int, int], DominionGame] = {}
         self._decisions = 0
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_games": {}}  # (a Ray task's copy: games rebuilt on use)
 
     @property
     def name(self) -> str:
