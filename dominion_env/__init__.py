@@ -4,7 +4,7 @@
     import gymnasium; gymnasium.make("Dominion-v2", opponents="Big Money")   # registered here
     from dominion_env.envs import pettingzoo_env    # PettingZoo AEC; sb3_vec_env for SB3
 
-Version 0.10.0 (``__version__``); what changed in each version: ``docs/changelog.md``.
+Version 0.11.0 (``__version__``); what changed in each version: ``docs/changelog.md``.
 """
 
 from . import envs as _envs  # noqa: F401,E402,I001  registers "Dominion-v2" with Gymnasium (cheap)
@@ -26,4 +26,4 @@ __all__ = [
     "RECOMMENDED",
     "random_kingdom",
 ]
-__version__ = "0.10.0"
+__version__ = "0.11.0"
