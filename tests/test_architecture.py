@@ -290,7 +290,6 @@ MAX_MODULE_LINES = 800
 LONG_MODULES = {
     "dominion_env.agents.library": "the bot library's data, one entry per bot",
     "dominion_env.engine.base_cards": "the Base set's card effects, one kernel per card",
-    "dominion_env.train.selfplay": "the Expert Iteration loop, to be split",
 }
 
 

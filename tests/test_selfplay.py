@@ -277,10 +277,13 @@ def test_check_config_names_the_setting(tiny, tmp_path):
 
 
 def test_the_command_loads_the_init_once_and_reads_a_checkpoint_once(tiny, tmp_path, monkeypatch):
+    from dominion_env.train import selfplay_checkpoint, selfplay_settings
+
     loads, reads = [], []
-    load, read = selfplay_module.load_agent, selfplay_module.read_checkpoint
-    monkeypatch.setattr(selfplay_module, "load_agent", lambda *a: loads.append(a) or load(*a))
-    monkeypatch.setattr(selfplay_module, "read_checkpoint", lambda p: reads.append(p) or read(p))
+    load, read = selfplay_settings.load_agent, selfplay_checkpoint.read_checkpoint
+    monkeypatch.setattr(selfplay_settings, "load_agent", lambda *a: loads.append(a) or load(*a))
+    for module in (selfplay_module, selfplay_checkpoint):  # every place that reads one
+        monkeypatch.setattr(module, "read_checkpoint", lambda p: reads.append(p) or read(p))
     out = str(tmp_path / "run")
     argv = ["selfplay", "--out", out, "--init", tiny, "--games", "2", "--batch", "2"]
     argv += ["--budget", "2", "--depth", "1", "--league", "0", "--eval-games", "2", "--quiet"]

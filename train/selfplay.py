@@ -66,10 +66,8 @@ and the search's tree stay on the CPU.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import math
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import numba
@@ -78,149 +76,47 @@ import torch
 
 from ..agents import BOTS, compile_bots, kingdom_for, load_bot_file
 from ..analysis.mixed import play_mixed
-from ..cards import MAX_PLAYERS, MIN_PLAYERS
-from ..checks import MISSING, check_int, check_number, check_seed, file_fault, is_int
 from ..engine.observation import obs_size
-from ..search.guided import DEFAULT_DEPTH, MAX_DEPTH, GuidedSearch
-from ..search.search import MAX_BUDGET
+from ..search.guided import GuidedSearch
 from ..shaping import vp_margin
 from ..vector import VecGame
 from . import tensorfile
 from .checkpoint import (
-    check_history,
-    open_checkpoint,
     optimizer_parts,
-    optimizer_state,
-    write_csv,
 )
-from .device import AUTO, check_device, check_device_name
+from .device import check_device
 from .evaluate import EVAL_SEED
 from .opponents import LIBRARY_BOTS, KingdomExperts
 from .policy import (
-    AGENT_SUFFIX,
-    MAX_EMBED,
-    NETWORKS,
     Agent,
     AgentInfo,
-    check_state,
     info_net,
-    load_agent,
-    net_shapes,
     save_agent,
 )
 from .replay_buffer import Decisions, Window
 from .search_network import NetEvaluator
-from .settings import MAX_MINUTES, MAX_VP_SHAPING, MIN_MINUTES
-from .tensorfile import AgentFileError
+from .selfplay_checkpoint import (
+    is_missing,
+    read_checkpoint,
+    saved_checkpoint,
+    saved_config,
+    write_progress,
+)
+from .selfplay_settings import (
+    AGENT_FILE,
+    CHECKPOINT_FILE,
+    DEFAULT_GENERATIONS,
+    INT_BOUNDS,
+    LEAGUE,
+    NUMBER_BOUNDS,
+    PREVIOUS,
+    SAVE_SECONDS,
+    SelfPlayConfig,
+    check_config,
+    check_init,
+    league_games,
+)
 from .threads import PASSIVE_POOLS
-
-# what a run writes in ``out`` besides progress.csv (the safetensors layout: ``tensorfile``)
-AGENT_FILE = f"agent{AGENT_SUFFIX}"
-CHECKPOINT_FILE = f"checkpoint{AGENT_SUFFIX}"
-
-DEFAULT_GENERATIONS = 10
-# a generation under way is saved after a batch once this long has passed since the last save:
-# a generation of 512 games at budget 128 takes tens of minutes on 2 cores, a save a second
-SAVE_SECONDS = 120.0
-LEAGUE = ("past", "bots", "optimized")  # the league's opponents, in equal parts
-PREVIOUS = "previous"  # the history's label of the new network against the previous one
-INT_BOUNDS = (  # (setting, low, high)
-    ("players", MIN_PLAYERS, MAX_PLAYERS),
-    ("games", 1, 1_000_000),
-    ("batch", 1, 65_536),
-    ("budget", 1, MAX_BUDGET - 1),
-    ("depth", 0, MAX_DEPTH),
-    ("sample_moves", 0, 100_000),
-    ("max_past", 1, 100),
-    ("window", 1, 100),
-    ("epochs", 1, 1000),
-    ("minibatch", 1, 10**7),
-    ("eval_games", 0, 1_000_000),
-    ("turn_limit", 1, 100_000),
-    ("torch_threads", 1, 1024),
-)
-NUMBER_BOUNDS = (  # (setting, low, high)
-    ("league", 0.0, 1.0),
-    ("lr", 0.0, 1.0),
-    ("vf_coef", 0.0, 100.0),
-    ("max_grad_norm", 0.0, 1e6),
-)
-
-
-@dataclass
-class SelfPlayConfig:
-    """Every setting of a self-play run (module docstring), saved with its agent."""
-
-    # when to stop (whichever comes first; totals over resumed parts); neither: 10 generations
-    generations: int | None = None
-    minutes: float | None = None
-    players: int = 2
-    games: int = 64  # games per generation
-    batch: int = 32  # games played at once (one search call answers a batch's learner rows)
-    budget: int = 64  # the guided search's simulations per decision
-    depth: int = DEFAULT_DEPTH  # network decisions per simulation
-    sample_moves: int = 10  # each seat's first decisions of a game drawn from the policy
-    league: float = 0.25  # the share of games against the league (LEAGUE)
-    max_past: int = 4  # past generations' networks kept for the league
-    window: int = 2  # generations of decisions learned from
-    epochs: int = 2
-    minibatch: int = 256
-    lr: float = 1e-4
-    vf_coef: float = 1.0
-    max_grad_norm: float = 0.5
-    eval_games: int = 32  # deals, each played twice (seats turned): new against previous
-    init: str = "ppo-pool"  # the agent the run starts from
-    seed: int = 0
-    turn_limit: int = 100
-    torch_threads: int = 1
-    out: str = "runs/selfplay"
-    name: str = "selfplay"
-    device: str = AUTO
-
-
-def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
-    """``cfg`` if every setting is in range, else a TypeError/ValueError naming the setting,
-    its value and what is allowed (the init agent is checked by ``check_init``)."""
-    if cfg.generations is not None:
-        check_int("generations", cfg.generations, 1, 10**6)
-    if cfg.minutes is not None:
-        check_number("minutes", cfg.minutes, MIN_MINUTES, MAX_MINUTES)
-    for name, lo, hi in INT_BOUNDS:
-        check_int(name, getattr(cfg, name), lo, hi)
-    for name, lo, hi in NUMBER_BOUNDS:
-        check_number(name, getattr(cfg, name), lo, hi)
-    check_seed(cfg.seed)
-    check_device_name(cfg.device)
-    for name in ("init", "out", "name"):
-        if not isinstance(getattr(cfg, name), str) or not getattr(cfg, name):
-            raise TypeError(f"{name} must be a non-empty string, got {getattr(cfg, name)!r}")
-    n = league_games(cfg)
-    if 0 < n < len(LEAGUE):
-        raise ValueError(
-            f"league={cfg.league:g} of games={cfg.games} is {n} game(s); the league's "
-            f"{len(LEAGUE)} opponents ({', '.join(LEAGUE)}) need at least {len(LEAGUE)} "
-            "(raise games or league, or set league 0)"
-        )
-    return cfg
-
-
-def league_games(cfg: SelfPlayConfig) -> int:
-    return int(round(cfg.games * cfg.league))
-
-
-def check_init(cfg: SelfPlayConfig) -> Agent:
-    """The init agent, loaded (no code runs), if it plays the run's games from scaled
-    observations; a ValueError naming ``init`` otherwise."""
-    agent = load_agent(cfg.init)
-    if agent.info.players != cfg.players:
-        raise ValueError(
-            f"init={cfg.init!r} plays {agent.info.players}-player games; this run has "
-            f"players={cfg.players}"
-        )
-    if not agent.info.scale_observations:
-        raise ValueError(f"init={cfg.init!r} reads unscaled observations; the search's are scaled")
-    NetEvaluator(agent, cfg.init)  # a ValueError if its training config's vp_shaping is bad
-    return agent
 
 
 def _key(*parts) -> int:
@@ -690,173 +586,6 @@ class SelfPlay:
         return loop
 
 
-KEYS = ("config", "layout", "generation", "seconds", "decisions", "history", "optimizer")
-KEYS += ("past", "data", "partial")
-OLDER_KEYS = tuple(k for k in KEYS if k != "partial")  # 0.9.0's files: no partial generation
-
-
-def read_checkpoint(path) -> dict:
-    """A self-play checkpoint's content, every part checked (keys, types, shapes, the data's
-    values); an ``AgentFileError`` (a ValueError) naming the file and the fault otherwise."""
-    path = Path(path)
-    try:
-        tensors, doc, fail = open_checkpoint(path, "selfplay", KEYS)
-    except AgentFileError as e:  # a file from before partial generations were kept
-        try:
-            tensors, doc, fail = open_checkpoint(path, "selfplay", OLDER_KEYS)
-        except AgentFileError:
-            raise e from None
-        doc["partial"] = None
-    raw, lay = doc["config"], doc["layout"]
-    fields = [f.name for f in dataclasses.fields(SelfPlayConfig)]
-    if not isinstance(raw, dict) or sorted(raw) != sorted(fields):
-        raise fail(f"config must have exactly SelfPlayConfig's fields {fields}")
-    try:
-        cfg = check_config(SelfPlayConfig(**raw))
-    except (ValueError, TypeError) as e:
-        raise fail(f"config: {e}") from None
-    hidden = lay.get("hidden") if isinstance(lay, dict) else None
-    ok = isinstance(lay, dict) and sorted(lay) == ["embed", "hidden", "network", "vp_shaping"]
-    ok = ok and isinstance(hidden, list) and 1 <= len(hidden) <= 8
-    ok = ok and all(is_int(h) and 1 <= h <= 4096 for h in hidden)
-    ok = (
-        ok
-        and lay["network"] in NETWORKS
-        and is_int(lay["embed"])
-        and 1 <= lay["embed"] <= MAX_EMBED
-        and isinstance(lay["vp_shaping"], float)
-        and 0.0 <= lay["vp_shaping"] <= MAX_VP_SHAPING
-    )
-    if not ok:
-        raise fail(
-            f"layout must be {{hidden: [widths], network: {list(NETWORKS)}, embed, vp_shaping: "
-            f"0..{MAX_VP_SHAPING}}}"
-        )
-    for k in ("generation", "decisions", "past"):
-        if not is_int(doc[k]) or doc[k] < 0:
-            raise fail(f"{k} must be an int >= 0, got {doc[k]!r}")
-    s = doc["seconds"]
-    if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s < 0:
-        raise fail(f"seconds must be a finite number >= 0, got {s!r}")
-    check_history(doc["history"], fail)
-    if not 1 <= doc["past"] <= cfg.max_past:
-        raise fail(f"past must be 1..max_past={cfg.max_past}, got {doc['past']}")
-    data = doc["data"]
-    good = isinstance(data, list) and len(data) <= cfg.window
-    good = good and all(
-        isinstance(d, dict)
-        and sorted(d) == ["decisions", "width"]
-        and is_int(d["decisions"])
-        and d["decisions"] >= 0
-        and is_int(d["width"])
-        and 1 <= d["width"] <= obs_size(cfg.players)
-        for d in data
-    )
-    if not good:
-        raise fail(f"data must be at most window={cfg.window} of {{decisions, width}}")
-    shapes = net_shapes(obs_size(cfg.players), hidden, lay["network"], cfg.players, lay["embed"])
-    parts = {"net": {}, "past": {}, "opt": {}, "data": {}, "partial": {}}
-    for name, t in tensors.items():
-        part, _, rest = name.partition(".")
-        if part not in parts or not rest:
-            raise fail(f"tensor {name!r} is not one of net.*, past.*, opt.*, data.*, partial.*")
-        parts[part][rest] = t
-    check_state(parts["net"], shapes, path, "net tensors")
-    past = [_numbered(parts["past"], j) for j in range(doc["past"])]
-    if sum(len(p) for p in past) != len(parts["past"]):
-        raise fail(f"it declares {doc['past']} past networks and holds other past tensors")
-    for j, sd in enumerate(past):
-        check_state(sd, shapes, path, f"past network {j}'s tensors")
-    window = [_numbered(parts["data"], j) for j in range(len(data))]
-    if sum(len(w) for w in window) != len(parts["data"]):
-        raise fail(f"it declares {len(data)} generations of data and holds other data tensors")
-    decisions = [
-        Decisions.from_tensors(
-            w, d["decisions"], d["width"], obs_size(cfg.players), cfg.players, fail
-        )
-        for w, d in zip(window, data, strict=True)
-    ]
-    partial = _partial(doc["partial"], parts["partial"], cfg, doc["generation"], fail)
-    return {
-        "partial": partial,
-        "config": cfg,
-        "layout": {**lay, "hidden": tuple(hidden)},
-        "net": parts["net"],
-        "opt": optimizer_state(parts["opt"], doc["optimizer"], shapes, cfg.lr, path),
-        "past": past,
-        "data": decisions,
-        "generation": doc["generation"],
-        "seconds": float(s),
-        "decisions": doc["decisions"],
-        "history": doc["history"],
-    }
-
-
-def _partial(meta, tensors: dict, cfg: SelfPlayConfig, generation: int, fail) -> dict | None:
-    """The generation under way in a checkpoint (``SelfPlay.partial``), checked: the next
-    generation's first batches, their decisions and the league's results in them."""
-    if meta is None:
-        if tensors:
-            raise fail("it holds partial.* tensors but no partial generation")
-        return None
-    batches = math.ceil(cfg.games / cfg.batch)
-    keys = ["batches", "decisions", "generation", "league", "width"]
-    ok = isinstance(meta, dict) and sorted(meta) == keys
-    ok = ok and meta["generation"] == generation + 1 and is_int(meta["batches"])
-    ok = ok and 1 <= meta["batches"] < batches
-    ok = ok and is_int(meta["decisions"]) and meta["decisions"] >= 0
-    ok = ok and is_int(meta["width"]) and 1 <= meta["width"] <= obs_size(cfg.players)
-    league = meta.get("league") if isinstance(meta, dict) else None
-    ok = ok and isinstance(league, dict) and sorted(league) == sorted(LEAGUE)
-    ok = ok and all(
-        isinstance(v, list) and len(v) <= cfg.games and all(x in (-1.0, 0.0, 1.0) for x in v)
-        for v in league.values()
-    )
-    if not ok:
-        raise fail(
-            f"partial must be None or the next generation ({generation + 1})'s first 1.."
-            f"{batches - 1} batches: {{generation, batches, decisions, width, league: "
-            f"{{{', '.join(LEAGUE)}: [results -1/0/1]}}}}"
-        )
-    data = Decisions.from_tensors(
-        tensors, meta["decisions"], meta["width"], obs_size(cfg.players), cfg.players, fail
-    )
-    return {
-        "generation": meta["generation"],
-        "batches": meta["batches"],
-        "data": data,
-        "league": {k: list(v) for k, v in league.items()},
-    }
-
-
-def write_progress(history: list[dict], path) -> Path:
-    """The history as CSV, a row per generation (columns: every key any row has)."""
-    return write_csv(history, path)
-
-
-def _numbered(tensors: dict, j: int) -> dict:
-    return {k[len(f"{j}.") :]: v for k, v in tensors.items() if k.startswith(f"{j}.")}
-
-
-def saved_checkpoint(out) -> dict:
-    """The self-play checkpoint saved in ``out``, read and checked (``read_checkpoint``); a
-    ValueError naming the file otherwise."""
-    path = Path(out) / CHECKPOINT_FILE
-    if _missing(path):
-        raise ValueError(f"no run to resume in {out}: {path} does not exist")
-    return read_checkpoint(path)  # a path that is not a regular file is named for what it is
-
-
-def _missing(path) -> bool:
-    why = file_fault(path)
-    return why is not None and why.startswith(MISSING)
-
-
-def saved_config(out) -> dict:
-    """The settings of the self-play run saved in ``out`` (``saved_checkpoint``)."""
-    return asdict(saved_checkpoint(out)["config"])
-
-
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (or SIGTERM through the CLI) during ``selfplay``: ``loop.saved`` generations
     are in ``out`` (``loop`` itself may be part way through the next, which is lost)."""
@@ -884,7 +613,7 @@ def selfplay(
     ``progress(loop)`` is called as it moves (``loop.phase``, ``loop.phase_done``). A caller
     that has loaded the init agent (``check_init``) or read the checkpoint to resume
     (``saved_checkpoint``) passes it as ``init`` or ``checkpoint``: each is loaded once."""
-    if resume and (checkpoint is not None or not _missing(Path(cfg.out) / CHECKPOINT_FILE)):
+    if resume and (checkpoint is not None or not is_missing(Path(cfg.out) / CHECKPOINT_FILE)):
         loop = SelfPlay.resume(
             cfg.out, cfg.generations, cfg.minutes, cfg.device, progress, checkpoint
         )
@@ -896,4 +625,22 @@ def selfplay(
         raise Interrupted(loop) from None
 
 
-__all__ = ["SelfPlay", "SelfPlayConfig", "check_config", "read_checkpoint", "selfplay"]
+__all__ = [
+    "AGENT_FILE",
+    "CHECKPOINT_FILE",
+    "DEFAULT_GENERATIONS",
+    "INT_BOUNDS",
+    "Interrupted",
+    "LEAGUE",
+    "NUMBER_BOUNDS",
+    "SelfPlay",
+    "SelfPlayConfig",
+    "check_config",
+    "check_init",
+    "read_checkpoint",
+    "saved_checkpoint",
+    "saved_config",
+    "saved_text",
+    "selfplay",
+    "write_progress",
+]
