@@ -41,7 +41,7 @@ from bench_training import rate  # noqa: E402
 
 from dominion_env import VecGame  # noqa: E402
 from dominion_env.agents import compile_bots  # noqa: E402
-from dominion_env.train.commands import DEFAULT_EVAL  # noqa: E402
+from dominion_env.commands.train import DEFAULT_EVAL  # noqa: E402
 from dominion_env.train.device import describe, sizes_for  # noqa: E402
 from dominion_env.train.evaluate import evaluate, format_table  # noqa: E402
 from dominion_env.train.policy import load_agent  # noqa: E402
