@@ -21,6 +21,9 @@ imports no network library); without it a guided name is refused with what it ne
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 from .guided import DEFAULT_GUIDED_BUDGET, GuidedSearch
 from .network_search import DEFAULT_ROLLOUT_BUDGET, NetworkSearch
 from .search import MAX_BUDGET
@@ -28,6 +31,25 @@ from .search import parse_search_name as parse_flat_name
 
 GUIDED_FORM = "search:AGENT:N"
 ROLLOUT_FORM = "rollout:AGENT[:N]"
+
+
+class AgentForm(NamedTuple):
+    """A search around a trained agent, by name: ``form`` as messages show it, the budget when
+    the name gives none, an example, and ``make(network, budget, seed) -> player``."""
+
+    form: str
+    default: int
+    example: str
+    make: Callable
+
+
+GUIDED = AgentForm(GUIDED_FORM, DEFAULT_GUIDED_BUDGET, "search:ppo-pool:32", GuidedSearch)
+ROLLOUT = AgentForm(
+    ROLLOUT_FORM,
+    DEFAULT_ROLLOUT_BUDGET,
+    "rollout:ppo-pool:200",
+    lambda network, budget, seed: NetworkSearch(network, budget, seed=seed),
+)
 
 
 def parse_search_name(name: str, seed: int = 0, load_network=None):
@@ -38,42 +60,26 @@ def parse_search_name(name: str, seed: int = 0, load_network=None):
     guided name, or when the agent cannot be loaded (the loader's error, with the name)."""
     key = name.casefold()
     if key.startswith("rollout:"):
-        return _parse_rollout_name(name, seed, load_network)
+        return _agent_search(name, name[len("rollout:") :], ROLLOUT, seed, load_network)
     rest = name[len("search:") :]
     # a count is a budget; without a loader (a face that cannot load agents) so is any word
     budget_like = not rest or rest.lstrip("+-").isdigit() or load_network is None
     if not key.startswith("search:") or (":" not in rest and budget_like):
         return parse_flat_name(name, seed)
-    agent, budget = rest.rsplit(":", 1) if ":" in rest else (rest, str(DEFAULT_GUIDED_BUDGET))
-    if not agent:
-        raise ValueError(f"player {name!r}: {GUIDED_FORM} names an agent before the budget")
-    if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) < MAX_BUDGET:
-        raise ValueError(
-            f"player {name!r}: a guided search's budget must be simulations per decision, an "
-            f"int 1..{MAX_BUDGET - 1} ({GUIDED_FORM}, e.g. search:ppo-pool:32), got {budget!r}"
-        )
-    if load_network is None:
-        raise ValueError(
-            f"player {name!r}: a search guided by a trained agent needs the train extra "
-            "(torch) and a face that loads agents"
-        )
-    try:
-        network = load_network(agent)
-    except (ValueError, OSError) as e:
-        also = "" if ":" in rest else " (nor is it search:N, N simulations per decision)"
-        raise ValueError(f"player {name!r}: {e}{also}") from None
-    return GuidedSearch(network, int(budget), seed)
+    also = "" if ":" in rest else " (nor is it search:N, N simulations per decision)"
+    return _agent_search(name, rest, GUIDED, seed, load_network, also)
 
 
-def _parse_rollout_name(name: str, seed: int, load_network):
-    rest = name[len("rollout:") :]
-    agent, budget = rest.rsplit(":", 1) if ":" in rest else (rest, str(DEFAULT_ROLLOUT_BUDGET))
+def _agent_search(name: str, rest: str, kind: AgentForm, seed: int, load_network, also=""):
+    """The search ``kind`` around the agent ``rest`` names (AGENT or AGENT:N); ``also``: what
+    a loader's refusal adds."""
+    agent, budget = rest.rsplit(":", 1) if ":" in rest else (rest, str(kind.default))
     if not agent:
-        raise ValueError(f"player {name!r}: {ROLLOUT_FORM} names an agent (rollout:ppo-pool)")
+        raise ValueError(f"player {name!r}: {kind.form} names an agent before the budget")
     if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) < MAX_BUDGET:
         raise ValueError(
-            f"player {name!r}: a rollout search's budget must be simulations per decision, an "
-            f"int 1..{MAX_BUDGET - 1} ({ROLLOUT_FORM}, e.g. rollout:ppo-pool:200), got {budget!r}"
+            f"player {name!r}: a search's budget must be simulations per decision, an int "
+            f"1..{MAX_BUDGET - 1} ({kind.form}, e.g. {kind.example}), got {budget!r}"
         )
     if load_network is None:
         raise ValueError(
@@ -83,8 +89,8 @@ def _parse_rollout_name(name: str, seed: int, load_network):
     try:
         network = load_network(agent)
     except (ValueError, OSError) as e:
-        raise ValueError(f"player {name!r}: {e}") from None
-    return NetworkSearch(network, int(budget), seed=seed)
+        raise ValueError(f"player {name!r}: {e}{also}") from None
+    return kind.make(network, int(budget), seed)
 
 
 __all__ = ["GUIDED_FORM", "ROLLOUT_FORM", "parse_search_name"]
