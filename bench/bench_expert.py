@@ -39,7 +39,7 @@ from dominion_env.train.policy import load_agent
 from dominion_env.train.search_network import load_network
 
 
-class Timed:
+class CountedSearch:
     """A search player that counts its searched decisions, departures and time."""
 
     def __init__(self, player):
@@ -112,7 +112,7 @@ def main(argv=None):
     for name in args.candidates.split(","):
         t = time.perf_counter()
         if name in searches:
-            p = Timed(searches[name])
+            p = CountedSearch(searches[name])
             r = paired(p, agent, args.pairs, args.seed)
             label = f"{name} (budget {args.budget}, conf {args.confidence:g})"
             ms = 1000 * p.seconds / max(p.searched, 1)
