@@ -40,7 +40,7 @@ import numpy as np
 from ..agents import Bot, compile_bots
 from ..cards import BASIC, NAMES
 from ..checks import check_number, check_seed
-from ..engine.layout import IN_SUPPLY
+from ..engine.kingdoms import supply_kingdoms
 from ..engine.observation import obs_scale
 from .optimize import check_settings, optimize
 
@@ -157,15 +157,14 @@ class KingdomExpert:
         the seat this expert plays): a specialist's where one plays the row's kingdom, else
         the agent's."""
         rows = np.asarray(rows, np.int64)
-        supply = vec.state["pile"][rows, IN_SUPPLY, :] > 0
-        keys, inverse = np.unique(supply, axis=0, return_inverse=True)
+        keys, inverse = supply_kingdoms(vec.state[rows])
         bot = np.full(keys.shape[0], -1, np.int64)
         for u, flags in enumerate(keys):  # one per distinct kingdom, not per game
             cards = tuple(sorted(NAMES[c] for c in np.flatnonzero(flags)))
             kingdom = tuple(c for c in cards if c not in BASIC)
             spec = self.make(kingdom)
             bot[u] = self._ids[spec.kingdom] if spec.plays else -1
-        bot = bot[inverse.reshape(-1)]
+        bot = bot[inverse]
         out = np.empty(rows.shape[0], np.int64)
         by_bot = bot >= 0
         if by_bot.any():

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..cards import EFFECT_ID, EFFECT_NAMES, KINGDOM, KINGDOM_SIZE, TABLE, card_id
 from . import effects
+from .layout import IN_SUPPLY
 
 RECOMMENDED: dict[str, tuple[str, ...]] = {
     # Base rulebook, 2nd edition: "For your very first game of Dominion, use these cards".
@@ -192,3 +193,12 @@ def random_kingdom(seed: int, pool=None) -> tuple[str, ...]:
     rng = np.random.default_rng(seed)
     picks = rng.choice(len(pool), KINGDOM_SIZE, replace=False)
     return resolve_kingdom(sorted((pool[i] for i in picks), key=card_id))
+
+
+def supply_kingdoms(states) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct Supplies of game records ``states`` (N,): (flags (U, C) bool, a card has a
+    pile in that game; inverse (N,), each record's row of flags), so that work per kingdom is
+    done once per distinct kingdom, not once per game (the Supply is public to every seat)."""
+    supply = np.asarray(states["pile"][:, IN_SUPPLY, :] > 0)
+    flags, inverse = np.unique(supply, axis=0, return_inverse=True)
+    return flags, inverse.reshape(-1)

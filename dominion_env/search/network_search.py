@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import ID, end_piles
+from ..cards import ID, MAX_PLAYERS, end_piles
 from ..checks import check_int
 from ..engine.layout import IN_SUPPLY, PLAYERS, SUPPLY
 from .guided import MAX_DEPTH, GuidedSearch, check_network
 from .search import Search
 
 NO_ENDGAME = -1  # search every decision
+# per player count: empty Supply piles one short of the piles' end
+_ONE_PILE_SHORT = np.array([end_piles(p) - 1 for p in range(MAX_PLAYERS + 1)], np.int64)
 # the defaults of ``rollout:AGENT`` (bench/bench_expert.py; docs/results/search.md)
 DEFAULT_ROLLOUT_BUDGET = 200
 DEFAULT_ENDGAME = 4  # Provinces left
@@ -83,14 +85,19 @@ class NetworkSearch(Search):
         R = states.shape[0]
         pile = states["pile"].astype(np.int64)
         empty = ((pile[:, SUPPLY, :] == 0) & (pile[:, IN_SUPPLY, :] > 0)).sum(axis=1)
-        short = np.array([end_piles(p) for p in range(7)])[states["game"][:, PLAYERS]] - 1
+        short = _ONE_PILE_SHORT[states["game"][:, PLAYERS]]
         near = (pile[:, SUPPLY, ID["Province"]] <= self.endgame) | (empty >= short)
-        sums = np.zeros((R, masks.shape[1]))
-        visits = np.zeros(masks.shape, np.int64)
-        actions = self.network_actions(states, masks)
-        default = actions.copy()
-        out = [actions, sums, sums.copy(), visits, default]
-        idx = np.flatnonzero(near)
+        actions = np.zeros(R, np.int64)
+        out = [
+            actions,
+            np.zeros(masks.shape),
+            np.zeros(masks.shape),
+            np.zeros_like(masks, np.int64),
+        ]
+        out.append(actions.copy())
+        far, idx = np.flatnonzero(~near), np.flatnonzero(near)
+        if far.size:  # the network's action, one forward
+            actions[far] = out[4][far] = self.network_actions(states[far], masks[far])
         if idx.size:  # only searched decisions are numbered (their streams)
             sub = super().search(np.ascontiguousarray(states[idx]), masks[idx], cfg)
             for part, values in zip(out, sub, strict=True):

@@ -80,8 +80,8 @@ from ..cards import NAMES, NUM_CARDS, TABLE
 from ..checks import check_int, check_number, check_seed
 from ..engine.config import make_config
 from ..engine.determinize import determinize_kernel, new_work
+from ..engine.kingdoms import supply_kingdoms
 from ..engine.layout import (
-    IN_SUPPLY,
     NUM_ACTIONS,
     PLAYERS,
     RUNNING,
@@ -421,8 +421,7 @@ class Search(SearchPlayer):
         """(R,) the rollout bot id of each game: 'auto' picks by the game's kingdom."""
         if self.rollout != "auto":
             return np.zeros(states.shape[0], np.int64)
-        supply = states["pile"][:, IN_SUPPLY, :] > 0
-        keys, inverse = np.unique(supply, axis=0, return_inverse=True)
+        keys, inverse = supply_kingdoms(states)
         ids = np.empty(keys.shape[0], np.int64)
         for u, key in enumerate(keys):  # one per distinct kingdom, not per game
             k = key.tobytes()
@@ -430,7 +429,7 @@ class Search(SearchPlayer):
                 best = strongest_bot_for([NAMES[c] for c in np.flatnonzero(key)])
                 self._bot_of_kingdom[k] = [b.name for b in self._bots].index(best.name)
             ids[u] = self._bot_of_kingdom[k]
-        return ids[inverse.reshape(-1)]
+        return ids[inverse]
 
     def _defaults(self, roots, masks, bot, first, cfg) -> np.ndarray:
         """(R,) the rollout bot's action at each root, dealt as its simulation 0."""
